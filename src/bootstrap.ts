@@ -1,0 +1,29 @@
+import type { AppContext } from './context.js';
+import { createAccount } from './services/accounts.js';
+import { createApiKey } from './services/api-keys.js';
+
+/**
+ * On the first start with an empty database, make an owner account and one API key, and show
+ * the key once. Returns what to print, or null when accounts exist already.
+ */
+export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null> {
+  const any = await ctx.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (any) return null;
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const account = await createAccount(ctx, { email: 'owner@localhost', timezone });
+  const { key } = await createApiKey(ctx, account, 'first key');
+  const base = ctx.config.http.publicUrl;
+  return [
+    '',
+    'Skein created an owner account (owner@localhost, time zone ' + timezone + ') and its first API key.',
+    'This key is shown only now; keep it somewhere safe:',
+    '',
+    `  ${key}`,
+    '',
+    'Try it:',
+    `  curl -H "Authorization: Bearer ${key}" ${base}/api/v1/account`,
+    '',
+    `API docs: ${base}/docs`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../config/config.js';
+import { loadSecrets } from '../config/secrets.js';
+import { createContext, type AppContext } from '../context.js';
+import { DataDirBusyError } from '../db/data-dir-lock.js';
+import { AppError, ConfigError } from '../errors/index.js';
+import { COMMANDS, type Command } from './commands.js';
+
+export const HELP = `skein: schedule posts and threads on Threads and Bluesky
+
+Usage: npx skein <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`).join('\n')}
+
+Options:
+  --json        print one JSON object instead of text
+  --help        this help
+
+Environment: PORT, HOST, SKEIN_DATA_DIR, DATABASE_URL, REDIS_URL, SKEIN_SECRET, THREADS_API_URL,
+BLUESKY_SERVICE_URL, THREADS_APP_ID, THREADS_APP_SECRET, PUBLIC_URL, TRUST_PROXY,
+SKEIN_ALLOW_PRIVATE_MEDIA, LOG_LEVEL (see docs/configuration.md).`;
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
+  for (const command of COMMANDS) {
+    const words = command.name.split(' ');
+    if (words.every((w, i) => argv[i] === w)) return { command, rest: argv.slice(words.length) };
+  }
+  return null;
+}
+
+/** Runs one command; returns the exit code. Errors become one line on stderr. */
+export async function main(argv: string[], env = process.env): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(HELP + '\n');
+    return argv.length === 0 ? 1 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    process.stderr.write(`skein: unknown command "${argv.join(' ')}"; see skein --help\n`);
+    return 2;
+  }
+  const { command, rest } = found;
+  let ctx: AppContext | null = null;
+  try {
+    const { values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true });
+    if (values.help) {
+      process.stdout.write(`Usage: skein ${command.usage}\n  ${command.summary}\n`);
+      return 0;
+    }
+    for (const required of command.required ?? []) {
+      if ((values as Record<string, unknown>)[required] === undefined) throw new CliUsageError(`--${required} is required (usage: skein ${command.usage})`);
+    }
+    const config = loadConfig(env);
+    const secrets = loadSecrets(config.db.dataDir, env);
+    if (command.runLong) return await command.runLong(config, secrets, values as Record<string, string | boolean | undefined>);
+    ctx = await createContext(quiet(config), secrets);
+    const output = await command.run!(ctx, values as Record<string, string | boolean | undefined>);
+    process.stdout.write((values.json ? JSON.stringify(output.json) : output.text) + '\n');
+    return 0;
+  } catch (err) {
+    process.stderr.write(`skein: ${describe(err)}\n`);
+    return 1;
+  } finally {
+    await ctx?.close();
+  }
+}
+
+function quiet(config: Config): Config {
+  return { ...config, logLevel: 'warn' };
+}
+
+export class CliUsageError extends Error {}
+
+function describe(err: unknown): string {
+  if (err instanceof DataDirBusyError || err instanceof ConfigError || err instanceof CliUsageError) return err.message;
+  if (err instanceof AppError) return err.message;
+  if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) return err.message;
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}

@@ -1,0 +1,91 @@
+import { ConfigError } from '../errors/index.js';
+
+/**
+ * Configuration in three stages: raw environment → checked values → this nested object.
+ * Everything loggable lives in Config; secrets are resolved separately (secrets.ts).
+ */
+export interface Config {
+  http: { host: string; port: number; trustProxy: boolean | string; publicUrl: string; bodyLimit: number };
+  db: { url: string | null; dataDir: string };
+  redisUrl: string | null;
+  threads: { apiUrl: string; appId: string | null };
+  bluesky: { serviceUrl: string };
+  media: { allowPrivate: boolean };
+  rateLimit: { perAccount: number; perIp: number; windowMs: number };
+  publisher: { enabled: boolean; pollMs: number; leaseMs: number };
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return raw.replace(/\/+$/, '');
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(name, `must be 1 or 0, got "${raw}"`);
+}
+
+function trustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  return raw; // a list of addresses or CIDRs, passed to Fastify as is
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    http: {
+      host,
+      port,
+      trustProxy: trustProxy(env.TRUST_PROXY),
+      publicUrl: url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!,
+      bodyLimit: 1024 * 1024,
+    },
+    db: {
+      url: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
+      dataDir: env.SKEIN_DATA_DIR || './data',
+    },
+    redisUrl: url(env, 'REDIS_URL', null, ['redis:', 'rediss:']),
+    threads: {
+      apiUrl: url(env, 'THREADS_API_URL', 'https://graph.threads.net', ['http:', 'https:'])!,
+      appId: env.THREADS_APP_ID || null,
+    },
+    bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
+    media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
+    rateLimit: { perAccount: 60, perIp: 300, windowMs: 60_000 },
+    publisher: {
+      enabled: flag(env, 'SKEIN_PUBLISHER', true),
+      pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
+      leaseMs: int(env, 'SKEIN_LEASE_MS', 120_000, 1_000, 3_600_000),
+    },
+    logLevel,
+  };
+}

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../errors/index.js';
+
+/** Secrets kept apart from Config so that Config can be logged whole. */
+export interface Secrets {
+  /** Root secret: keys API-key hashes (HMAC) and provider-token encryption (via HKDF). */
+  skeinSecret: string;
+  threadsAppSecret: string | null;
+}
+
+/** SKEIN_SECRET from the environment, else the one generated into the data folder on first start. */
+export function loadSecrets(dataDir: string, env: Record<string, string | undefined> = process.env): Secrets {
+  let skeinSecret = env.SKEIN_SECRET;
+  if (skeinSecret !== undefined && skeinSecret !== '') {
+    if (skeinSecret.length < 32) throw new ConfigError('SKEIN_SECRET', 'must be at least 32 characters');
+  } else {
+    const file = join(dataDir, 'secret');
+    try {
+      skeinSecret = readFileSync(file, 'utf8').trim();
+    } catch {
+      mkdirSync(dataDir, { recursive: true });
+      skeinSecret = randomBytes(32).toString('base64url');
+      writeFileSync(file, skeinSecret + '\n', { mode: 0o600, flag: 'wx' });
+    }
+  }
+  return { skeinSecret, threadsAppSecret: env.THREADS_APP_SECRET || null };
+}

@@ -1,0 +1,85 @@
+import type { Config } from './config/config.js';
+import type { Secrets } from './config/secrets.js';
+import { openPGlite, openPostgres, type Db, type DbHandle, type DbKind } from './db/database.js';
+import { migrateToLatest } from './db/migrator.js';
+import type { Clock } from './lib/clock.js';
+import { systemClock } from './lib/clock.js';
+import { SecretBox } from './lib/crypto.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
+import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
+import type { RateLimitStore } from './lib/rate-limit/store.js';
+import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
+import { ScheduleSignal } from './lib/schedule-signal.js';
+
+/** Everything a request handler, the publisher or a CLI command needs, built once at start. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  clock: Clock;
+  logger: Logger;
+  secrets: SecretBox;
+  threadsAppSecret: string | null;
+  rateLimits: RateLimitStore;
+  /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
+  scheduleSignal: ScheduleSignal;
+  close(): Promise<void>;
+}
+
+export interface ContextOverrides {
+  db?: DbHandle;
+  clock?: Clock;
+  logger?: Logger;
+  rateLimits?: RateLimitStore;
+  /** Skip migrations (the test template is migrated already). */
+  skipMigrations?: boolean;
+}
+
+export async function createContext(config: Config, secrets: Secrets, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const closers: Array<() => Promise<void> | void> = [];
+  try {
+    const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers));
+    if (!overrides.db) closers.push(() => dbHandle.close());
+    if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
+
+    const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+    if (!overrides.rateLimits) closers.push(() => rateLimits.close());
+
+    return {
+      config,
+      db: dbHandle.db,
+      dbKind: dbHandle.kind,
+      clock: overrides.clock ?? systemClock,
+      logger,
+      secrets: new SecretBox(secrets.skeinSecret),
+      threadsAppSecret: secrets.threadsAppSecret,
+      rateLimits,
+      scheduleSignal: new ScheduleSignal(),
+      close: () => closeAll(closers),
+    };
+  } catch (err) {
+    await closeAll(closers);
+    throw err;
+  }
+}
+
+async function openConfiguredDb(config: Config, closers: Array<() => Promise<void> | void>): Promise<DbHandle> {
+  if (config.db.url) return openPostgres(config.db.url);
+  const lock: DataDirLock = acquireDataDirLock(config.db.dataDir);
+  closers.push(() => lock.release());
+  return openPGlite(`${config.db.dataDir}/pglite`);
+}
+
+/** Reverse order of opening, and every closer runs even if one fails. */
+async function closeAll(closers: Array<() => Promise<void> | void>): Promise<void> {
+  for (const close of closers.reverse()) {
+    try {
+      await close();
+    } catch {
+      // Closing is best effort; the process is going away.
+    }
+  }
+  closers.length = 0;
+}

@@ -1,0 +1,42 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+import type { Database } from './schema/index.js';
+
+export type Db = Kysely<Database>;
+export type DbKind = 'pglite' | 'postgres';
+
+export interface DbHandle {
+  db: Db;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+// timestamptz → Date and int8 → number on the pg driver too (PGlite already does both),
+// so repos see the same types on either backend. Counts stay far below 2^53.
+const INT8_OID = 20;
+function pgTypes() {
+  return {
+    getTypeParser(oid: number, format?: any) {
+      if (oid === INT8_OID) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+}
+
+export function openPostgres(url: string, poolSize = 10): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() as pg.CustomTypesConfig });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */
+export async function openPGlite(dataDir: string | null, template?: Blob): Promise<DbHandle> {
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(template ? { loadDataDir: template } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

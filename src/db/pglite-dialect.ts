@@ -1,0 +1,92 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+
+/**
+ * Kysely dialect for PGlite. PGlite is a single connection, so the driver hands it out to one
+ * holder at a time: a transaction owns it until commit/rollback, and every other query waits.
+ * (We write this small driver rather than depend on kysely-pglite, whose runtime dependencies
+ * include a CLI framework and a code generator; see docs/decisions.md.)
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new PostgresIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #connection: PGliteConnection;
+  #tail: Promise<void> = Promise.resolve();
+  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
+
+  constructor(pglite: PGlite) {
+    this.#connection = new PGliteConnection(pglite);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.#tail;
+    this.#tail = previous.then(() => held);
+    await previous;
+    const connection = new PGliteConnection(this.#connection.pglite);
+    this.#releases.set(connection, release);
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.#releases.get(connection)?.();
+    this.#releases.delete(connection);
+  }
+  async destroy(): Promise<void> {
+    await this.#tail;
+    if (!this.#connection.pglite.closed) await this.#connection.pglite.close();
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(readonly pglite: PGlite) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(query.sql, query.parameters as unknown[]);
+    return {
+      rows: result.rows,
+      ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
+    };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('PGlite does not stream query results');
+  }
+}

@@ -1,0 +1,33 @@
+import type { AccountsTable } from './accounts.js';
+import type { ApiKeysTable } from './api_keys.js';
+import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
+import type { ProvidersTable } from './providers.js';
+import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings.js';
+import type { TagsTable, ThreadTagsTable } from './tags.js';
+import type { MembershipsTable, TeamsTable } from './teams.js';
+import type { ThreadsTable } from './threads.js';
+
+export interface Database {
+  accounts: AccountsTable;
+  teams: TeamsTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  providers: ProvidersTable;
+  threads: ThreadsTable;
+  posts: PostsTable;
+  media: MediaTable;
+  spoiler_ranges: SpoilerRangesTable;
+  tags: TagsTable;
+  thread_tags: ThreadTagsTable;
+  workspace_settings: WorkspaceSettingsTable;
+  idempotency_records: IdempotencyRecordsTable;
+}
+
+export type * from './accounts.js';
+export type * from './api_keys.js';
+export type * from './posts.js';
+export type * from './providers.js';
+export type * from './settings.js';
+export type * from './tags.js';
+export type * from './teams.js';
+export type * from './threads.js';

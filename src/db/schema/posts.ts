@@ -1,0 +1,45 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { PublishStatus } from './threads.js';
+
+export interface PostsTable {
+  id: string;
+  thread_id: string;
+  post_order: number;
+  content: string;
+  topic: string | null;
+  is_spoiler_media: boolean;
+  status: PublishStatus;
+  /** Threads: media container id, kept so a retry can ask whether it was published. */
+  network_container_id: string | null;
+  /** Threads media id, or Bluesky at-uri. */
+  network_post_id: string | null;
+  /** Bluesky record CID (needed for reply refs). */
+  network_cid: string | null;
+  permalink: string | null;
+  published_at: Date | null;
+  attempts: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  analytics: unknown | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: Date;
+}
+export type PostRow = Selectable<PostsTable>;
+
+export interface MediaTable {
+  id: string;
+  post_id: string;
+  position: number;
+  url: string;
+  alt_text: string | null;
+  type: 'IMAGE';
+}
+export type MediaRow = Selectable<MediaTable>;
+
+export interface SpoilerRangesTable {
+  post_id: string;
+  position: number;
+  offset: number;
+  length: number;
+}
+export type SpoilerRangeRow = Selectable<SpoilerRangesTable>;

@@ -1,0 +1,26 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+export type ProviderKind = 'THREADS' | 'BLUESKY';
+export type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
+
+export interface ProvidersTable {
+  id: string;
+  /** The account that connected it; the workspace is team_id, or this account's personal one. */
+  account_id: string;
+  team_id: string | null;
+  kind: ProviderKind;
+  provider_user_id: string;
+  username: string;
+  status: ProviderStatus;
+  /** AES-256-GCM envelopes (lib/crypto.ts); never logged, never returned. */
+  access_token_enc: string | null;
+  refresh_token_enc: string | null;
+  token_expires_at: Date | null;
+  /** Bluesky PDS (or entryway) the session lives on. */
+  service_url: string | null;
+  /** Bluesky: the saved session (JWTs), encrypted, so a publish never needs a fresh login. */
+  session_enc: string | null;
+  connected_at: ColumnType<Date, Date | string, never>;
+  updated_at: Date;
+}
+export type ProviderRow = Selectable<ProvidersTable>;

@@ -1,0 +1,30 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+export type PublishStatus = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
+
+export interface ThreadsTable {
+  id: string;
+  /** Creator; for a personal-workspace thread also the owner. */
+  account_id: string;
+  team_id: string | null;
+  provider_id: string;
+  status: PublishStatus;
+  /** Null for a draft. */
+  scheduled_at: Date | null;
+  auto_repost_delay_hours: number | null;
+  /** Snapshot of the workspace's auto-plug at create time, or null. */
+  auto_plug_text: string | null;
+  auto_plug_min_likes: number | null;
+  /** Bumped by every edit; the publisher publishes only the version it claimed. */
+  version: Generated<number>;
+  // Job columns for the publisher: the thread row is the job.
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  locked_by: string | null;
+  locked_until: Date | null;
+  last_error: string | null;
+  published_at: Date | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: Date;
+}
+export type ThreadRow = Selectable<ThreadsTable>;

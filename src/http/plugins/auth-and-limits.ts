@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../context.js';
+import type { AccountRow } from '../../db/schema/index.js';
+import { RateLimitedError, UnauthenticatedError } from '../../errors/index.js';
+import { tighterLimit } from '../../lib/rate-limit/store.js';
+import { authenticate } from '../../services/api-keys.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on every authenticated route; handlers read it through `caller(request)`. */
+    account: AccountRow | null;
+  }
+  interface FastifyContextConfig {
+    /** No API key needed (OpenAPI document). */
+    public?: boolean;
+  }
+}
+
+export function caller(request: FastifyRequest): AccountRow {
+  if (!request.account) throw new UnauthenticatedError();
+  return request.account;
+}
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? match[1] : '';
+  }
+  const apiKey = request.headers['x-api-key'];
+  return Array.isArray(apiKey) ? apiKey[0] : apiKey;
+}
+
+/**
+ * Authentication first (so the account is known), then both rate limits in one atomic step.
+ * An unauthenticated request counts toward its IP's limit only; a refused one counts nowhere.
+ */
+export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+  app.decorateRequest('account', null);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const needsKey = !request.is404 && !request.routeOptions.config?.public;
+    let authError: unknown = null;
+    if (needsKey) {
+      try {
+        request.account = (await authenticate(ctx, presentedKey(request))).account;
+      } catch (err) {
+        authError = err;
+      }
+    }
+    const { perAccount, perIp, windowMs } = ctx.config.rateLimit;
+    const rules = [{ key: `ip:${request.ip}`, limit: perIp }];
+    if (request.account) rules.push({ key: `acct:${request.account.id}`, limit: perAccount });
+    const result = await ctx.rateLimits.hit(rules, ctx.clock.now().getTime(), windowMs);
+    const shown = tighterLimit(result.limits);
+    reply.header('ratelimit-limit', String(shown.limit));
+    reply.header('ratelimit-remaining', String(shown.remaining));
+    reply.header('ratelimit-reset', String(shown.resetSeconds));
+    if (!result.allowed) throw new RateLimitedError(result.retryAfterSeconds ?? 1);
+    if (authError) throw authError;
+  });
+});

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { accountRoutes } from './account.js';
+import { healthRoutes } from './health.js';
+import { postRoutes } from './posts.js';
+import { tagRoutes } from './tags.js';
+
+/** Every route group, registered explicitly (no autoload): greppable and type-checked. */
+export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(healthRoutes, { ctx });
+  await app.register(postRoutes, { ctx });
+  await app.register(tagRoutes, { ctx });
+  await app.register(accountRoutes, { ctx });
+}

@@ -1,0 +1,123 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { editPost, editThread } from '../../services/thread-edits.js';
+import { createThread, deleteThread, getThread, listDrafts, listThreads, rescheduleThread, retryThread } from '../../services/threads.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
+import {
+  CreatePostBody,
+  CreatePostResponse,
+  Draft,
+  EditPostBody,
+  EditThreadBody,
+  ListPostsQuery,
+  RescheduleBody,
+  RetryBody,
+  TeamQuery,
+  Thread,
+} from '../schemas/threads.js';
+
+const tags = ['Posts'];
+
+export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/api/v1/posts', {
+    schema: { tags, summary: 'List scheduled and published threads in a date range', querystring: ListPostsQuery, response: withProblems({ 200: Type.Object({ threads: Type.Array(Thread), count: Type.Integer() }) }) },
+    handler: async (request) => {
+      const threads = await listThreads(ctx, caller(request), request.query);
+      return { threads, count: threads.length };
+    },
+  });
+
+  app.post('/api/v1/posts', {
+    schema: {
+      tags,
+      summary: 'Create a thread (scheduled) or a draft (no scheduleAt)',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+      body: CreatePostBody,
+      response: withProblems({ 201: CreatePostResponse }, [400, 401, 404, 409, 413, 415, 429]),
+    },
+    handler: async (request, reply) => {
+      const result = await createThread(ctx, caller(request), request.body, request.headers['idempotency-key']);
+      return reply.status(201).send(result);
+    },
+  });
+
+  app.get('/api/v1/posts/drafts', {
+    schema: { tags, summary: 'List drafts', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ drafts: Type.Array(Draft), count: Type.Integer() }) }) },
+    handler: async (request) => {
+      const drafts = await listDrafts(ctx, caller(request), request.query.teamId);
+      return { drafts, count: drafts.length };
+    },
+  });
+
+  app.get('/api/v1/posts/:threadId', {
+    schema: { tags, summary: 'Get one thread with its posts and analytics', params: ThreadIdParams, response: withProblems({ 200: Type.Object({ thread: Thread }) }) },
+    handler: async (request) => ({ thread: await getThread(ctx, caller(request), request.params.threadId) }),
+  });
+
+  app.delete('/api/v1/posts/:threadId', {
+    schema: {
+      tags,
+      summary: 'Delete a thread (Skein records only; published posts stay on the network)',
+      params: ThreadIdParams,
+      response: withProblems({ 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) }, [401, 404, 409, 429]),
+    },
+    handler: async (request) => deleteThread(ctx, caller(request), request.params.threadId),
+  });
+
+  app.patch('/api/v1/posts/:threadId/posts/:postId', {
+    schema: {
+      tags,
+      summary: 'Edit one READY post',
+      params: Type.Object({ threadId: Id, postId: Id }),
+      body: EditPostBody,
+      response: withProblems(
+        {
+          200: Type.Object({
+            postId: Id,
+            threadId: Id,
+            updated: Type.Object({ content: Type.Boolean(), topic: Type.Boolean(), media: Type.Boolean(), spoilerRanges: Type.Boolean(), isSpoilerMedia: Type.Boolean() }),
+          }),
+        },
+        [400, 401, 404, 409, 413, 415, 429],
+      ),
+    },
+    handler: async (request) => editPost(ctx, caller(request), request.params.threadId, request.params.postId, request.body),
+  });
+
+  app.put('/api/v1/posts/:threadId/edit', {
+    schema: {
+      tags,
+      summary: 'Replace all posts of a thread whose posts are all READY',
+      params: ThreadIdParams,
+      body: EditThreadBody,
+      response: withProblems(
+        { 200: Type.Object({ threadId: Id, postsUpdated: Type.Integer(), postsCreated: Type.Integer(), postsDeleted: Type.Integer(), totalPosts: Type.Integer() }) },
+        [400, 401, 404, 409, 413, 415, 429],
+      ),
+    },
+    handler: async (request) => editThread(ctx, caller(request), request.params.threadId, request.body.posts),
+  });
+
+  app.put('/api/v1/posts/:threadId/reschedule', {
+    schema: {
+      tags,
+      summary: 'Change the scheduled time (also schedules a draft)',
+      params: ThreadIdParams,
+      body: RescheduleBody,
+      response: withProblems({ 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) }, [400, 401, 404, 409, 413, 415, 429]),
+    },
+    handler: async (request) => rescheduleThread(ctx, caller(request), request.params.threadId, request.body.scheduleAt),
+  });
+
+  app.post('/api/v1/posts/:threadId/retry', {
+    schema: {
+      tags,
+      summary: 'Retry a FAILED thread after its last published post',
+      params: ThreadIdParams,
+      body: Type.Optional(RetryBody),
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 413, 415, 429]),
+    },
+    handler: async (request) => ({ thread: await retryThread(ctx, caller(request), request.params.threadId, request.body?.scheduleAt) }),
+  });
+};

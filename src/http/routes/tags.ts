@@ -1,0 +1,42 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
+import { TeamQuery } from '../schemas/threads.js';
+
+const tags = ['Tags'];
+const Tag = Type.Object({
+  id: Id,
+  name: Type.String(),
+  color: Type.String({ pattern: '^#[0-9A-F]{6}$' }),
+  teamId: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Id,
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+const ReducedTag = Type.Object({ id: Id, name: Type.String(), color: Type.String() });
+const ThreadTags = Type.Object({ threadId: Id, tags: Type.Array(ReducedTag) });
+
+export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/api/v1/tags', {
+    schema: { tags, summary: 'List the tags of a workspace, sorted by name', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ tags: Type.Array(Tag) }) }) },
+    handler: async (request) => ({ tags: await listTags(ctx, caller(request), request.query.teamId) }),
+  });
+
+  app.get('/api/v1/posts/:threadId/tags', {
+    schema: { tags, summary: "A thread's tags", params: ThreadIdParams, response: withProblems({ 200: ThreadTags }) },
+    handler: async (request) => getThreadTags(ctx, caller(request), request.params.threadId),
+  });
+
+  app.put('/api/v1/posts/:threadId/tags', {
+    schema: {
+      tags,
+      summary: "Replace a thread's tags with exactly this set (missing tags are created)",
+      params: ThreadIdParams,
+      body: Type.Object({ tagNames: Type.Array(Type.String()) }),
+      response: withProblems({ 200: ThreadTags }, [400, 401, 404, 413, 415, 429]),
+    },
+    handler: async (request) => setThreadTags(ctx, caller(request), request.params.threadId, request.body.tagNames),
+  });
+};

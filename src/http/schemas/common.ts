@@ -1,0 +1,34 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and Z' });
+export const NullableIsoDateTime = Type.Union([IsoDateTime, Type.Null()]);
+export const Id = Type.String({ description: 'Opaque identifier' });
+
+export const LocalDateTime = Type.String({
+  description: 'YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm',
+  examples: ['2026-12-01T09:30:00', '2026-12-01T09:30:00+01:00'],
+});
+
+export const TeamIdQuery = Type.Optional(Type.String({ description: 'A team id, or "personal"; omitted = the account\'s active workspace' }));
+
+export const ThreadIdParams = Type.Object({ threadId: Id });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+const ProblemRef = Type.Ref('Problem');
+
+/** Every route documents its error answers with the shared Problem schema. */
+export function withProblems<R extends Record<number, TSchema>>(ok: R, codes: number[] = [400, 401, 404, 429]) {
+  const errors = Object.fromEntries(codes.map((c) => [c, ProblemRef]));
+  return { ...ok, ...errors };
+}

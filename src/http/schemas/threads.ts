@@ -1,0 +1,118 @@
+import { Type } from '@sinclair/typebox';
+import { Id, IsoDateTime, LocalDateTime, NullableIsoDateTime, TeamIdQuery } from './common.js';
+
+const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
+
+export const MediaInput = Type.Object({
+  url: Type.String({ description: 'Public http(s) image URL' }),
+  altText: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+export const SpoilerRange = Type.Object({
+  offset: Type.Integer({ description: '0-based, in UTF-16 code units' }),
+  length: Type.Integer({ description: 'In UTF-16 code units, at least 1' }),
+});
+
+const SpoilerRanges = Type.Array(SpoilerRange, { maxItems: 10 });
+const Topic = Type.Union([Type.String(), Type.Null()]);
+
+export const PostInput = Type.Object({
+  text: Type.String(),
+  topic: Type.Optional(Topic),
+  media: Type.Optional(Type.Array(MediaInput)),
+  spoilerRanges: Type.Optional(SpoilerRanges),
+  isSpoilerMedia: Type.Optional(Type.Boolean()),
+});
+
+export const CreatePostBody = Type.Object({
+  providerId: Type.String(),
+  posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
+  scheduleAt: Type.Optional(LocalDateTime),
+  autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
+  teamId: Type.Optional(Type.String()),
+});
+
+export const CreatePostResponse = Type.Object({
+  threadId: Id,
+  status: Type.Union([Type.Literal('scheduled'), Type.Literal('draft')]),
+  scheduledAt: NullableIsoDateTime,
+  postCount: Type.Integer(),
+  autoPlugApplied: Type.Boolean(),
+});
+
+const PostMedia = Type.Object({ id: Id, url: Type.String(), altText: Type.Union([Type.String(), Type.Null()]), type: Type.Literal('IMAGE') });
+
+const Analytics = Type.Object({
+  views: Type.Union([Type.Integer(), Type.Null()]),
+  likes: Type.Union([Type.Integer(), Type.Null()]),
+  replies: Type.Union([Type.Integer(), Type.Null()]),
+  reposts: Type.Union([Type.Integer(), Type.Null()]),
+  quotes: Type.Union([Type.Integer(), Type.Null()]),
+  shares: Type.Union([Type.Integer(), Type.Null()]),
+  fetchedAt: IsoDateTime,
+});
+
+const draftPostFields = {
+  id: Id,
+  content: Type.String(),
+  postOrder: Type.Integer(),
+  images: Type.Array(Type.String()),
+  topic: Type.Union([Type.String(), Type.Null()]),
+  postMedia: Type.Array(PostMedia),
+  spoilerRanges: Type.Array(SpoilerRange),
+  isSpoilerMedia: Type.Boolean(),
+};
+
+export const Post = Type.Object({
+  ...draftPostFields,
+  status: Status,
+  publishedAt: NullableIsoDateTime,
+  permaLink: Type.Union([Type.String(), Type.Null()]),
+  autoRepostDelay: Type.Array(Type.String()),
+  analytics: Type.Union([Analytics, Type.Null()]),
+  error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
+});
+
+export const Thread = Type.Object(
+  {
+    threadId: Id,
+    scheduledAt: NullableIsoDateTime,
+    provider: Type.String(),
+    providerUserId: Type.String(),
+    status: Status,
+    posts: Type.Array(Post),
+  },
+  { $id: 'Thread' },
+);
+
+export const Draft = Type.Object({
+  threadId: Id,
+  provider: Type.String(),
+  providerUserId: Type.String(),
+  createdAt: IsoDateTime,
+  posts: Type.Array(Type.Object(draftPostFields)),
+});
+
+export const ListPostsQuery = Type.Object({
+  from: LocalDateTime,
+  to: LocalDateTime,
+  providerId: Type.Optional(Type.String()),
+  teamId: TeamIdQuery,
+});
+
+export const TeamQuery = Type.Object({ teamId: TeamIdQuery });
+
+export const EditPostBody = Type.Object({
+  content: Type.Optional(Type.String()),
+  topic: Type.Optional(Topic),
+  media: Type.Optional(Type.Array(MediaInput)),
+  spoilerRanges: Type.Optional(SpoilerRanges),
+  isSpoilerMedia: Type.Optional(Type.Boolean()),
+});
+
+export const EditThreadBody = Type.Object({
+  posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: 25 }),
+});
+
+export const RescheduleBody = Type.Object({ scheduleAt: LocalDateTime });
+export const RetryBody = Type.Object({ scheduleAt: Type.Optional(LocalDateTime) });

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-sortable and
+ * opaque. A counter in the random part keeps ids made within one millisecond in order.
+ */
+let lastMs = -1;
+let seq = 0;
+
+export function newId(nowMs: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  if (nowMs <= lastMs) {
+    nowMs = lastMs;
+    seq = (seq + 1) & 0xfff;
+    if (seq === 0) nowMs = ++lastMs;
+  } else {
+    seq = bytes.readUInt16BE(6) & 0x7ff;
+  }
+  lastMs = nowMs;
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = 0x70 | (seq >> 8);
+  bytes[7] = seq & 0xff;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export function isId(value: string): boolean {
+  return UUID_RE.test(value);
+}

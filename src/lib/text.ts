@@ -1,0 +1,13 @@
+/** Counting text the way each network does (bluesky-api.md §12). */
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export function graphemes(text: string): number {
+  let n = 0;
+  for (const _ of segmenter.segment(text)) n++;
+  return n;
+}

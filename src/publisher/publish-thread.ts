@@ -1,0 +1,175 @@
+import type { AppContext } from '../context.js';
+import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
+import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
+import { renewLease } from './claim.js';
+import { PublishError, type Platform, type PlatformAccount, type PostProgress, type PublishedRef } from './platforms/platform.js';
+
+export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
+
+export interface PublishDeps {
+  ctx: AppContext;
+  platforms: Platforms;
+  workerId: string;
+}
+
+export const MAX_ATTEMPTS = 12;
+
+export function decryptAccount(ctx: AppContext, provider: ProviderRow): PlatformAccount {
+  const open = (value: string | null) => (value ? ctx.secrets.decrypt(value) : null);
+  return {
+    providerId: provider.id,
+    providerUserId: provider.provider_user_id,
+    username: provider.username,
+    accessToken: open(provider.access_token_enc),
+    refreshToken: open(provider.refresh_token_enc),
+    tokenExpiresAt: provider.token_expires_at,
+    serviceUrl: provider.service_url,
+  };
+}
+
+function refOf(post: PostAggregate['post']): PublishedRef {
+  return { networkPostId: post.network_post_id!, cid: post.network_cid, permalink: post.permalink };
+}
+
+/**
+ * Publishes a claimed thread post by post, in order, each a reply to the one before. Every
+ * network id is written the moment it is known, so whoever resumes (a retry, or another worker
+ * after this one crashed) continues after the last published post instead of repeating it.
+ */
+export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+  const { ctx } = deps;
+  const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
+  const platform = deps.platforms[provider.kind];
+  const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
+  const posts = aggregate!.posts;
+  if (provider.status !== 'ACTIVE') {
+    return failThread(deps, thread, firstUnpublished(posts), new PublishError('auth', 'PROVIDER_' + provider.status, `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}; reconnect it, then retry.`));
+  }
+  if (!platform) {
+    return failThread(deps, thread, firstUnpublished(posts), new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`));
+  }
+  const account = decryptAccount(ctx, provider);
+  let root: PublishedRef | null = null;
+  let parent: PublishedRef | null = null;
+  for (const { post, media, spoilerRanges } of posts) {
+    if (post.status === 'PUBLISHED') {
+      parent = refOf(post);
+      root ??= parent;
+      continue;
+    }
+    if (!(await renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+    let published: PublishedRef;
+    try {
+      published = await platform.publishPost({
+        account,
+        post: { id: post.id, text: post.content, topic: post.topic, media: media.map((m) => ({ url: m.url, altText: m.alt_text })), spoilerRanges, isSpoilerMedia: post.is_spoiler_media },
+        replyTo: root && parent ? { root, parent } : null,
+        progress: { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid },
+        onProgress: (progress) => saveProgress(ctx, post.id, progress),
+      });
+    } catch (err) {
+      return failOrRetry(deps, thread, post.id, err);
+    }
+    await markPostPublished(ctx, post.id, published);
+    parent = published;
+    root ??= published;
+  }
+  await completeThread(deps, thread);
+}
+
+function firstUnpublished(posts: PostAggregate[]): string | null {
+  return posts.find((p) => p.post.status !== 'PUBLISHED')?.post.id ?? null;
+}
+
+// Network facts are recorded whoever holds the lease: they are true either way, and losing
+// them is what would make a second worker post again.
+async function saveProgress(ctx: AppContext, postId: string, progress: PostProgress): Promise<void> {
+  await ctx.db
+    .updateTable('posts')
+    .set({ network_container_id: progress.containerId, network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
+    .where('id', '=', postId)
+    .execute();
+}
+
+async function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db
+    .updateTable('posts')
+    .set((eb) => ({
+      status: 'PUBLISHED',
+      network_post_id: ref.networkPostId,
+      network_cid: ref.cid,
+      permalink: ref.permalink,
+      published_at: now,
+      error_code: null,
+      error_message: null,
+      attempts: eb('attempts', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', postId)
+    .where('status', '!=', 'PUBLISHED')
+    .execute();
+}
+
+async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+  const now = deps.ctx.clock.now();
+  await deps.ctx.db
+    .updateTable('threads')
+    .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
+    .where('id', '=', thread.id)
+    .where('locked_by', '=', deps.workerId)
+    .execute();
+}
+
+/** Exponential backoff with ±25 % jitter, at least what the network asked for. */
+export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.random): number {
+  const base = Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000);
+  return Math.max(retryAfterMs, Math.round(base * (0.75 + random() * 0.5)));
+}
+
+async function failOrRetry(deps: PublishDeps, thread: ThreadRow, postId: string, err: unknown): Promise<void> {
+  const error = err instanceof PublishError ? err : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
+  if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
+  if (error.kind === 'auth') {
+    await deps.ctx.db.updateTable('providers').set({ status: 'EXPIRED', updated_at: deps.ctx.clock.now() }).where('id', '=', thread.provider_id).execute();
+  }
+  return failThread(deps, thread, postId, error);
+}
+
+async function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError): Promise<void> {
+  const now = deps.ctx.clock.now();
+  const next = new Date(now.getTime() + backoffMs(thread.attempts, error.options.retryAfterMs));
+  await deps.ctx.db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('threads')
+      .set({ status: 'READY', next_attempt_at: next, locked_by: null, locked_until: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
+      .where('id', '=', thread.id)
+      .where('locked_by', '=', deps.workerId)
+      .executeTakeFirst();
+    if (released.numUpdatedRows === 0n) return;
+    await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', thread.id).where('status', '=', 'PUBLISHING').execute();
+  });
+}
+
+async function failThread(deps: PublishDeps, thread: ThreadRow, postId: string | null, error: PublishError): Promise<void> {
+  const now = deps.ctx.clock.now();
+  await deps.ctx.db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('threads')
+      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
+      .where('id', '=', thread.id)
+      .where('locked_by', '=', deps.workerId)
+      .executeTakeFirst();
+    if (released.numUpdatedRows === 0n) return;
+    await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', thread.id).where('status', '=', 'PUBLISHING').execute();
+    if (postId) {
+      await trx
+        .updateTable('posts')
+        .set({ status: 'FAILED', error_code: error.code, error_message: error.message, updated_at: now })
+        .where('id', '=', postId)
+        .where('status', '!=', 'PUBLISHED')
+        .execute();
+    }
+  });
+}

@@ -1,0 +1,119 @@
+import type { ProviderKind } from '../db/schema/index.js';
+import type { FieldFault } from '../errors/index.js';
+import { graphemes, utf8Bytes } from '../lib/text.js';
+
+/** The content limits of decisions.md "Content rules", per network. */
+export const LIMITS = {
+  THREADS: { textBytes: 500, textGraphemes: null, media: 20 },
+  BLUESKY: { textBytes: 3000, textGraphemes: 300, media: 4 },
+  postsPerThread: 25,
+  spoilerRanges: 10,
+  topicChars: 50,
+  altTextChars: 1000,
+  urlChars: 2048,
+  autoRepostHours: { min: 1, max: 168 },
+} as const;
+
+export interface MediaInput {
+  url: string;
+  altText?: string | null;
+}
+
+export interface SpoilerRangeInput {
+  offset: number;
+  length: number;
+}
+
+export interface PostContent {
+  text: string;
+  topic?: string | null;
+  media?: MediaInput[];
+  spoilerRanges?: SpoilerRangeInput[];
+  isSpoilerMedia?: boolean;
+}
+
+export function checkText(kind: ProviderKind, text: string, path: string): FieldFault[] {
+  if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
+  const limits = LIMITS[kind];
+  const faults: FieldFault[] = [];
+  const bytes = utf8Bytes(text);
+  if (bytes > limits.textBytes) faults.push({ path, message: `is ${bytes} UTF-8 bytes; ${kind} allows at most ${limits.textBytes}` });
+  if (limits.textGraphemes !== null) {
+    const count = graphemes(text);
+    if (count > limits.textGraphemes) faults.push({ path, message: `is ${count} characters (graphemes); ${kind} allows at most ${limits.textGraphemes}` });
+  }
+  return faults;
+}
+
+export function checkTopic(kind: ProviderKind, topic: string | null | undefined, path: string): FieldFault[] {
+  if (topic === null || topic === undefined) return [];
+  if (topic.trim() === '' || [...topic].length > LIMITS.topicChars) return [{ path, message: `must be 1 to ${LIMITS.topicChars} characters` }];
+  if (kind === 'THREADS' && /[.&]/.test(topic)) return [{ path, message: 'must not contain "." or "&" (a Threads topic rule)' }];
+  return [];
+}
+
+export function checkMedia(kind: ProviderKind, media: MediaInput[] | undefined, path: string): FieldFault[] {
+  if (!media) return [];
+  const faults: FieldFault[] = [];
+  const max = LIMITS[kind].media;
+  if (media.length > max) faults.push({ path, message: `has ${media.length} items; ${kind} allows at most ${max}` });
+  media.forEach((item, i) => {
+    if (!isHttpUrl(item.url)) faults.push({ path: `${path}.${i}.url`, message: 'must be an absolute http or https URL' });
+    else if (item.url.length > LIMITS.urlChars) faults.push({ path: `${path}.${i}.url`, message: `must be at most ${LIMITS.urlChars} characters` });
+    if (item.altText && [...item.altText].length > LIMITS.altTextChars) {
+      faults.push({ path: `${path}.${i}.altText`, message: `must be at most ${LIMITS.altTextChars} characters` });
+    }
+  });
+  return faults;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spoiler ranges count UTF-16 code units (JavaScript indexes) and are passed to Threads as is.
+ * On Bluesky they are accepted and ignored, so only their shape is checked there.
+ */
+export function checkSpoilerRanges(kind: ProviderKind, ranges: SpoilerRangeInput[] | undefined, text: string, path: string): FieldFault[] {
+  if (!ranges || kind !== 'THREADS') return [];
+  const faults: FieldFault[] = [];
+  const sorted = ranges.map((r, i) => ({ ...r, i })).sort((a, b) => a.offset - b.offset);
+  ranges.forEach((r, i) => {
+    if (r.offset < 0) faults.push({ path: `${path}.${i}.offset`, message: 'must be 0 or more' });
+    if (r.length < 1) faults.push({ path: `${path}.${i}.length`, message: 'must be 1 or more' });
+    else if (r.offset >= 0 && r.offset + r.length > text.length) {
+      faults.push({ path: `${path}.${i}`, message: `must lie inside the text (${text.length} UTF-16 code units)` });
+    }
+  });
+  for (let k = 1; k < sorted.length; k++) {
+    const prev = sorted[k - 1]!;
+    const cur = sorted[k]!;
+    if (cur.offset < prev.offset + prev.length) faults.push({ path: `${path}.${cur.i}`, message: `overlaps spoilerRanges.${prev.i}` });
+  }
+  return faults;
+}
+
+export function checkPost(kind: ProviderKind, post: PostContent, path: string): FieldFault[] {
+  return [
+    ...checkText(kind, post.text, `${path}.text`),
+    ...checkTopic(kind, post.topic, `${path}.topic`),
+    ...checkMedia(kind, post.media, `${path}.media`),
+    ...checkSpoilerRanges(kind, post.spoilerRanges, post.text, `${path}.spoilerRanges`),
+  ];
+}
+
+export function checkAutoRepostDelay(delays: string[], path: string): { hours: number | null; faults: FieldFault[] } {
+  if (delays.length !== 1) return { hours: null, faults: [{ path, message: 'must hold exactly one value' }] };
+  const value = delays[0]!;
+  const { min, max } = LIMITS.autoRepostHours;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < min || Number(value) > max) {
+    return { hours: null, faults: [{ path: `${path}.0`, message: `must be a whole number of hours from ${min} to ${max}, as a string` }] };
+  }
+  return { hours: Number(value), faults: [] };
+}

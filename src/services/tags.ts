@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { AccountRow, TagRow } from '../db/schema/index.js';
+import { ValidationError, type FieldFault } from '../errors/index.js';
+import { newId } from '../lib/ids.js';
+import { iso } from '../lib/time.js';
+import { workspaceOf } from '../lib/workspace.js';
+import { resolveWorkspace } from './accounts.js';
+import { requireAccessibleThread } from './threads.js';
+
+export const MAX_TAGS_PER_THREAD = 50;
+const MAX_TAG_NAME = 50;
+
+/** Readable on white and dark backgrounds; picked by name so a name always gets the same colour. */
+const PALETTE = ['#E11D48', '#DB2777', '#9333EA', '#4F46E5', '#2563EB', '#0891B2', '#0D9488', '#16A34A', '#65A30D', '#CA8A04', '#EA580C', '#64748B'];
+
+export function colorFor(nameKey: string): string {
+  const digest = createHash('sha256').update(nameKey).digest();
+  return PALETTE[digest.readUInt32BE(0) % PALETTE.length]!;
+}
+
+/** Case-insensitive identity of a tag name. */
+export function tagKey(name: string): string {
+  return name.trim().toLocaleLowerCase('en-US');
+}
+
+export function tagView(row: TagRow) {
+  return { id: row.id, name: row.name, color: row.color, teamId: row.team_id, createdBy: row.created_by, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
+}
+
+export function reducedTagView(row: Pick<TagRow, 'id' | 'name' | 'color'>) {
+  return { id: row.id, name: row.name, color: row.color };
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  const ka = tagKey(a.name);
+  const kb = tagKey(b.name);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export async function listTags(ctx: AppContext, account: AccountRow, teamId?: string) {
+  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const rows = await ctx.db.selectFrom('tags').selectAll().where('scope', '=', workspace.scope).execute();
+  return rows.sort(byName).map(tagView);
+}
+
+async function threadTagRows(db: AppContext['db'], threadId: string) {
+  const rows = await db.selectFrom('thread_tags').innerJoin('tags', 'tags.id', 'thread_tags.tag_id').select(['tags.id', 'tags.name', 'tags.color']).where('thread_tags.thread_id', '=', threadId).execute();
+  return rows.sort(byName).map(reducedTagView);
+}
+
+export async function getThreadTags(ctx: AppContext, account: AccountRow, threadId: string) {
+  const thread = await requireAccessibleThread(ctx.db, account, threadId);
+  return { threadId: thread.id, tags: await threadTagRows(ctx.db, thread.id) };
+}
+
+/** Trimmed, de-duplicated case-insensitively (first spelling wins), each checked. */
+function normaliseNames(names: string[]): string[] {
+  const faults: FieldFault[] = [];
+  const byKey = new Map<string, string>();
+  names.forEach((raw, i) => {
+    const name = raw.trim();
+    if (name.length < 1 || [...name].length > MAX_TAG_NAME) faults.push({ path: `tagNames.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
+    else if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
+  });
+  if (byKey.size > MAX_TAGS_PER_THREAD) faults.push({ path: 'tagNames', message: `a thread may carry at most ${MAX_TAGS_PER_THREAD} tags` });
+  if (faults.length) throw new ValidationError(faults);
+  return [...byKey.values()];
+}
+
+/** Replaces the thread's tags with exactly this set, creating missing tags in the thread's scope. */
+export async function setThreadTags(ctx: AppContext, account: AccountRow, threadId: string, tagNames: string[]) {
+  const names = normaliseNames(tagNames);
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const workspace = workspaceOf(thread);
+    if (names.length) {
+      await trx
+        .insertInto('tags')
+        .values(
+          names.map((name) => ({
+            id: newId(),
+            scope: workspace.scope,
+            team_id: workspace.teamId,
+            name,
+            name_key: tagKey(name),
+            color: colorFor(tagKey(name)),
+            created_by: account.id,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['scope', 'name_key']).doNothing())
+        .execute();
+    }
+    const tags = names.length
+      ? await trx.selectFrom('tags').select('id').where('scope', '=', workspace.scope).where('name_key', 'in', names.map(tagKey)).execute()
+      : [];
+    await trx.deleteFrom('thread_tags').where('thread_id', '=', thread.id).execute();
+    if (tags.length) await trx.insertInto('thread_tags').values(tags.map((t) => ({ thread_id: thread.id, tag_id: t.id }))).execute();
+    return { threadId: thread.id, tags: await threadTagRows(trx as never, thread.id) };
+  });
+}

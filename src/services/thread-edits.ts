@@ -1,0 +1,121 @@
+import type { AppContext } from '../context.js';
+import type { AccountRow, ProviderKind } from '../db/schema/index.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldFault } from '../errors/index.js';
+import { insertPost, replaceMedia, replaceSpoilerRanges, type DbOrTrx } from '../repos/threads.js';
+import { checkMedia, checkSpoilerRanges, checkText, checkTopic, checkPost, type MediaInput, type PostContent, type SpoilerRangeInput } from './content-rules.js';
+import { assertAllPostsReady, requireAccessibleThread, toPostWrite } from './threads.js';
+
+export interface PostPatch {
+  content?: string;
+  topic?: string | null;
+  media?: MediaInput[];
+  spoilerRanges?: SpoilerRangeInput[];
+  isSpoilerMedia?: boolean;
+}
+
+const PATCH_FIELDS = ['content', 'topic', 'media', 'spoilerRanges', 'isSpoilerMedia'] as const;
+
+async function providerKind(trx: DbOrTrx, providerId: string): Promise<ProviderKind> {
+  const row = await trx.selectFrom('providers').select('kind').where('id', '=', providerId).executeTakeFirstOrThrow();
+  return row.kind;
+}
+
+async function bumpVersion(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
+  await trx.updateTable('threads').set((eb) => ({ version: eb('version', '+', 1), updated_at: now })).where('id', '=', threadId).execute();
+}
+
+/**
+ * The thread row is locked first (FOR UPDATE), the same row the publisher's claim locks, so an
+ * edit and a claim never interleave: the edit either lands before the claim or sees non-READY.
+ */
+export async function editPost(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: PostPatch) {
+  if (!PATCH_FIELDS.some((f) => patch[f] !== undefined)) {
+    throw new ValidationError({ path: '', message: `must contain at least one of ${PATCH_FIELDS.join(', ')}` });
+  }
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const post = await trx.selectFrom('posts').selectAll().where('id', '=', postId).where('thread_id', '=', thread.id).executeTakeFirst();
+    if (!post) throw new NotFoundError(`Post ${postId}`);
+    if (post.status !== 'READY' || thread.status !== 'READY') {
+      throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status === 'READY' ? thread.status : post.status}.`);
+    }
+    const kind = await providerKind(trx, thread.provider_id);
+    const text = patch.content ?? post.content;
+    const ranges =
+      patch.spoilerRanges ??
+      (await trx.selectFrom('spoiler_ranges').select(['offset', 'length']).where('post_id', '=', post.id).orderBy('position').execute());
+    const faults: FieldFault[] = [
+      ...(patch.content !== undefined ? checkText(kind, patch.content, 'content') : []),
+      ...checkTopic(kind, patch.topic, 'topic'),
+      ...checkMedia(kind, patch.media, 'media'),
+      ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
+    ];
+    if (faults.length) throw new ValidationError(faults);
+
+    await trx
+      .updateTable('posts')
+      .set({
+        ...(patch.content !== undefined ? { content: patch.content } : {}),
+        ...(patch.topic !== undefined ? { topic: patch.topic } : {}),
+        ...(patch.isSpoilerMedia !== undefined ? { is_spoiler_media: patch.isSpoilerMedia } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', post.id)
+      .execute();
+    if (patch.media !== undefined) await replaceMedia(trx, post.id, patch.media);
+    if (patch.spoilerRanges !== undefined) await replaceSpoilerRanges(trx, post.id, patch.spoilerRanges);
+    await bumpVersion(trx, thread.id, now);
+    const updated = Object.fromEntries(PATCH_FIELDS.map((f) => [f, patch[f] !== undefined])) as Record<(typeof PATCH_FIELDS)[number], boolean>;
+    return { postId: post.id, threadId: thread.id, updated };
+  });
+}
+
+export interface ThreadPostInput extends PostContent {
+  id?: string;
+}
+
+/** Replaces the whole thread: the array order becomes postOrder; absent posts are deleted. */
+export async function editThread(ctx: AppContext, account: AccountRow, threadId: string, posts: ThreadPostInput[]) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    await assertAllPostsReady(trx, thread, 'Editing the thread');
+    const kind = await providerKind(trx, thread.provider_id);
+    const existing = await trx.selectFrom('posts').select('id').where('thread_id', '=', thread.id).execute();
+    const existingIds = new Set(existing.map((p) => p.id));
+    const faults = posts.flatMap((post, i) => checkPost(kind, post, `posts.${i}`));
+    const seen = new Set<string>();
+    posts.forEach((post, i) => {
+      if (post.id === undefined) return;
+      if (!existingIds.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'is not a post of this thread' });
+      else if (seen.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'appears more than once' });
+      seen.add(post.id);
+    });
+    if (faults.length) throw new ValidationError(faults);
+
+    const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));
+    const removed = [...existingIds].filter((id) => !kept.has(id));
+    if (removed.length) await trx.deleteFrom('posts').where('id', 'in', removed).execute();
+    let postsUpdated = 0;
+    let postsCreated = 0;
+    for (const [order, post] of posts.entries()) {
+      const write = toPostWrite(post);
+      if (post.id) {
+        await trx
+          .updateTable('posts')
+          .set({ post_order: order, content: write.content, topic: write.topic, is_spoiler_media: write.isSpoilerMedia, updated_at: now })
+          .where('id', '=', post.id)
+          .execute();
+        await replaceMedia(trx, post.id, write.media);
+        await replaceSpoilerRanges(trx, post.id, write.spoilerRanges);
+        postsUpdated++;
+      } else {
+        await insertPost(trx, thread.id, order, write, now);
+        postsCreated++;
+      }
+    }
+    await bumpVersion(trx, thread.id, now);
+    return { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length };
+  });
+}

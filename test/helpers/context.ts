@@ -1,0 +1,78 @@
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { createContext, type AppContext } from '../../src/context.js';
+import type { DbKind } from '../../src/db/database.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
+import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+export interface TestEnv {
+  kind: DbKind;
+  ctx: AppContext;
+  app: FastifyInstance;
+  clock: ManualClock;
+}
+
+export interface TestEnvOptions {
+  /** Real limits for the rate-limit tests; others get limits high enough never to interfere. */
+  realRateLimits?: boolean;
+  rateLimits?: RateLimitStore;
+  config?: (config: Config) => Config;
+  start?: string;
+}
+
+export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}): Promise<TestEnv & { close(): Promise<void> }> {
+  const db = await openTestDb(kind);
+  let config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' });
+  if (!options.realRateLimits) config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
+  if (options.config) config = options.config(config);
+  const clock = new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
+  const ctx = await createContext(config, { skeinSecret: TEST_SECRET, threadsAppSecret: null }, {
+    db,
+    clock,
+    logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
+    skipMigrations: db.migrated,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    kind,
+    ctx,
+    app,
+    clock,
+    close: async () => {
+      await app.close();
+      await ctx.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Runs `body` once per database (PGlite, then PostgreSQL), each with its own migrated
+ * database and app. The PostgreSQL half is skipped, with the reason, only when none is reachable.
+ */
+export function describeEachDb(title: string, body: (env: () => TestEnv) => void, options: TestEnvOptions = {}): void {
+  for (const kind of DIALECTS) {
+    const skip = kind === 'postgres' ? postgresSkipReason() : null;
+    describe(`${title} [${kind}]`, { skip: skip ?? false }, () => {
+      let env: (TestEnv & { close(): Promise<void> }) | null = null;
+      before(async () => {
+        env = await createTestEnv(kind, options);
+      });
+      after(async () => {
+        await env?.close();
+      });
+      body(() => {
+        if (!env) throw new Error('test environment not ready');
+        return env;
+      });
+    });
+  }
+}

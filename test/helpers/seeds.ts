@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { AppContext } from '../../src/context.js';
+import type { AccountRow } from '../../src/db/schema/index.js';
+import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts.js';
+import { createApiKey } from '../../src/services/api-keys.js';
+import { addProvider } from '../../src/services/providers.js';
+import { personalWorkspace, teamWorkspace } from '../../src/lib/workspace.js';
+
+export interface TestUser {
+  account: AccountRow;
+  key: string;
+  /** app.inject with this user's key. */
+  call(app: FastifyInstance, options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+}
+
+export async function createUser(ctx: AppContext, options: { timezone?: string; email?: string } = {}): Promise<TestUser> {
+  const email = options.email ?? `user-${randomBytes(5).toString('hex')}@example.test`;
+  const account = await createAccount(ctx, { email, timezone: options.timezone ?? 'UTC' });
+  const { key } = await createApiKey(ctx, account, 'test');
+  return {
+    account,
+    key,
+    call: (app, opts) => app.inject({ ...opts, headers: { authorization: `Bearer ${key}`, ...(opts.headers ?? {}) } }),
+  };
+}
+
+export async function createProvider(ctx: AppContext, account: AccountRow, kind: 'THREADS' | 'BLUESKY' = 'THREADS', teamId: string | null = null) {
+  const workspace = teamId ? teamWorkspace(teamId) : personalWorkspace(account.id);
+  return addProvider(ctx, account.id, workspace, {
+    kind,
+    providerUserId: `${kind.toLowerCase()}-${randomBytes(4).toString('hex')}`,
+    username: `user_${randomBytes(3).toString('hex')}`,
+    accessToken: 'token-' + randomBytes(8).toString('hex'),
+  });
+}
+
+export async function createTeamWith(ctx: AppContext, owner: AccountRow, members: AccountRow[] = []) {
+  const team = await createTeam(ctx, owner, 'Team ' + randomBytes(3).toString('hex'));
+  for (const m of members) await addTeamMember(ctx, team.id, m);
+  return team;
+}
+
+/** Row counts of every table a write could touch: "nothing written" is these being equal. */
+export async function rowCounts(ctx: AppContext): Promise<Record<string, number>> {
+  const tables = ['threads', 'posts', 'media', 'spoiler_ranges', 'tags', 'thread_tags', 'idempotency_records', 'api_keys', 'workspace_settings'] as const;
+  const counts: Record<string, number> = {};
+  for (const t of tables) {
+    const row = await ctx.db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    counts[t] = Number(row.n);
+  }
+  return counts;
+}
