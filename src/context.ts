@@ -44,7 +44,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
-    const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+    const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
     return {

@@ -39,7 +39,7 @@ export class ValidationError extends AppError {
   readonly errors: FieldFault[];
   constructor(errors: FieldFault[] | FieldFault, code: ErrorCode = 'VALIDATION_FAILED') {
     const list = Array.isArray(errors) ? errors : [errors];
-    const detail = list.map((e) => `${e.path}: ${e.message}`).join('; ');
+    const detail = list.map((e) => `${e.path || 'body'}: ${e.message}`).join('; ');
     super(400, code, detail || 'The request is not valid.');
     this.errors = list;
   }

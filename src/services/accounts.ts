@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
+import type { DbOrTrx } from '../repos/threads.js';
 import type { AccountRow } from '../db/schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
@@ -86,7 +87,7 @@ export async function addTeamMember(ctx: AppContext, teamId: string, account: Ac
   return { teamId: row.team_id, accountId: row.account_id, role: row.role };
 }
 
-export async function isMember(db: Db, accountId: string, teamId: string): Promise<boolean> {
+export async function isMember(db: DbOrTrx, accountId: string, teamId: string): Promise<boolean> {
   const row = await db.selectFrom('memberships').select('team_id').where('team_id', '=', teamId).where('account_id', '=', accountId).executeTakeFirst();
   return row !== undefined;
 }
@@ -109,6 +110,6 @@ export async function resolveWorkspace(db: Db, account: AccountRow, teamId: stri
 }
 
 /** Whether `account` may see and change rows of the workspace (owner, or team member). */
-export async function canAccess(db: Db, accountId: string, row: { account_id: string; team_id: string | null }): Promise<boolean> {
+export async function canAccess(db: DbOrTrx, accountId: string, row: { account_id: string; team_id: string | null }): Promise<boolean> {
   return row.team_id ? isMember(db, accountId, row.team_id) : row.account_id === accountId;
 }

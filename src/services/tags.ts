@@ -7,6 +7,7 @@ import { iso } from '../lib/time.js';
 import { workspaceOf } from '../lib/workspace.js';
 import { resolveWorkspace } from './accounts.js';
 import { requireAccessibleThread } from './threads.js';
+import type { DbOrTrx } from '../repos/threads.js';
 
 export const MAX_TAGS_PER_THREAD = 50;
 const MAX_TAG_NAME = 50;
@@ -44,7 +45,7 @@ export async function listTags(ctx: AppContext, account: AccountRow, teamId?: st
   return rows.sort(byName).map(tagView);
 }
 
-async function threadTagRows(db: AppContext['db'], threadId: string) {
+async function threadTagRows(db: DbOrTrx, threadId: string) {
   const rows = await db.selectFrom('thread_tags').innerJoin('tags', 'tags.id', 'thread_tags.tag_id').select(['tags.id', 'tags.name', 'tags.color']).where('thread_tags.thread_id', '=', threadId).execute();
   return rows.sort(byName).map(reducedTagView);
 }
@@ -99,6 +100,6 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
       : [];
     await trx.deleteFrom('thread_tags').where('thread_id', '=', thread.id).execute();
     if (tags.length) await trx.insertInto('thread_tags').values(tags.map((t) => ({ thread_id: thread.id, tag_id: t.id }))).execute();
-    return { threadId: thread.id, tags: await threadTagRows(trx as never, thread.id) };
+    return { threadId: thread.id, tags: await threadTagRows(trx, thread.id) };
   });
 }

@@ -186,7 +186,7 @@ export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: 
 /** A thread the caller may see; any other (or none) is "not found". */
 export async function requireAccessibleThread(db: DbOrTrx, account: AccountRow, threadId: string, options: { forUpdate?: boolean } = {}): Promise<ThreadRow> {
   const thread = await findThread(db, threadId, options);
-  if (!thread || !(await canAccess(db as never, account.id, thread))) throw new NotFoundError(`Thread ${threadId}`);
+  if (!thread || !(await canAccess(db, account.id, thread))) throw new NotFoundError(`Thread ${threadId}`);
   return thread;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
 import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts.js';
@@ -11,7 +11,7 @@ export interface TestUser {
   account: AccountRow;
   key: string;
   /** app.inject with this user's key. */
-  call(app: FastifyInstance, options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  call(app: FastifyInstance, options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
 export async function createUser(ctx: AppContext, options: { timezone?: string; email?: string } = {}): Promise<TestUser> {
@@ -21,7 +21,7 @@ export async function createUser(ctx: AppContext, options: { timezone?: string; 
   return {
     account,
     key,
-    call: (app, opts) => app.inject({ ...opts, headers: { authorization: `Bearer ${key}`, ...(opts.headers ?? {}) } }),
+    call: async (app, opts) => app.inject({ ...opts, headers: { authorization: `Bearer ${key}`, ...(opts.headers ?? {}) } }),
   };
 }
 

@@ -7,7 +7,8 @@ import { ValidationError } from '../../errors/index.js';
  * sent with a JSON content type is fine), and a syntax error is a 400 problem naming the body.
  */
 export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
-  app.removeContentTypeParser(['application/json']);
+  // JSON only: any other content type (text/plain included) is answered 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);

@@ -1,0 +1,78 @@
+import { XRPCError } from '@atproto/api';
+import { PublishError } from '../platform.js';
+
+/**
+ * Turns what @atproto/api throws into the PublishError kinds the publisher acts on:
+ * transient (retry with backoff), auth (the account must be reconnected), permanent (the post
+ * itself is refused and retrying cannot help).
+ */
+
+/** XRPCError.status values (@atproto/xrpc's ResponseType, which @atproto/api does not re-export). */
+const NO_RESPONSE = 1;
+const INVALID_RESPONSE = 2;
+const UNAUTHORIZED = 401;
+const PAYLOAD_TOO_LARGE = 413;
+const RATE_LIMITED = 429;
+
+/** Token problems that a fresh login can cure. */
+const SESSION_ERRORS = new Set(['ExpiredToken', 'InvalidToken', 'AuthMissing', 'AuthenticationRequired']);
+/** Account states that no login cures. */
+const ACCOUNT_ERRORS = new Set(['AccountTakedown', 'AccountDeactivated', 'AuthFactorTokenRequired']);
+
+/** True when the PDS refused the session's tokens (as opposed to the request). */
+export function isSessionRejected(err: unknown): boolean {
+  return err instanceof XRPCError && (SESSION_ERRORS.has(err.error) || err.status === UNAUTHORIZED) && !ACCOUNT_ERRORS.has(err.error);
+}
+
+export function isXrpcError(err: unknown, name: string): err is XRPCError {
+  return err instanceof XRPCError && err.error === name;
+}
+
+export function toPublishError(err: unknown, action: string, nowMs: number = Date.now()): PublishError {
+  if (err instanceof PublishError) return err;
+  if (!(err instanceof XRPCError)) {
+    return new PublishError('transient', 'BLUESKY_UNAVAILABLE', `Bluesky ${action} failed: ${describe(err)}`, { outcomeUnknown: true, cause: err });
+  }
+  const text = `Bluesky ${action} failed: ${err.error}${err.message && err.message !== err.error ? `: ${err.message}` : ''}`;
+  if (err.status === RATE_LIMITED) {
+    return new PublishError('transient', 'RATE_LIMITED', text, { retryAfterMs: retryAfterMs(err.headers, nowMs), outcomeUnknown: false, cause: err });
+  }
+  if (isTransientStatus(err.status)) {
+    // No answer, a gateway error or an unreadable success: the write may have happened.
+    return new PublishError('transient', 'BLUESKY_UNAVAILABLE', text, { outcomeUnknown: true, cause: err });
+  }
+  if (ACCOUNT_ERRORS.has(err.error) || SESSION_ERRORS.has(err.error) || err.status === UNAUTHORIZED) {
+    return new PublishError('auth', 'AUTH_FAILED', text, { cause: err });
+  }
+  if (err.status === PAYLOAD_TOO_LARGE || /blob/i.test(err.message)) {
+    return new PublishError('permanent', 'INVALID_MEDIA', text, { cause: err });
+  }
+  return new PublishError('permanent', 'REJECTED', text, { cause: err });
+}
+
+function isTransientStatus(status: number): boolean {
+  return status === NO_RESPONSE || status === INVALID_RESPONSE || status >= 500 || status === 408;
+}
+
+/**
+ * Milliseconds until a retry may succeed. `Retry-After` is in seconds; `RateLimit-Reset` is an
+ * epoch second on Bluesky but seconds-from-now in the IETF draft, so small values are read
+ * as a delay.
+ */
+export function retryAfterMs(headers: Record<string, string | undefined> | undefined, nowMs: number): number | undefined {
+  const retryAfter = numberHeader(headers, 'retry-after');
+  if (retryAfter !== undefined) return Math.max(0, retryAfter * 1000);
+  const reset = numberHeader(headers, 'ratelimit-reset');
+  if (reset === undefined) return undefined;
+  return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowMs) : Math.max(0, reset * 1000);
+}
+
+function numberHeader(headers: Record<string, string | undefined> | undefined, name: string): number | undefined {
+  const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name);
+  const value = entry?.[1] === undefined ? NaN : Number(entry[1]);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,266 @@
+import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
+import { systemClock, type Clock } from '../../../lib/clock.js';
+import {
+  PublishError,
+  type Analytics,
+  type MediaItem,
+  type Platform,
+  type PlatformAccount,
+  type PostProgress,
+  type PostToPublish,
+  type PublishedRef,
+  type ReplyTarget,
+} from '../platform.js';
+import { isXrpcError, toPublishError } from './errors.js';
+import { agentHandleResolver, buildFacets } from './facets.js';
+import { downloadImage, type MediaFetchOptions } from './media.js';
+import { postRkey, repostRkey } from './rkey.js';
+import { AgentPool, type BlueskySessions } from './sessions.js';
+
+export { connectBluesky, type BlueskySession, type BlueskySessions, type ConnectedAccount } from './sessions.js';
+
+const POST = 'app.bsky.feed.post';
+const REPOST = 'app.bsky.feed.repost';
+const MAX_IMAGES = 4;
+const DEFAULT_SERVICE_URL = 'https://bsky.social';
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export interface BlueskyPlatformOptions {
+  sessions: BlueskySessions;
+  /** SKEIN_ALLOW_PRIVATE_MEDIA. */
+  allowPrivateMedia: boolean;
+  /** For accounts without a serviceUrl (BLUESKY_SERVICE_URL). */
+  defaultServiceUrl?: string;
+  /** The HTTP client for XRPC calls (tests count logins with it). */
+  fetch?: typeof globalThis.fetch;
+  requestTimeoutMs?: number;
+  media?: Omit<MediaFetchOptions, 'allowPrivate'>;
+  clock?: Clock;
+  /** A failed session save costs at most a login later, so it is reported, not thrown. */
+  onSessionSaveError?: (err: unknown) => void;
+}
+
+interface RecordKey {
+  repo: string;
+  collection: string;
+  rkey: string;
+}
+
+interface StoredRecord {
+  uri: string;
+  cid: string;
+  value: Record<string, unknown>;
+}
+
+/**
+ * Publishes to Bluesky. Every record Skein writes has a key derived from the Skein post id and
+ * is written with putRecord + swapRecord: null ("create only if absent"), so a retry after any
+ * failure either creates the record or finds the one an earlier attempt created: never two.
+ */
+export class BlueskyPlatform implements Platform {
+  readonly kind = 'BLUESKY' as const;
+  readonly #pool: AgentPool;
+  readonly #clock: Clock;
+  readonly #media: MediaFetchOptions;
+
+  constructor(options: BlueskyPlatformOptions) {
+    this.#clock = options.clock ?? systemClock;
+    this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
+    this.#pool = new AgentPool({
+      sessions: options.sessions,
+      defaultServiceUrl: options.defaultServiceUrl ?? DEFAULT_SERVICE_URL,
+      fetch: withTimeout(options.fetch ?? globalThis.fetch, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      onSaveError: options.onSessionSaveError ?? (() => {}),
+    });
+  }
+
+  async publishPost(input: {
+    account: PlatformAccount;
+    post: PostToPublish;
+    replyTo: ReplyTarget | null;
+    progress: PostProgress;
+    onProgress: (progress: PostProgress) => Promise<void>;
+  }): Promise<PublishedRef> {
+    const rkey = recordKeyFor(input.post.id);
+    return this.#call('publish', () => this.#pool.withAgent(input.account, (agent) => this.#publish(agent, rkey, input)));
+  }
+
+  async repost(account: PlatformAccount, ref: PublishedRef): Promise<void> {
+    await this.#call('repost', () =>
+      this.#pool.withAgent(account, async (agent) => {
+        const subject = await strongRef(agent, ref);
+        const key = { repo: agent.assertDid, collection: REPOST, rkey: repostRkey(subject.uri) };
+        const record: AppBskyFeedRepost.Record = { $type: REPOST, subject, createdAt: this.#now() };
+        await putOnce(agent, key, record, (existing) => (existing.value.subject as { uri?: string } | undefined)?.uri === subject.uri);
+      }),
+    );
+  }
+
+  async fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {
+    const view = await this.#call('analytics', () =>
+      this.#pool.withAgent(account, async (agent) => {
+        const res = await agent.app.bsky.feed.getPosts({ uris: [ref.networkPostId] });
+        return res.data.posts.find((post) => post.uri === ref.networkPostId);
+      }),
+    );
+    // Absent: deleted, or not indexed by the AppView yet (counts are eventually consistent).
+    if (!view) throw new PublishError('transient', 'POST_NOT_FOUND', `Bluesky has no post ${ref.networkPostId}`);
+    return {
+      views: null,
+      likes: view.likeCount ?? 0,
+      replies: view.replyCount ?? 0,
+      reposts: view.repostCount ?? 0,
+      quotes: view.quoteCount ?? 0,
+      shares: null,
+    };
+  }
+
+  async #publish(
+    agent: AtpAgent,
+    rkey: string,
+    input: { post: PostToPublish; replyTo: ReplyTarget | null; progress: PostProgress; onProgress: (p: PostProgress) => Promise<void> },
+  ): Promise<PublishedRef> {
+    const { post, progress } = input;
+    if (progress.networkPostId) return confirmPublished(agent, progress);
+    const key = { repo: agent.assertDid, collection: POST, rkey };
+    const sameText = (existing: StoredRecord) => existing.value.text === post.text;
+    // With media, look before downloading and uploading again on a retry.
+    const earlier = post.media.length > 0 ? await getStored(agent, key) : null;
+    const written = earlier ? checkSame(earlier, sameText) : await putOnce(agent, key, await this.#postRecord(agent, post, input.replyTo), sameText);
+    await input.onProgress({ ...progress, networkPostId: written.uri, cid: written.cid });
+    return publishedRef(written.uri, written.cid);
+  }
+
+  async #postRecord(agent: AtpAgent, post: PostToPublish, replyTo: ReplyTarget | null): Promise<AppBskyFeedPost.Record> {
+    const [facets, images, reply] = await Promise.all([
+      buildFacets(post.text, agentHandleResolver(agent)),
+      this.#uploadImages(agent, post.media),
+      replyTo ? replyRef(agent, replyTo) : undefined,
+    ]);
+    // spoilerRanges and isSpoilerMedia are Threads-only: Bluesky has no equivalent (api.md).
+    return {
+      $type: POST,
+      text: post.text,
+      createdAt: this.#now(),
+      ...(facets.length > 0 ? { facets } : {}),
+      ...(reply ? { reply } : {}),
+      ...(images.length > 0 ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+    };
+  }
+
+  async #uploadImages(agent: AtpAgent, media: MediaItem[]): Promise<AppBskyEmbedImages.Image[]> {
+    if (media.length > MAX_IMAGES) throw new PublishError('permanent', 'INVALID_MEDIA', `Bluesky posts take at most ${MAX_IMAGES} images`);
+    return Promise.all(
+      media.map(async (item) => {
+        const image = await downloadImage(item.url, this.#media);
+        const uploaded = await agent.uploadBlob(image.bytes, { encoding: image.mimeType });
+        return {
+          image: uploaded.data.blob,
+          alt: item.altText ?? '',
+          ...(image.size ? { aspectRatio: image.size } : {}),
+        };
+      }),
+    );
+  }
+
+  async #call<T>(action: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw toPublishError(err, action, this.#clock.now().getTime());
+    }
+  }
+
+  #now(): string {
+    return this.#clock.now().toISOString();
+  }
+}
+
+/** `https://bsky.app/profile/<did>/post/<rkey>`: the DID form survives handle changes. */
+export function permalinkOf(uri: string): string | null {
+  const parts = parseAtUri(uri);
+  return parts && parts.collection === POST ? `https://bsky.app/profile/${parts.repo}/post/${parts.rkey}` : null;
+}
+
+function recordKeyFor(postId: string): string {
+  try {
+    return postRkey(postId);
+  } catch (err) {
+    throw new PublishError('permanent', 'INVALID_POST_ID', `cannot derive a Bluesky record key: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Creates the record only if its key is free. InvalidSwap means an earlier attempt already
+ * wrote it: that record is the result, provided it is really ours (`isOurs`).
+ */
+async function putOnce(agent: AtpAgent, key: RecordKey, record: Record<string, unknown>, isOurs: (existing: StoredRecord) => boolean): Promise<StoredRecord> {
+  try {
+    const res = await agent.com.atproto.repo.putRecord({ ...key, record, swapRecord: null });
+    return { uri: res.data.uri, cid: res.data.cid, value: record };
+  } catch (err) {
+    if (!isXrpcError(err, 'InvalidSwap')) throw err;
+  }
+  const existing = await getStored(agent, key);
+  if (!existing) throw new PublishError('transient', 'BLUESKY_UNAVAILABLE', `record ${key.rkey} neither writable nor readable`, { outcomeUnknown: true });
+  return checkSame(existing, isOurs);
+}
+
+function checkSame(existing: StoredRecord, isOurs: (existing: StoredRecord) => boolean): StoredRecord {
+  if (isOurs(existing)) return existing;
+  throw new PublishError('permanent', 'RKEY_CONFLICT', `another record already uses the key of ${existing.uri}`);
+}
+
+async function getStored(agent: AtpAgent, key: RecordKey): Promise<StoredRecord | null> {
+  try {
+    const res = await agent.com.atproto.repo.getRecord(key);
+    return { uri: res.data.uri, cid: res.data.cid ?? '', value: res.data.value as Record<string, unknown> };
+  } catch (err) {
+    if (isXrpcError(err, 'RecordNotFound')) return null;
+    throw err;
+  }
+}
+
+/**
+ * An earlier attempt finished the write and saved its URI. The record's current CID is read
+ * back; if the user deleted the post since, the saved reference still stands: it was
+ * published once, and publishing it again would break that.
+ */
+async function confirmPublished(agent: AtpAgent, progress: PostProgress): Promise<PublishedRef> {
+  const uri = progress.networkPostId!;
+  const key = parseAtUri(uri);
+  if (!key) throw new PublishError('permanent', 'INVALID_PROGRESS', `saved Bluesky post id is not an at:// URI: ${uri}`);
+  const existing = await getStored(agent, key);
+  return publishedRef(uri, existing?.cid ?? progress.cid);
+}
+
+async function replyRef(agent: AtpAgent, replyTo: ReplyTarget): Promise<AppBskyFeedPost.ReplyRef> {
+  const [root, parent] = await Promise.all([strongRef(agent, replyTo.root), strongRef(agent, replyTo.parent)]);
+  return { root, parent };
+}
+
+/** {uri, cid} of a published post; the CID is read from the PDS if Skein did not keep it. */
+async function strongRef(agent: AtpAgent, ref: PublishedRef): Promise<ComAtprotoRepoStrongRef.Main> {
+  if (ref.cid) return { uri: ref.networkPostId, cid: ref.cid };
+  const key = parseAtUri(ref.networkPostId);
+  const stored = key ? await getStored(agent, key) : null;
+  if (!stored) throw new PublishError('permanent', 'PARENT_NOT_FOUND', `cannot find the Bluesky post ${ref.networkPostId}`);
+  return { uri: stored.uri, cid: stored.cid };
+}
+
+function publishedRef(uri: string, cid: string | null): PublishedRef {
+  return { networkPostId: uri, cid, permalink: permalinkOf(uri) };
+}
+
+function parseAtUri(uri: string): RecordKey | null {
+  const match = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
+  return match ? { repo: match[1]!, collection: match[2]!, rkey: match[3]! } : null;
+}
+
+/** @atproto/api has no timeout of its own; a hung PDS must not hold a publish forever. */
+function withTimeout(fetchFn: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
+  return (input, init) => {
+    const request = new Request(input, init);
+    return fetchFn(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(ms)]) });
+  };
+}

@@ -1,0 +1,246 @@
+import {
+  PublishError,
+  type Analytics,
+  type MediaItem,
+  type Platform,
+  type PlatformAccount,
+  type PostProgress,
+  type PostToPublish,
+  type PublishedRef,
+  type ReplyTarget,
+} from '../platform.js';
+import { ThreadsClient, type ContainerState, type ThreadsAccountApi } from './client.js';
+
+export { ThreadsClient, type ThreadsClientOptions } from './client.js';
+
+/** How long to wait for Meta to process a container (threads-api.md §4.4: at most ~5 min). */
+export interface ContainerPolling {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  maxWaitMs: number;
+}
+
+const DEFAULT_POLLING: ContainerPolling = { firstDelayMs: 2_000, maxDelayMs: 60_000, maxWaitMs: 5 * 60_000 };
+/** Publishing a container Meta calls ready can still answer "not ready" (code 24); retried this often. */
+const MAX_PUBLISH_TRIES = 3;
+/** /me/threads and /me/replies answer at most 100 items per page. */
+const RECENT_POSTS_LIMIT = 100;
+const QUOTA_RETRY_MS = 60 * 60_000;
+const VIDEO_URL = /\.(mp4|mov|m4v)(?:[?#]|$)/i;
+
+export interface ThreadsPlatformOptions {
+  client: ThreadsClient;
+  /** Defaults to the client's sleep; tests pass one that moves a fake clock. */
+  sleep?: (ms: number) => Promise<void>;
+  polling?: Partial<ContainerPolling>;
+}
+
+interface PublishInput {
+  account: PlatformAccount;
+  post: PostToPublish;
+  replyTo: ReplyTarget | null;
+  progress: PostProgress;
+  onProgress: (progress: PostProgress) => Promise<void>;
+}
+
+/**
+ * Publishes to Threads through media containers (create → wait until FINISHED → publish).
+ * The container id is saved through `onProgress` before the publish call, and a retry asks Meta
+ * about that container before doing anything else, so a post is never published twice.
+ */
+export class ThreadsPlatform implements Platform {
+  readonly kind = 'THREADS' as const;
+  readonly #client: ThreadsClient;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #polling: ContainerPolling;
+
+  constructor(options: ThreadsPlatformOptions) {
+    this.#client = options.client;
+    this.#sleep = options.sleep ?? options.client.sleep;
+    this.#polling = { ...DEFAULT_POLLING, ...options.polling };
+  }
+
+  async publishPost(input: PublishInput): Promise<PublishedRef> {
+    const api = this.#api(input.account);
+    const known = input.progress.networkPostId;
+    if (known) return this.#describe(api, known);
+    const resumed = input.progress.containerId ? await this.#resume(api, input, input.progress.containerId) : null;
+    const mediaId = resumed ?? (await this.#publishNew(api, input));
+    return this.#describe(api, mediaId);
+  }
+
+  async repost(account: PlatformAccount, ref: PublishedRef): Promise<void> {
+    await this.#api(account).repost(ref.networkPostId);
+  }
+
+  async fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {
+    const counts = await this.#api(account).getInsights(ref.networkPostId);
+    return {
+      views: counts.views ?? null,
+      likes: counts.likes ?? null,
+      replies: counts.replies ?? null,
+      reposts: counts.reposts ?? null,
+      quotes: counts.quotes ?? null,
+      shares: counts.shares ?? null,
+    };
+  }
+
+  #api(account: PlatformAccount): ThreadsAccountApi {
+    if (!account.accessToken) throw new PublishError('auth', 'THREADS_NOT_CONNECTED', `The Threads account @${account.username} has no access token; reconnect it.`);
+    return this.#client.forAccount(account.accessToken);
+  }
+
+  /**
+   * An earlier attempt saved a container: ask Meta what became of it. Returns the media id when
+   * the post is (now) published, or null when the container is dead and a new one is needed.
+   */
+  async #resume(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string | null> {
+    const state = await this.#waitWhileInProgress(api, containerId);
+    if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
+    if (state.status === 'FINISHED') return this.#publishContainer(api, input, containerId);
+    return null; // ERROR or EXPIRED: nothing was posted from it.
+  }
+
+  async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
+    if (!input.replyTo) await this.#checkQuota(api);
+    const containerId = await this.#createContainer(api, input);
+    await input.onProgress({ containerId, networkPostId: null, cid: null });
+    const state = await this.#waitWhileInProgress(api, containerId);
+    if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
+    throwUnlessFinished(state);
+    return this.#publishContainer(api, input, containerId);
+  }
+
+  /** Meta asks schedulers to respect the 250 posts / 24 h quota before publishing (§7.1). Replies use another bucket. */
+  async #checkQuota(api: ThreadsAccountApi): Promise<void> {
+    const limit = await api.getPublishingLimit();
+    if (limit.quotaUsage >= limit.quotaTotal) {
+      throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads publishing quota used up (${limit.quotaUsage}/${limit.quotaTotal} in 24 h).`, { retryAfterMs: QUOTA_RETRY_MS, outcomeUnknown: false });
+    }
+  }
+
+  async #createContainer(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
+    const { post, replyTo } = input;
+    const common = {
+      replyToId: replyTo?.parent.networkPostId ?? null,
+      topicTag: post.topic,
+      spoilers: post.spoilerRanges,
+    };
+    const [single, ...rest] = post.media;
+    if (!single) return api.createTextContainer(post.text, common);
+    const media = { ...common, text: post.text, isSpoilerMedia: post.isSpoilerMedia };
+    if (rest.length === 0) {
+      const options = { ...media, altText: single.altText };
+      return mediaKind(single) === 'VIDEO' ? api.createVideoContainer(single.url, options) : api.createImageContainer(single.url, options);
+    }
+    const children = await this.#createCarouselItems(api, post.media);
+    return api.createCarouselContainer(children, media);
+  }
+
+  /**
+   * Item containers are not posts, so they are not saved: a crash here leaves unpublished
+   * containers that Meta expires after 24 h. Each must be processed before the carousel uses it.
+   */
+  async #createCarouselItems(api: ThreadsAccountApi, media: MediaItem[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const item of media) ids.push(await api.createCarouselItemContainer({ kind: mediaKind(item), url: item.url, altText: item.altText }));
+    for (const id of ids) throwUnlessFinished(await this.#waitWhileInProgress(api, id));
+    return ids;
+  }
+
+  /** Polls with doubling delays while Meta processes the container; gives up after maxWaitMs. */
+  async #waitWhileInProgress(api: ThreadsAccountApi, containerId: string): Promise<ContainerState> {
+    let waited = 0;
+    let delay = this.#polling.firstDelayMs;
+    for (;;) {
+      const state = await api.getContainerStatus(containerId);
+      if (state.status !== 'IN_PROGRESS') return state;
+      if (waited >= this.#polling.maxWaitMs) {
+        // The saved container id lets the next attempt pick up where this one stopped.
+        throw new PublishError('transient', 'THREADS_CONTAINER_NOT_READY', `Threads was still processing container ${containerId} after ${Math.round(waited / 1000)} s.`, { outcomeUnknown: false });
+      }
+      const step = Math.min(delay, this.#polling.maxWaitMs - waited);
+      await this.#sleep(step);
+      waited += step;
+      delay = Math.min(delay * 2, this.#polling.maxDelayMs);
+    }
+  }
+
+  /** The one call that creates a post. Code 24 means "not ready" and nothing was posted. */
+  async #publishContainer(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.#recordPublished(input, containerId, await api.publish(containerId));
+      } catch (err) {
+        if (!(err instanceof PublishError) || err.code !== 'THREADS_CONTAINER_NOT_READY' || tries >= MAX_PUBLISH_TRIES) throw err;
+      }
+      const state = await this.#waitWhileInProgress(api, containerId);
+      if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
+      throwUnlessFinished(state);
+    }
+  }
+
+  /** The media id is saved before anything else can fail (e.g. the permalink lookup). */
+  async #recordPublished(input: PublishInput, containerId: string, mediaId: string): Promise<string> {
+    await input.onProgress({ containerId, networkPostId: mediaId, cid: null });
+    return mediaId;
+  }
+
+  /**
+   * The container says PUBLISHED but Meta's container status never names the media it became
+   * (threads-api.md §4.4 lists only id, status, error_message). The most reliable lookup the API
+   * offers is the account's own newest posts: /me/replies for a reply (matched on text and the
+   * replied-to post, which is unique in practice) or /me/threads for a top-level post (matched
+   * on text and media type; if the same text was posted twice, the newest is taken, which is the
+   * one a just-interrupted publish produced). Not found: transient, so the post is retried later
+   * and never published a second time.
+   */
+  async #findPublished(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
+    const { post, replyTo } = input;
+    const recent = await api.listRecentPosts({ replies: replyTo !== null, limit: RECENT_POSTS_LIMIT });
+    const wantedType = readBackMediaType(post.media);
+    const match = recent.find(
+      (item) =>
+        sameText(item.text, post.text) &&
+        (item.mediaType === null || item.mediaType === wantedType) &&
+        (replyTo === null || item.repliedToId === replyTo.parent.networkPostId),
+    );
+    if (!match) {
+      throw new PublishError('transient', 'THREADS_PUBLISHED_POST_NOT_FOUND', 'Threads reports the post as published but it is not in the account\'s recent posts yet.', { outcomeUnknown: true });
+    }
+    return match.id;
+  }
+
+  /** A permalink is nice to have; the post is published either way, so a failed lookup is not an error. */
+  async #describe(api: ThreadsAccountApi, mediaId: string): Promise<PublishedRef> {
+    const permalink = await api.getPermalink(mediaId).catch(() => null);
+    return { networkPostId: mediaId, cid: null, permalink };
+  }
+}
+
+/** MediaItem carries no type, so the URL's extension decides; Threads accepts MP4 and MOV video. */
+function mediaKind(item: MediaItem): 'IMAGE' | 'VIDEO' {
+  return VIDEO_URL.test(item.url) ? 'VIDEO' : 'IMAGE';
+}
+
+/** Read-back names differ from create names (threads-api.md §5.1). */
+function readBackMediaType(media: MediaItem[]): string {
+  if (media.length > 1) return 'CAROUSEL_ALBUM';
+  const [single] = media;
+  if (!single) return 'TEXT_POST';
+  return mediaKind(single);
+}
+
+/** Meta may normalise line endings and trailing space; nothing else is forgiven. */
+function sameText(published: string | null, wanted: string): boolean {
+  const normalise = (text: string) => text.replace(/\r\n?/g, '\n').normalize('NFC').trim();
+  return published !== null && normalise(published) === normalise(wanted);
+}
+
+function throwUnlessFinished(state: ContainerState): void {
+  if (state.status === 'FINISHED') return;
+  const reason = state.errorMessage ?? state.status;
+  // UNKNOWN is Meta's catch-all; a fresh container may well succeed.
+  const kind = state.status === 'ERROR' && state.errorMessage !== 'UNKNOWN' && state.errorMessage !== null ? 'permanent' : 'transient';
+  throw new PublishError(kind, 'THREADS_MEDIA_FAILED', `Threads could not process container ${state.id}: ${reason}.`, { outcomeUnknown: false });
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const BIN = join(process.cwd(), 'bin', 'skein.js');
+
+function skein(args: string[], env: Record<string, string>) {
+  const res = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 120_000 });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+describe('skein command line (embedded database)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-cli-'));
+  const env = { SKEIN_DATA_DIR: dataDir, DATABASE_URL: '' };
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('--help lists every command', () => {
+    const res = skein(['--help'], env);
+    assert.equal(res.code, 0);
+    for (const cmd of ['user create', 'key create', 'key list', 'key revoke', 'team create', 'team add-member', 'provider add', 'provider list', 'serve', 'worker', 'migrate']) {
+      assert.ok(res.stdout.includes(cmd), cmd);
+    }
+  });
+
+  test('user, key, team and provider commands with --json; errors are one line', () => {
+    assert.equal(skein(['migrate', '--json'], env).code, 0);
+    const user = skein(['user', 'create', '--email', 'ann@example.test', '--timezone', 'Europe/Berlin', '--password', 'pw-123456', '--json'], env);
+    assert.equal(user.code, 0, user.stderr);
+    const account = JSON.parse(user.stdout);
+    assert.deepEqual(Object.keys(account).sort(), ['email', 'id', 'timezone']);
+    assert.equal(account.timezone, 'Europe/Berlin');
+    const key = JSON.parse(skein(['key', 'create', '--email', 'ann@example.test', '--name', 'ci', '--json'], env).stdout);
+    assert.deepEqual(Object.keys(key).sort(), ['id', 'key']);
+    assert.match(key.key, /^skein_/);
+    const list = JSON.parse(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).stdout);
+    assert.equal(list.keys.length, 1);
+    assert.ok(!JSON.stringify(list).includes(key.key));
+    const team = JSON.parse(skein(['team', 'create', '--email', 'ann@example.test', '--name', 'Crew', '--json'], env).stdout);
+    assert.deepEqual(Object.keys(team).sort(), ['id', 'name']);
+    skein(['user', 'create', '--email', 'bob@example.test', '--timezone', 'UTC', '--json'], env);
+    const member = JSON.parse(skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--json'], env).stdout);
+    assert.deepEqual(member, { teamId: team.id, accountId: member.accountId, role: 'member' });
+    const provider = skein(['provider', 'add', '--email', 'ann@example.test', '--kind', 'BLUESKY', '--provider-user-id', 'did:plc:abc', '--username', 'ann.test', '--access-token', 'app-pass', '--team', team.id, '--json'], env);
+    assert.equal(provider.code, 0, provider.stderr);
+    assert.equal(JSON.parse(provider.stdout).teamId, team.id);
+    assert.ok(!provider.stdout.includes('app-pass'));
+    const providers = JSON.parse(skein(['provider', 'list', '--email', 'ann@example.test', '--team', team.id, '--json'], env).stdout);
+    assert.equal(providers.count, 1);
+    const revoked = skein(['key', 'revoke', '--email', 'ann@example.test', '--id', key.id, '--json'], env);
+    assert.equal(revoked.code, 0);
+
+    const bad = skein(['user', 'create', '--email', 'x@example.test', '--timezone', 'Nowhere/City'], env);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr.trim().split('\n').length, 1);
+    assert.match(bad.stderr, /timezone/);
+    const missing = skein(['key', 'create'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /--email is required/);
+    const unknown = skein(['frobnicate'], env);
+    assert.equal(unknown.code, 2);
+  });
+
+  test('a command says so in one line when a running server holds the embedded database', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await waitFor(() => (existsSync(join(dataDir, 'skein.pid')) && readFileSync(join(dataDir, 'skein.pid'), 'utf8') === String(server.pid) ? true : null));
+      const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
+      assert.equal(res.code, 1);
+      assert.equal(res.stderr.trim().split('\n').length, 1);
+      assert.match(res.stderr, /in use by a running Skein process \(pid \d+\)/);
+    } finally {
+      server.kill('SIGTERM');
+      const code = await new Promise((resolve) => server.on('exit', resolve));
+      assert.equal(code, 0, 'SIGTERM exits 0');
+    }
+    assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
+  });
+});
+
+async function waitFor<T>(check: () => T | null, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('timed out');
+}

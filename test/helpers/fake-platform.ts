@@ -1,0 +1,45 @@
+import type { Analytics, Platform, PlatformAccount, PostProgress, PostToPublish, PublishedRef, ReplyTarget } from '../../src/publisher/platforms/platform.js';
+import { PublishError } from '../../src/publisher/platforms/platform.js';
+
+export interface FakePublished {
+  postId: string;
+  networkPostId: string;
+  text: string;
+  replyTo: string | null;
+  account: string;
+}
+
+/**
+ * An in-memory network with the same exactly-once contract as the real clients: a post id that
+ * was published once is reported as published again, never posted twice. Faults can be queued.
+ */
+export class FakePlatform implements Platform {
+  readonly kind = 'THREADS' as const;
+  readonly published: FakePublished[] = [];
+  readonly calls: string[] = [];
+  /** Errors thrown by the next publishPost calls, in order. */
+  readonly faults: Array<PublishError | Error | { dropResponse: true }> = [];
+  #seq = 1;
+  /** Called before each publish, to interleave other work (edits, deletes) in tests. */
+  beforePublish: ((post: PostToPublish) => Promise<void>) | null = null;
+
+  async publishPost(input: { account: PlatformAccount; post: PostToPublish; replyTo: ReplyTarget | null; progress: PostProgress; onProgress: (p: PostProgress) => Promise<void> }): Promise<PublishedRef> {
+    const { post, replyTo } = input;
+    this.calls.push(post.id);
+    await this.beforePublish?.(post);
+    const existing = this.published.find((p) => p.postId === post.id);
+    if (existing) return { networkPostId: existing.networkPostId, cid: null, permalink: `https://fake.example/p/${existing.networkPostId}` };
+    const fault = this.faults.shift();
+    if (fault instanceof Error) throw fault;
+    const networkPostId = String(this.#seq++);
+    this.published.push({ postId: post.id, networkPostId, text: post.text, replyTo: replyTo?.parent.networkPostId ?? null, account: input.account.providerUserId });
+    if (fault && 'dropResponse' in fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
+    return { networkPostId, cid: null, permalink: `https://fake.example/p/${networkPostId}` };
+  }
+
+  async repost(): Promise<void> {}
+
+  async fetchAnalytics(): Promise<Analytics> {
+    return { views: 1, likes: 2, replies: 0, reposts: 0, quotes: 0, shares: null };
+  }
+}

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { claimDueThreads } from '../../src/publisher/claim.js';
+import { PublisherLoop } from '../../src/publisher/loop.js';
+import { MAX_ATTEMPTS, backoffMs } from '../../src/publisher/publish-thread.js';
+import { PublishError } from '../../src/publisher/platforms/platform.js';
+import { describeEachDb } from '../helpers/context.js';
+import { FakePlatform } from '../helpers/fake-platform.js';
+import { createProvider, createUser } from '../helpers/seeds.js';
+
+describeEachDb('publisher loop', (env) => {
+  async function scheduled(texts: string[], at = '2026-11-22T12:00:30Z') {
+    const { ctx, app } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: at, posts: texts.map((text) => ({ text })) } });
+    assert.equal(res.statusCode, 201, res.body);
+    const get = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${res.json().threadId}` })).json().thread;
+    return { user, provider, threadId: res.json().threadId as string, get };
+  }
+
+  test('publishes a due thread in order, each post a reply to the previous one', async () => {
+    const { ctx, clock } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { get } = await scheduled(['one', 'two', 'three'], '2026-11-22T12:05:00Z');
+    assert.equal(await loop.runOnce(), 0, 'not due yet');
+    clock.advance(5 * 60_000);
+    assert.equal(await loop.runOnce(), 1);
+    const thread = await get();
+    assert.equal(thread.status, 'PUBLISHED');
+    const mine = fake.published.filter((p) => thread.posts.some((q: { id: string }) => q.id === p.postId));
+    assert.deepEqual(mine.map((p) => p.text), ['one', 'two', 'three']);
+    assert.deepEqual(mine.map((p) => p.replyTo), [null, mine[0]!.networkPostId, mine[1]!.networkPostId]);
+    for (const post of thread.posts) {
+      assert.equal(post.status, 'PUBLISHED');
+      assert.equal(post.publishedAt, clock.now().toISOString());
+      assert.match(post.permaLink, /^https:\/\/fake\.example\/p\//);
+    }
+    assert.equal(await loop.runOnce(), 0, 'nothing left');
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('transient errors are retried with backoff; an unknown outcome is not posted twice', async () => {
+    const { ctx, clock } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { get } = await scheduled(['a', 'b']);
+    clock.advance(60_000);
+    fake.faults.push(new PublishError('transient', 'HTTP_500', 'server error'), { dropResponse: true });
+    await loop.runOnce();
+    let thread = await get();
+    assert.equal(thread.status, 'READY');
+    assert.equal(thread.posts[0].status, 'READY');
+    clock.advance(60_000);
+    await loop.runOnce(); // post a published, response dropped
+    thread = await get();
+    assert.equal(thread.status, 'READY');
+    clock.advance(5 * 60_000);
+    await loop.runOnce();
+    thread = await get();
+    assert.equal(thread.status, 'PUBLISHED');
+    const ids = thread.posts.map((p: { id: string }) => p.id);
+    assert.equal(fake.published.filter((p) => ids.includes(p.postId)).length, 2);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('a permanent error fails the post and thread with a readable error; retry resumes after the last published post', async () => {
+    const { ctx, clock, app } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { get, user, threadId } = await scheduled(['a', 'b', 'c']);
+    clock.advance(60_000);
+    fake.beforePublish = async (post) => {
+      if (post.text === 'b' && fake.faults.length === 0 && !fake.calls.includes('retried')) fake.faults.push(new PublishError('permanent', 'INVALID_MEDIA', 'The image could not be fetched'));
+    };
+    await loop.runOnce();
+    let thread = await get();
+    assert.equal(thread.status, 'FAILED');
+    assert.deepEqual(thread.posts.map((p: { status: string }) => p.status), ['PUBLISHED', 'FAILED', 'READY']);
+    assert.deepEqual(thread.posts[1].error, { code: 'INVALID_MEDIA', message: 'The image could not be fetched' });
+    fake.calls.push('retried');
+    const retry = await user.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/retry` });
+    assert.equal(retry.statusCode, 200, retry.body);
+    await loop.runOnce();
+    thread = await get();
+    assert.equal(thread.status, 'PUBLISHED');
+    const ids = thread.posts.map((p: { id: string }) => p.id);
+    assert.equal(fake.published.filter((p) => ids.includes(p.postId)).length, 3);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('auth errors expire the provider and fail the thread', async () => {
+    const { ctx, clock, app } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { get, user } = await scheduled(['a']);
+    clock.advance(60_000);
+    fake.faults.push(new PublishError('auth', 'TOKEN_EXPIRED', 'Error validating access token'));
+    await loop.runOnce();
+    const thread = await get();
+    assert.equal(thread.status, 'FAILED');
+    assert.equal(thread.posts[0].error.code, 'TOKEN_EXPIRED');
+    const providers = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+    assert.equal(providers[0].status, 'EXPIRED');
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('too many transient failures end FAILED, not forgotten', async () => {
+    const { ctx, clock } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { get } = await scheduled(['a']);
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      fake.faults.push(new PublishError('transient', 'HTTP_503', 'unavailable'));
+      clock.advance(2 * 3600_000);
+      await loop.runOnce();
+    }
+    const thread = await get();
+    assert.equal(thread.status, 'FAILED');
+    assert.equal(thread.posts[0].error.code, 'HTTP_503');
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('a crashed worker: its lease runs out and another worker resumes without duplicates', async () => {
+    const { ctx, clock } = env();
+    const fake = new FakePlatform();
+    const { get } = await scheduled(['a', 'b', 'c']);
+    clock.advance(60_000);
+    // A worker claims the thread, publishes post "a", records it, then dies: the lease stays.
+    const claimed = await claimDueThreads(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10);
+    assert.equal(claimed.length, 1);
+    const first = (await get()).posts[0];
+    const ref = await fake.publishPost({ account: {} as never, post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false }, replyTo: null, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {} });
+    await ctx.db.updateTable('posts').set({ status: 'PUBLISHED', network_post_id: ref.networkPostId, permalink: ref.permalink, published_at: clock.now() }).where('id', '=', first.id).execute();
+    let thread = await get();
+    assert.equal(thread.status, 'PUBLISHING');
+    const other = new PublisherLoop(ctx, { THREADS: fake }, 'w2');
+    assert.equal(await other.runOnce(), 0, 'lease still held');
+    clock.advance(ctx.config.publisher.leaseMs + 1000);
+    assert.equal(await other.runOnce(), 1);
+    thread = await get();
+    assert.equal(thread.status, 'PUBLISHED');
+    const ids = thread.posts.map((p: { id: string }) => p.id);
+    const mine = fake.published.filter((p) => ids.includes(p.postId));
+    assert.deepEqual(mine.map((p) => p.text), ['a', 'b', 'c']);
+    assert.equal(mine[1]!.replyTo, mine[0]!.networkPostId);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('an edit that races with the claim: the claim locks the row, so stale text is never published', async () => {
+    const { ctx, clock, app } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
+    const { user, threadId, get } = await scheduled(['original']);
+    const postId = (await get()).posts[0].id;
+    clock.advance(60_000);
+    // Edit and claim at once: whichever wins, what is published is what is stored.
+    const [edit] = await Promise.all([
+      user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${postId}`, payload: { content: 'edited' } }),
+      loop.runOnce(),
+    ]);
+    await loop.runOnce();
+    const thread = await get();
+    const published = fake.published.find((p) => p.postId === postId)!;
+    if (edit.statusCode === 200) assert.equal(published.text, 'edited');
+    else {
+      assert.equal(edit.statusCode, 409);
+      assert.equal(published.text, 'original');
+    }
+    assert.equal(thread.posts[0].content, published.text);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('backoff grows, is capped, and honours Retry-After', () => {
+    const mid = () => 0.5;
+    assert.equal(backoffMs(1, 0, mid), 5000);
+    assert.equal(backoffMs(2, 0, mid), 10000);
+    assert.equal(backoffMs(30, 0, mid), 30 * 60_000);
+    assert.equal(backoffMs(1, 120_000, mid), 120_000);
+    assert.ok(backoffMs(3, 0, () => 0) >= 15000);
+    assert.ok(backoffMs(3, 0, () => 0.999) <= 25000);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * fetchAnalytics needs the AppView (app.bsky.feed.getPosts), so this file boots the full
+ * TestNetwork on the machine's PostgreSQL and Redis. It is slow: keep it on its own.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { TestNetwork } from '@atproto/dev-env';
+import { BlueskyPlatform } from '../../../../src/publisher/platforms/bluesky/platform.js';
+import { PublishError } from '../../../../src/publisher/platforms/platform.js';
+import { startFullNetwork, type LocalAccount, type LocalNetwork } from '../../../support/pds.js';
+import { MemorySessions, emptyProgress, newPost, platformAccount, progressLog } from './support.js';
+
+let net: LocalNetwork<TestNetwork>;
+let alice: LocalAccount;
+let bob: LocalAccount;
+
+before(async () => {
+  net = await startFullNetwork();
+  [alice, bob] = [await net.createAccount('alice'), await net.createAccount('bob')];
+});
+
+after(async () => {
+  await net?.close();
+});
+
+test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView', async () => {
+  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
+  const account = platformAccount(alice, net.url);
+  const log = progressLog();
+  const ref = await platform.publishPost({ account, post: newPost('count me'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress });
+  const subject = { uri: ref.networkPostId, cid: ref.cid! };
+
+  await bob.agent.like(subject.uri, subject.cid);
+  await bob.agent.repost(subject.uri, subject.cid);
+  await platform.repost(account, ref);
+  await bob.agent.post({ text: 'a reply', reply: { root: subject, parent: subject } });
+  await bob.agent.post({ text: 'a quote', embed: { $type: 'app.bsky.embed.record', record: subject } });
+  await net.network.processAll();
+
+  const analytics = await platform.fetchAnalytics(account, ref);
+  assert.deepEqual(analytics, { views: null, likes: 1, replies: 1, reposts: 2, quotes: 1, shares: null });
+});
+
+test('a post the AppView does not know is a transient error', async () => {
+  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
+  const account = platformAccount(alice, net.url);
+  const missing = { networkPostId: `at://${alice.did}/app.bsky.feed.post/3jzfcijpj2z2a`, cid: null, permalink: null };
+  await assert.rejects(platform.fetchAnalytics(account, missing), (err) => err instanceof PublishError && err.kind === 'transient' && err.code === 'POST_NOT_FOUND');
+});
