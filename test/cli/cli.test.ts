@@ -80,10 +80,53 @@ describe('skein command line (embedded database)', () => {
   });
 });
 
-async function waitFor<T>(check: () => T | null, timeoutMs = 60_000): Promise<T> {
+describe('first start on an empty embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-first-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('creates an owner, prints its key once with a curl line that works; SIGTERM exits 0', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.on('data', (chunk) => (out += chunk));
+    try {
+      await waitFor(() => (/curl .*\/api\/v1\/account/.test(out) ? true : null));
+      const key = /(skein_[A-Za-z0-9_-]{32,})/.exec(out)?.[1];
+      assert.ok(key, out);
+      const curl = /curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(out);
+      assert.equal(curl?.[1], key);
+      const res = await fetch(curl![2]!, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200);
+      assert.equal((await res.json()).email, 'owner@localhost');
+    } finally {
+      server.kill('SIGTERM');
+      assert.equal(await new Promise((resolve) => server.on('exit', resolve)), 0);
+    }
+    // A second start finds the account and prints no key.
+    const again = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out2 = '';
+    again.stdout.on('data', (chunk) => (out2 += chunk));
+    await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ? true : null));
+    again.kill('SIGTERM');
+    await new Promise((resolve) => again.on('exit', resolve));
+    assert.doesNotMatch(out2, /skein_/);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor<T>(check: () => T | null | Promise<T | null>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -52,7 +52,15 @@ export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ct
     const { perAccount, perIp, windowMs } = ctx.config.rateLimit;
     const rules = [{ key: `ip:${request.ip}`, limit: perIp }];
     if (request.account) rules.push({ key: `acct:${request.account.id}`, limit: perAccount });
-    const result = await ctx.rateLimits.hit(rules, ctx.clock.now().getTime(), windowMs);
+    let result;
+    try {
+      result = await ctx.rateLimits.hit(rules, ctx.clock.now().getTime(), windowMs);
+    } catch (err) {
+      // The shared store (Redis) is down: serve rather than refuse everyone, and say so loudly.
+      request.log.error({ err }, 'rate-limit store unavailable; request served without a limit check');
+      if (authError) throw authError;
+      return;
+    }
     const shown = tighterLimit(result.limits);
     reply.header('ratelimit-limit', String(shown.limit));
     reply.header('ratelimit-remaining', String(shown.remaining));

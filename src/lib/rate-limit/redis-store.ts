@@ -20,7 +20,7 @@ import { buildResult, validateHit, type KeyObservation, type RateLimitResult, ty
  * Lua formats numbers with 14 significant digits, too few for arithmetic on ms timestamps.
  */
 const HIT_SCRIPT = `
-local now, cutoff, window, member = ARGV[1], ARGV[2], ARGV[3], ARGV[1]
+local now, cutoff, window, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local reply = { 1 }
 for i, key in ipairs(KEYS) do
   redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)

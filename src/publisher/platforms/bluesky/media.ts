@@ -44,7 +44,8 @@ export interface DownloadedImage {
 
 export async function downloadImage(rawUrl: string, options: MediaFetchOptions): Promise<DownloadedImage> {
   const signal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  let url = parseMediaUrl(rawUrl);
+  const first = parseMediaUrl(rawUrl);
+  let url = first;
   try {
     for (let redirects = 0; ; redirects++) {
       const addresses = await checkedAddresses(url, options);
@@ -52,11 +53,11 @@ export async function downloadImage(rawUrl: string, options: MediaFetchOptions):
       const next = redirectTarget(res, url);
       if (!next) return await readImage(res, options.maxBytes ?? MAX_IMAGE_BYTES);
       res.destroy();
-      if (redirects >= MAX_REDIRECTS) throw invalidMedia(`more than ${MAX_REDIRECTS} redirects from ${rawUrl}`);
+      if (redirects >= MAX_REDIRECTS) throw invalidMedia(`more than ${MAX_REDIRECTS} redirects from ${shown(first)}`);
       url = next;
     }
   } catch (err) {
-    if (signal.aborted) throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `Media download timed out: ${rawUrl}`, { cause: err });
+    if (signal.aborted) throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `media download timed out: ${shown(first)}`, { cause: err });
     throw err;
   }
 }
@@ -82,7 +83,7 @@ export function parseMediaUrl(raw: string): URL {
   } catch {
     throw invalidMedia(`not a valid media URL: ${raw}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidMedia(`media URL must use http or https: ${raw}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidMedia(`media URL must use http or https, not ${url.protocol}`);
   return url;
 }
 
@@ -119,7 +120,7 @@ function get(url: URL, addresses: LookupAddress[], signal: AbortSignal): Promise
       signal,
     });
     req.once('response', resolve);
-    req.once('error', (err) => reject(networkError(err, `media download failed: ${url.href}`)));
+    req.once('error', (err) => reject(networkError(err, `media download failed: ${shown(url)}`)));
     req.end();
   });
 }
@@ -128,7 +129,7 @@ function redirectTarget(res: IncomingMessage, from: URL): URL | null {
   const status = res.statusCode ?? 0;
   if (![301, 302, 303, 307, 308].includes(status)) return null;
   const location = res.headers.location;
-  if (!location) throw invalidMedia(`redirect without a location from ${from.href}`);
+  if (!location) throw invalidMedia(`redirect without a location from ${shown(from)}`);
   return parseMediaUrl(new URL(location, from).href);
 }
 
@@ -174,6 +175,11 @@ async function readBody(res: IncomingMessage, maxBytes: number): Promise<Uint8Ar
     throw err instanceof PublishError ? err : networkError(err, 'media download interrupted');
   }
   return new Uint8Array(Buffer.concat(chunks, total));
+}
+
+/** A URL for messages: query strings of signed storage URLs are credentials, so they are left out. */
+function shown(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 function invalidMedia(message: string): PublishError {

@@ -15,7 +15,7 @@ import { isXrpcError, toPublishError } from './errors.js';
 import { agentHandleResolver, buildFacets } from './facets.js';
 import { downloadImage, type MediaFetchOptions } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
-import { AgentPool, type BlueskySessions } from './sessions.js';
+import { AgentPool, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout, type BlueskySessions } from './sessions.js';
 
 export { connectBluesky, type BlueskySession, type BlueskySessions, type ConnectedAccount } from './sessions.js';
 
@@ -23,7 +23,6 @@ const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
 const MAX_IMAGES = 4;
 const DEFAULT_SERVICE_URL = 'https://bsky.social';
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface BlueskyPlatformOptions {
   sessions: BlueskySessions;
@@ -126,7 +125,13 @@ export class BlueskyPlatform implements Platform {
     const sameText = (existing: StoredRecord) => existing.value.text === post.text;
     // With media, look before downloading and uploading again on a retry.
     const earlier = post.media.length > 0 ? await getStored(agent, key) : null;
-    const written = earlier ? checkSame(earlier, sameText) : await putOnce(agent, key, await this.#postRecord(agent, post, input.replyTo), sameText);
+    let written: StoredRecord;
+    if (earlier) {
+      written = checkSame(earlier, sameText);
+    } else {
+      const record = await this.#postRecord(agent, post, input.replyTo);
+      written = await putOnce(agent, key, record, sameText);
+    }
     await input.onProgress({ ...progress, networkPostId: written.uri, cid: written.cid });
     return publishedRef(written.uri, written.cid);
   }
@@ -137,7 +142,7 @@ export class BlueskyPlatform implements Platform {
       this.#uploadImages(agent, post.media),
       replyTo ? replyRef(agent, replyTo) : undefined,
     ]);
-    // spoilerRanges and isSpoilerMedia are Threads-only: Bluesky has no equivalent (api.md).
+    // spoilerRanges and isSpoilerMedia are accepted and ignored: Bluesky has no spoilers (decisions.md).
     return {
       $type: POST,
       text: post.text,
@@ -255,12 +260,4 @@ function publishedRef(uri: string, cid: string | null): PublishedRef {
 function parseAtUri(uri: string): RecordKey | null {
   const match = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
   return match ? { repo: match[1]!, collection: match[2]!, rkey: match[3]! } : null;
-}
-
-/** @atproto/api has no timeout of its own; a hung PDS must not hold a publish forever. */
-function withTimeout(fetchFn: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
-  return (input, init) => {
-    const request = new Request(input, init);
-    return fetchFn(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(ms)]) });
-  };
 }

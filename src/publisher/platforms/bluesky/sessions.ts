@@ -11,7 +11,9 @@ import { isSessionRejected, toPublishError } from './errors.js';
 
 export type BlueskySession = AtpSessionData;
 
-/** Where sessions live between processes (the lead backs it with the encrypted providers table). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Where sessions live between processes (in production: the encrypted providers table). */
 export interface BlueskySessions {
   load(providerId: string): Promise<BlueskySession | null>;
   save(providerId: string, session: BlueskySession): Promise<void>;
@@ -143,7 +145,8 @@ export async function connectBluesky(input: {
   appPassword: string;
   fetch?: typeof globalThis.fetch;
 }): Promise<ConnectedAccount> {
-  const agent = new AtpAgent({ service: input.service, ...(input.fetch ? { fetch: input.fetch } : {}) });
+  const fetch = withTimeout(input.fetch ?? globalThis.fetch, DEFAULT_REQUEST_TIMEOUT_MS);
+  const agent = new AtpAgent({ service: input.service, fetch });
   try {
     await agent.login({ identifier: input.identifier.trim().replace(/^@/, ''), password: input.appPassword });
   } catch (err) {
@@ -151,4 +154,12 @@ export async function connectBluesky(input: {
   }
   const session = agent.session!;
   return { did: session.did, handle: session.handle, session: { ...session }, pdsUrl: (agent.pdsUrl ?? agent.serviceUrl).href.replace(/\/$/, '') };
+}
+
+/** @atproto/api has no timeout of its own; a hung PDS must not hold a publish or a connect forever. */
+export function withTimeout(fetchFn: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
+  return (input, init) => {
+    const request = new Request(input, init);
+    return fetchFn(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(ms)]) });
+  };
 }
