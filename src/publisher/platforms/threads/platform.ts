@@ -127,6 +127,7 @@ export class ThreadsPlatform implements Platform {
       spoilers: post.spoilerRanges,
     };
     const [single, ...rest] = post.media;
+    // Meta refuses is_spoiler_media on TEXT posts; with no media there is nothing to blur.
     if (!single) return api.createTextContainer(post.text, common);
     const media = { ...common, text: post.text, isSpoilerMedia: post.isSpoilerMedia };
     if (rest.length === 0) {

@@ -102,7 +102,7 @@ describe('ThreadsClient OAuth', () => {
   });
 
   test('exchanging without an app secret fails before any request', async (t) => {
-    const { fake, client: _ } = await setup(t);
+    const { fake } = await setup(t);
     const bare = new ThreadsClient({ apiUrl: fake.url, appId: fake.appId, appSecret: null });
     await assert.rejects(bare.exchangeCode('c', REDIRECT_URI), isPublishError('permanent', 'THREADS_NOT_CONFIGURED'));
     assert.equal(fake.requests.length, 0);
@@ -243,6 +243,14 @@ describe('ThreadsClient containers and reads', () => {
     const api = client.forAccount(fake.createAccount().accessToken);
     await api.publish(await api.createTextContainer('one'));
     assert.deepEqual(await api.getPublishingLimit(), { quotaUsage: 1, quotaTotal: 5, quotaDurationSec: 86_400 });
+  });
+
+  test('publishing past the quota is transient, with an hour\'s wait when Meta names none', async (t) => {
+    const { fake, client } = await setup(t, { postQuota: 1 });
+    const api = client.forAccount(fake.createAccount().accessToken);
+    await api.publish(await api.createTextContainer('one'));
+    const second = await api.createTextContainer('two');
+    await assert.rejects(api.publish(second), (err: PublishError) => isPublishError('transient', 'THREADS_QUOTA_EXHAUSTED')(err) && err.options.retryAfterMs === 3_600_000 && err.options.outcomeUnknown === false);
   });
 
   test('insights are indexed by name and missing metrics are left out', async (t) => {

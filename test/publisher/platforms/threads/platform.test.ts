@@ -7,7 +7,7 @@ import { ThreadsPlatform, type ContainerPolling } from '../../../../src/publishe
 import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
 
 /** Everything a test needs: a fake Meta on a manual clock, and a platform whose sleep moves that clock. */
-async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?: Partial<ContainerPolling>) {
+async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?: Partial<ContainerPolling>, timeoutMs = 1_000) {
   const clock = new ManualClock('2026-03-02T09:00:00Z');
   const fake = await FakeGraphApi.start({ clock, ...options });
   t.after(() => fake.close());
@@ -16,7 +16,7 @@ async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?
     slept.push(ms);
     clock.advance(ms);
   };
-  const client = new ThreadsClient({ apiUrl: fake.url, appId: fake.appId, appSecret: fake.appSecret, sleep, timeoutMs: 1_000, now: () => clock.now().getTime() });
+  const client = new ThreadsClient({ apiUrl: fake.url, appId: fake.appId, appSecret: fake.appSecret, sleep, timeoutMs, now: () => clock.now().getTime() });
   const platform = new ThreadsPlatform(polling ? { client, polling } : { client });
   const { userId, accessToken } = fake.createAccount('skein_test');
   const account: PlatformAccount = { providerId: 'p1', providerUserId: userId, username: 'skein_test', accessToken, refreshToken: null, tokenExpiresAt: null, serviceUrl: null };
@@ -184,32 +184,35 @@ describe('ThreadsPlatform.publishPost', () => {
     await assert.rejects(publish(env, post('Exactly once'), saved), (err: PublishError) => err.kind === 'transient' && err.options.outcomeUnknown === true);
     assert.equal(env.fake.published.length, 1, 'Meta did publish it');
     assert.equal(saved.current.networkPostId, null, 'but Skein does not know the media id');
+    // Another thread went out in between, so the lost post is no longer the newest.
+    await publish(env, post('Something else'));
     const ref = await publish(env, post('Exactly once'), saved);
-    assert.equal(env.fake.published.length, 1);
-    assert.equal(env.fake.callsTo('threads_publish').length, 1, 'the retry never called publish');
+    assert.deepEqual(env.fake.published.map((p) => p.text), ['Exactly once', 'Something else']);
+    assert.equal(env.fake.callsTo('threads_publish').length, 2, 'the retry never called publish');
     assert.equal(env.fake.duplicatePublishAttempts, 0);
     assert.equal(ref.networkPostId, env.fake.published[0]!.id);
     assert.equal(saved.current.networkPostId, ref.networkPostId);
   });
 
-  test('a dropped publish response for a reply is recovered from the replies list, not the parent thread', async (t) => {
+  test('a dropped publish response for a reply is recovered from the replies list by its parent', async (t) => {
     const env = await setup(t);
     const root = await publish(env, post('root'));
-    // Same text under another parent: only the replied-to id tells them apart.
     const other = await publish(env, post('other root'));
-    await publish(env, post('same words'), new SavedProgress(), replyTo(other, other));
     const saved = new SavedProgress();
     env.fake.failNext('threads_publish', { kind: 'dropResponse' });
     await assert.rejects(publish(env, post('same words'), saved, replyTo(root, root)));
+    // A newer reply with the same text under another parent: only replied_to tells them apart.
+    await publish(env, post('same words'), new SavedProgress(), replyTo(other, other));
     const ref = await publish(env, post('same words'), saved, replyTo(root, root));
     const mine = env.fake.published.filter((p) => p.replyToId === root.networkPostId);
     assert.equal(mine.length, 1);
     assert.equal(ref.networkPostId, mine[0]!.id);
     assert.equal(env.fake.callsTo('replies.list').length, 1);
+    assert.equal(env.fake.published.length, 4);
   });
 
   test('a publish call that times out is not repeated blindly', async (t) => {
-    const env = await setup(t);
+    const env = await setup(t, {}, undefined, 200);
     const saved = new SavedProgress();
     env.fake.failNext('threads_publish', { kind: 'hang' });
     await assert.rejects(publish(env, post('Slow Meta'), saved), (err: PublishError) => err.code === 'THREADS_TIMEOUT' && err.options.outcomeUnknown === true);
