@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
 import type { ProvidersTable } from './providers.js';
 import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings.js';
@@ -21,9 +22,11 @@ export interface Database {
   thread_tags: ThreadTagsTable;
   workspace_settings: WorkspaceSettingsTable;
   idempotency_records: IdempotencyRecordsTable;
+  oauth_states: OAuthStatesTable;
 }
 
 export type * from './accounts.js';
+export type * from './oauth_states.js';
 export type * from './api_keys.js';
 export type * from './posts.js';
 export type * from './providers.js';
