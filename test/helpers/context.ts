@@ -24,6 +24,9 @@ export interface TestEnvOptions {
   rateLimits?: RateLimitStore;
   config?: (config: Config) => Config;
   start?: string;
+  threadsAppSecret?: string;
+  /** Share a clock with a fake network. */
+  clock?: ManualClock;
 }
 
 export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}): Promise<TestEnv & { close(): Promise<void> }> {
@@ -31,8 +34,8 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   let config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' });
   if (!options.realRateLimits) config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
   if (options.config) config = options.config(config);
-  const clock = new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
-  const ctx = await createContext(config, { skeinSecret: TEST_SECRET, threadsAppSecret: null }, {
+  const clock = options.clock ?? new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
+  const ctx = await createContext(config, { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null }, {
     db,
     clock,
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),

@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import { accountView, resolveWorkspace, updateAccount } from '../../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
 import { getAutoPlug, setAutoPlug } from '../../services/auto-plug.js';
-import { listProviders, providerView } from '../../services/providers.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, NullableIsoDateTime, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';
@@ -11,15 +10,6 @@ import { TeamQuery } from '../schemas/threads.js';
 const Account = Type.Object({ id: Id, email: Type.String(), timezone: Type.String(), activeTeamId: Type.Union([Id, Type.Null()]) });
 const ApiKey = Type.Object({ id: Id, name: Type.String(), last4: Type.String(), createdAt: IsoDateTime, lastUsedAt: NullableIsoDateTime });
 const AutoPlug = Type.Object({ enabled: Type.Boolean(), text: Type.String(), minLikes: Type.Integer() });
-const Provider = Type.Object({
-  id: Id,
-  provider: Type.String(),
-  providerUserId: Type.String(),
-  username: Type.String(),
-  teamId: Type.Union([Id, Type.Null()]),
-  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('REVOKED')]),
-  connectedAt: IsoDateTime,
-});
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/account', {
@@ -75,13 +65,5 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.put('/api/v1/auto-plug', {
     schema: { tags: ['Auto-plug'], summary: "Set the workspace's auto-plug", querystring: TeamQuery, body: AutoPlug, response: withProblems({ 200: AutoPlug }, [400, 401, 404, 413, 415, 429]) },
     handler: async (request) => setAutoPlug(ctx, await resolveWorkspace(ctx.db, caller(request), request.query.teamId), request.body),
-  });
-
-  app.get('/api/v1/providers', {
-    schema: { tags: ['Providers'], summary: 'Connected accounts of a workspace', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ providers: Type.Array(Provider), count: Type.Integer() }) }) },
-    handler: async (request) => {
-      const rows = await listProviders(ctx.db, await resolveWorkspace(ctx.db, caller(request), request.query.teamId));
-      return { providers: rows.map(providerView), count: rows.length };
-    },
   });
 };

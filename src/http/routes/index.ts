@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { healthRoutes } from './health.js';
 import { postRoutes } from './posts.js';
+import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
 
 /** Every route group, registered explicitly (no autoload): greppable and type-checked. */
@@ -11,4 +12,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(postRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(providerRoutes, { ctx });
 }

@@ -1,0 +1,74 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { createThreadsClient } from '../../publisher/platforms/index.js';
+import { resolveWorkspace } from '../../services/accounts.js';
+import { connectBlueskyAccount, disconnectProvider, finishThreadsConnect, startThreadsConnect } from '../../services/connections.js';
+import { listProviders, providerView } from '../../services/providers.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { Id, IsoDateTime, withProblems } from '../schemas/common.js';
+import { TeamQuery } from '../schemas/threads.js';
+
+const tags = ['Providers'];
+const Provider = Type.Object({
+  id: Id,
+  provider: Type.String(),
+  providerUserId: Type.String(),
+  username: Type.String(),
+  teamId: Type.Union([Id, Type.Null()]),
+  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('REVOKED')]),
+  connectedAt: IsoDateTime,
+});
+
+export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const threads = createThreadsClient(ctx);
+
+  app.get('/api/v1/providers', {
+    schema: { tags, summary: 'Connected accounts of a workspace', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ providers: Type.Array(Provider), count: Type.Integer() }) }) },
+    handler: async (request) => {
+      const rows = await listProviders(ctx.db, await resolveWorkspace(ctx.db, caller(request), request.query.teamId));
+      return { providers: rows.map(providerView), count: rows.length };
+    },
+  });
+
+  app.post('/api/v1/providers/bluesky', {
+    schema: {
+      tags,
+      summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
+      body: Type.Object({
+        identifier: Type.String({ description: 'Handle, email or DID' }),
+        appPassword: Type.String({ description: 'An app password (Settings → App passwords), not the account password' }),
+        service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
+        teamId: Type.Optional(Type.String()),
+      }),
+      response: withProblems({ 201: Provider }, [400, 401, 404, 413, 415, 429, 502]),
+    },
+    handler: async (request, reply) => reply.status(201).send(providerView(await connectBlueskyAccount(ctx, caller(request), request.body))),
+  });
+
+  app.get('/api/v1/providers/threads/connect', {
+    schema: { tags, summary: "Start connecting a Threads account: open authorizeUrl in a browser", querystring: TeamQuery, response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]) },
+    handler: async (request) => startThreadsConnect(ctx, threads, caller(request), request.query.teamId),
+  });
+
+  app.get('/api/v1/providers/threads/callback', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: "Meta's redirect after the user approved the app (no API key: the state identifies the request)",
+      querystring: Type.Object({
+        code: Type.Optional(Type.String()),
+        state: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+        error_description: Type.Optional(Type.String()),
+      }),
+      response: withProblems({ 200: Provider }, [400, 409, 429, 502]),
+      security: [],
+    },
+    handler: async (request) => providerView(await finishThreadsConnect(ctx, threads, request.query)),
+  });
+
+  app.delete('/api/v1/providers/:id', {
+    schema: { tags, summary: 'Disconnect an account (its credentials are forgotten)', params: Type.Object({ id: Id }), response: withProblems({ 200: Provider }) },
+    handler: async (request) => providerView(await disconnectProvider(ctx, caller(request), request.params.id)),
+  });
+};

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { AccountRow, ProviderRow } from '../db/schema/index.js';
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
+import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
+import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
+import { PublishError } from '../publisher/platforms/platform.js';
+import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
+import { canAccess, resolveWorkspace } from './accounts.js';
+import { addProvider } from './providers.js';
+
+const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_manage_insights'];
+const OAUTH_STATE_TTL_MS = 15 * 60_000;
+/** Refresh long-lived Threads tokens (60 days) when this close to expiry. */
+export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A network call failed: the user's input when the network refused it, otherwise the network. */
+function networkFailure(err: unknown, field: string, what: string): Error {
+  if (err instanceof PublishError && (err.kind === 'auth' || err.kind === 'permanent')) {
+    return new ValidationError({ path: field, message: `${what} refused: ${err.message}` });
+  }
+  return new UpstreamError(`${what} could not be reached; try again.`, { cause: err });
+}
+
+/** Logs in once with an app password; the session is kept (encrypted) for every later publish. */
+export async function connectBlueskyAccount(
+  ctx: AppContext,
+  account: AccountRow,
+  input: { identifier: string; appPassword: string; service?: string; teamId?: string },
+): Promise<ProviderRow> {
+  const service = input.service ?? ctx.config.bluesky.serviceUrl;
+  const faults = [];
+  if (!input.identifier.trim()) faults.push({ path: 'identifier', message: 'must not be empty' });
+  if (!input.appPassword.trim()) faults.push({ path: 'appPassword', message: 'must not be empty' });
+  if (!isHttpUrl(service)) faults.push({ path: 'service', message: 'must be an http or https URL' });
+  if (faults.length) throw new ValidationError(faults);
+  const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
+  let connected;
+  try {
+    connected = await connectBluesky({ service, identifier: input.identifier, appPassword: input.appPassword });
+  } catch (err) {
+    throw networkFailure(err, 'appPassword', 'Bluesky');
+  }
+  return addProvider(ctx, account.id, workspace, {
+    kind: 'BLUESKY',
+    providerUserId: connected.did,
+    username: connected.handle,
+    accessToken: input.appPassword,
+    serviceUrl: connected.pdsUrl,
+    session: connected.session,
+  });
+}
+
+export function threadsRedirectUri(ctx: AppContext): string {
+  return `${ctx.config.http.publicUrl}/api/v1/providers/threads/callback`;
+}
+
+function requireThreadsApp(ctx: AppContext): void {
+  if (!ctx.config.threads.appId || !ctx.threadsAppSecret) {
+    throw new ConflictError('CONFLICT', 'Connecting Threads needs THREADS_APP_ID and THREADS_APP_SECRET to be set on the server.');
+  }
+}
+
+/** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
+export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
+  requireThreadsApp(ctx);
+  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const state = randomBytes(24).toString('base64url');
+  const now = ctx.clock.now();
+  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
+  await ctx.db
+    .insertInto('oauth_states')
+    .values({ state, account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', created_at: now, expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS) })
+    .execute();
+  return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
+}
+
+/**
+ * Step 2: Meta redirects the browser back with `code` and `state` (no API key). The state says
+ * who asked; the code becomes a long-lived token; the user id comes from /me as a string.
+ */
+export async function finishThreadsConnect(ctx: AppContext, client: ThreadsClient, query: { code?: string; state?: string; error?: string; error_description?: string }): Promise<ProviderRow> {
+  requireThreadsApp(ctx);
+  if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
+  const row = await ctx.db.deleteFrom('oauth_states').where('state', '=', query.state).returningAll().executeTakeFirst();
+  if (!row || row.expires_at < ctx.clock.now()) throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+  if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
+  if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
+  const code = query.code.replace(/#_$/, '');
+  let token;
+  let me;
+  try {
+    const short = await client.exchangeCode(code, threadsRedirectUri(ctx));
+    token = await client.exchangeForLongLived(short.accessToken);
+    me = await client.getMe(token.accessToken);
+  } catch (err) {
+    throw networkFailure(err, 'code', 'Threads');
+  }
+  const workspace = row.team_id ? teamWorkspace(row.team_id) : personalWorkspace(row.account_id);
+  return addProvider(ctx, row.account_id, workspace, {
+    kind: 'THREADS',
+    providerUserId: me.id,
+    username: me.username,
+    accessToken: token.accessToken,
+    tokenExpiresAt: token.expiresAt,
+  });
+}
+
+/** Disconnect: Skein forgets the credentials; the threads stay (and fail if they come due). */
+export async function disconnectProvider(ctx: AppContext, account: AccountRow, providerId: string): Promise<ProviderRow> {
+  const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+  if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
+  return ctx.db
+    .updateTable('providers')
+    .set({ status: 'REVOKED', access_token_enc: null, refresh_token_enc: null, session_enc: null, token_expires_at: null, updated_at: ctx.clock.now() })
+    .where('id', '=', providerId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Refreshes long-lived Threads tokens that expire within the window. A refused refresh turns the
+ * provider EXPIRED (publishing for it then fails with a clear error); a network fault waits for
+ * the next round. Returns how many were refreshed.
+ */
+export async function refreshExpiringThreadsTokens(ctx: AppContext, client: ThreadsClient): Promise<number> {
+  const now = ctx.clock.now();
+  const due = await ctx.db
+    .selectFrom('providers')
+    .selectAll()
+    .where('kind', '=', 'THREADS')
+    .where('status', '=', 'ACTIVE')
+    .where('access_token_enc', 'is not', null)
+    .where('token_expires_at', '<', new Date(now.getTime() + THREADS_REFRESH_WINDOW_MS))
+    .execute();
+  let refreshed = 0;
+  for (const provider of due) {
+    try {
+      const token = await client.refreshLongLived(ctx.secrets.decrypt(provider.access_token_enc!));
+      await ctx.db
+        .updateTable('providers')
+        .set({ access_token_enc: ctx.secrets.encrypt(token.accessToken), token_expires_at: token.expiresAt, updated_at: ctx.clock.now() })
+        .where('id', '=', provider.id)
+        .execute();
+      refreshed++;
+    } catch (err) {
+      const refused = err instanceof PublishError && err.kind !== 'transient';
+      ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');
+      if (refused) await ctx.db.updateTable('providers').set({ status: 'EXPIRED', updated_at: ctx.clock.now() }).where('id', '=', provider.id).execute();
+    }
+  }
+  return refreshed;
+}
+

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { createPlatforms, createThreadsClient } from '../../../src/publisher/platforms/index.js';
+import { refreshExpiringThreadsTokens } from '../../../src/services/connections.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { describeEachDb } from '../../helpers/context.js';
+import { createUser } from '../../helpers/seeds.js';
+import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
+
+const APP_ID = '1234567890';
+const APP_SECRET = 'app-secret-for-tests';
+// One clock for Skein and for "Meta", so token lifetimes agree.
+const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+let fake: FakeGraphApi;
+
+before(async () => {
+  fake = await FakeGraphApi.start({ clock, appId: APP_ID, appSecret: APP_SECRET, processingMs: { TEXT: 0, IMAGE: 0, CAROUSEL: 0, VIDEO: 0 } });
+});
+after(() => fake.close());
+
+describeEachDb(
+  'Threads end to end: OAuth connect, publish, refresh (fake Graph API over HTTP)',
+  (env) => {
+    test('connect through OAuth, then a scheduled 3-post thread is published in order exactly once', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const start = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' });
+      assert.equal(start.statusCode, 200, start.body);
+      const authorizeUrl = new URL(start.json().authorizeUrl);
+      const state = authorizeUrl.searchParams.get('state')!;
+      const redirectUri = authorizeUrl.searchParams.get('redirect_uri')!;
+      assert.equal(authorizeUrl.searchParams.get('client_id'), APP_ID);
+      assert.match(authorizeUrl.searchParams.get('scope')!, /threads_content_publish/);
+      const { code, userId } = fake.authorize({ username: 'skein_e2e', redirectUri });
+
+      const callback = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${encodeURIComponent(code + '#_')}&state=${state}` });
+      assert.equal(callback.statusCode, 200, callback.body);
+      const provider = callback.json();
+      assert.equal(provider.provider, 'THREADS');
+      assert.equal(provider.providerUserId, userId, 'the id comes from /me as a string, not the numeric user_id');
+      assert.equal(provider.status, 'ACTIVE');
+      const replay = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${state}` });
+      assert.equal(replay.statusCode, 400, 'a state is single-use');
+
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: provider.id,
+          scheduleAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+          posts: [{ text: 'first 🙂 spoiler', topic: 'Skein', spoilerRanges: [{ offset: 9, length: 7 }] }, { text: 'second' }, { text: 'third' }],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
+      assert.equal(await loop.runOnce(), 0);
+      clock.advance(60_000);
+      assert.equal(await loop.runOnce(), 1);
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+      assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+      const mine = fake.published.filter((p) => p.ownerId === userId);
+      assert.deepEqual(mine.map((p) => p.text), ['first 🙂 spoiler', 'second', 'third']);
+      assert.equal(mine[0]!.replyToId, null);
+      assert.equal(mine[1]!.replyToId, mine[0]!.id);
+      assert.equal(mine[2]!.replyToId, mine[1]!.id);
+      assert.equal(mine[0]!.topicTag, 'Skein');
+      assert.deepEqual(mine[0]!.spoilers.map((s) => [s.offset, s.length]), [[9, 7]]);
+      thread.posts.forEach((post: { permaLink: string; publishedAt: string }) => {
+        assert.match(post.permaLink, /^https:\/\/www\.threads\.net\/@skein_e2e\/post\//);
+        assert.equal(post.publishedAt, clock.now().toISOString());
+      });
+      assert.equal(await loop.runOnce(), 0);
+      assert.equal(fake.published.filter((p) => p.ownerId === userId).length, 3);
+    });
+
+    test('tokens are refreshed before expiry; a refused refresh expires the provider and publishing fails clearly', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
+      const url = new URL(start.authorizeUrl);
+      const { code } = fake.authorize({ username: 'refresher', redirectUri: url.searchParams.get('redirect_uri')! });
+      const provider = (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+      const client = createThreadsClient(ctx);
+      const before = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
+      assert.equal(await refreshExpiringThreadsTokens(ctx, client), 0, 'a fresh 60-day token is not refreshed');
+      clock.advance(55 * 86_400_000); // 5 days before expiry
+      assert.ok((await refreshExpiringThreadsTokens(ctx, client)) >= 1);
+      const afterRefresh = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
+      assert.notEqual(afterRefresh.access_token_enc, before.access_token_enc);
+      assert.ok(afterRefresh.token_expires_at! > before.token_expires_at!);
+
+      fake.revokeToken(ctx.secrets.decrypt(afterRefresh.access_token_enc!));
+      clock.advance(56 * 86_400_000);
+      await refreshExpiringThreadsTokens(ctx, client);
+      const providers = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+      assert.equal(providers.find((p: { id: string }) => p.id === provider.id).status, 'EXPIRED');
+
+      const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'will fail' }] } });
+      await new PublisherLoop(ctx, createPlatforms(ctx), 'e2e').runOnce();
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+      assert.equal(thread.status, 'FAILED');
+      assert.equal(thread.posts[0].error.code, 'PROVIDER_EXPIRED');
+      assert.match(thread.posts[0].error.message, /reconnect/);
+    });
+
+    test('disconnect forgets the credentials; the provider shows REVOKED', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const other = await createUser(ctx);
+      const { userId, accessToken } = fake.createAccount('disc' + Math.floor(Math.random() * 1e6));
+      const provider = await (await import('../../../src/services/providers.js')).addProvider(ctx, user.account.id, { teamId: null, ownerAccountId: user.account.id, scope: `personal:${user.account.id}` }, { kind: 'THREADS', providerUserId: userId, username: 'd', accessToken });
+      assert.equal((await other.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` })).statusCode, 404);
+      const res = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().status, 'REVOKED');
+      const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
+      assert.equal(row.access_token_enc, null);
+    });
+
+    test('connect needs the app configured, and a valid state', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const bad = await app.inject({ method: 'GET', url: '/api/v1/providers/threads/callback?code=x&state=unknown' });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().errors[0].path, 'state');
+      const savedId = ctx.config.threads.appId;
+      ctx.config.threads.appId = null;
+      const off = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' });
+      ctx.config.threads.appId = savedId;
+      assert.equal(off.statusCode, 409);
+      assert.match(off.json().detail, /THREADS_APP_ID/);
+    });
+  },
+  {
+    config: (c) => ({ ...c, threads: { ...c.threads, apiUrl: fake.url, appId: APP_ID }, http: { ...c.http, publicUrl: 'http://127.0.0.1:3999' } }),
+    threadsAppSecret: APP_SECRET,
+    clock,
+  },
+);
