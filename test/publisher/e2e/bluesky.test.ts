@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { createPlatforms } from '../../../src/publisher/platforms/index.js';
+import { describeEachDb } from '../../helpers/context.js';
+import { createUser } from '../../helpers/seeds.js';
+import { startPds, type LocalAccount, type LocalNetwork } from '../../support/pds.js';
+import { pngImage } from '../platforms/bluesky/fixtures.js';
+import { startFileServer } from '../platforms/bluesky/support.js';
+import type { TestNetworkNoAppView } from '@atproto/dev-env';
+
+let pds: LocalNetwork<TestNetworkNoAppView>;
+let files: Awaited<ReturnType<typeof startFileServer>>;
+let accountSeq = 0;
+
+before(async () => {
+  pds = await startPds();
+  files = await startFileServer({ '/cat.png': { type: 'image/png', body: pngImage(40, 20) } });
+});
+after(async () => {
+  await files?.close();
+  await pds?.close();
+});
+
+async function listPosts(account: LocalAccount) {
+  const res = await account.agent.com.atproto.repo.listRecords({ repo: account.did, collection: 'app.bsky.feed.post', limit: 100 });
+  const records = res.data.records.map((r) => ({ uri: r.uri, cid: r.cid, value: r.value as Record<string, any> }));
+  // listRecords orders by record key, not by time: follow the reply chain instead.
+  const chain = records.filter((r) => !r.value.reply);
+  for (let next = chain[0]; next; ) {
+    next = records.find((r) => r.value.reply?.parent.uri === next!.uri);
+    if (next) chain.push(next);
+  }
+  assert.equal(chain.length, records.length, 'every record is part of one reply chain');
+  return chain;
+}
+
+describeEachDb(
+  'Bluesky end to end on a real local PDS',
+  (env) => {
+    test('connect with an app password, then a scheduled thread with an image is published once, in order', async () => {
+      const { app, ctx, clock } = env();
+      const user = await createUser(ctx);
+      const bsky = await pds.createAccount(`skeine2e${accountSeq++}${Math.floor(Math.random() * 1000)}`);
+
+      const wrong = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: bsky.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
+      assert.equal(wrong.statusCode, 400, wrong.body);
+      assert.equal(wrong.json().errors[0].path, 'appPassword');
+
+      const connected = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url } });
+      assert.equal(connected.statusCode, 201, connected.body);
+      const provider = connected.json();
+      assert.equal(provider.provider, 'BLUESKY');
+      assert.equal(provider.providerUserId, bsky.did);
+      assert.equal(provider.username, bsky.handle);
+      const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
+      assert.ok(row.session_enc && !row.session_enc.includes('eyJ'), 'the session is stored encrypted');
+      assert.ok(!row.access_token_enc!.includes(bsky.appPassword));
+
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: provider.id,
+          scheduleAt: new Date(clock.now().getTime() + 30_000).toISOString(),
+          posts: [
+            { text: 'Hello from Skein 🧵 #skein https://example.com', media: [{ url: `${files.base}/cat.png`, altText: 'a small cat' }], spoilerRanges: [{ offset: 0, length: 5 }] },
+            { text: 'second' },
+            { text: 'third' },
+          ],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
+      assert.equal(await loop.runOnce(), 0);
+      clock.advance(30_000);
+      assert.equal(await loop.runOnce(), 1);
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+      assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+
+      const records = await listPosts(bsky);
+      assert.deepEqual(records.map((r) => r.value.text), ['Hello from Skein 🧵 #skein https://example.com', 'second', 'third']);
+      const [first, second, third] = records;
+      assert.equal(first!.value.reply, undefined);
+      assert.deepEqual(second!.value.reply, { root: { uri: first!.uri, cid: first!.cid }, parent: { uri: first!.uri, cid: first!.cid } });
+      assert.deepEqual(third!.value.reply, { root: { uri: first!.uri, cid: first!.cid }, parent: { uri: second!.uri, cid: second!.cid } });
+      assert.equal(first!.value.embed.images[0].alt, 'a small cat');
+      assert.deepEqual(first!.value.embed.images[0].aspectRatio, { width: 40, height: 20 });
+      const features = first!.value.facets.map((f: { features: Array<{ $type: string }> }) => f.features[0]!.$type).sort();
+      assert.deepEqual(features, ['app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#tag']);
+      thread.posts.forEach((post: { permaLink: string }, i: number) => {
+        const rkey = records[i]!.uri.split('/').pop();
+        assert.equal(post.permaLink, `https://bsky.app/profile/${bsky.did}/post/${rkey}`);
+      });
+
+      // Run again, and even force the thread due again: the deterministic record keys keep it at three.
+      assert.equal(await loop.runOnce(), 0);
+      await ctx.db.updateTable('posts').set({ status: 'READY', network_post_id: null, network_cid: null }).where('thread_id', '=', thread.threadId).execute();
+      await ctx.db.updateTable('threads').set({ status: 'READY' }).where('id', '=', thread.threadId).execute();
+      assert.equal(await loop.runOnce(), 1);
+      assert.equal((await listPosts(bsky)).length, 3);
+    });
+  },
+  { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
+);
