@@ -15,6 +15,8 @@ export const REDACT_PATHS = [
   '*.access_token',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+/** `destination` is for tests that read what was logged. */
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import type { DbKind } from '../../src/db/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
 import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
 
@@ -27,6 +27,7 @@ export interface TestEnvOptions {
   threadsAppSecret?: string;
   /** Share a clock with a fake network. */
   clock?: ManualClock;
+  logger?: Logger;
 }
 
 export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}): Promise<TestEnv & { close(): Promise<void> }> {
@@ -38,7 +39,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   const ctx = await createContext(config, { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null }, {
     db,
     clock,
-    logger: createLogger(process.env.LOG_LEVEL ?? 'silent'),
+    logger: options.logger ?? createLogger(process.env.LOG_LEVEL ?? 'silent'),
     skipMigrations: db.migrated,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   });

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { createLogger } from '../../src/lib/logger.js';
+import { createTestEnv, type TestEnv } from '../helpers/context.js';
+import { createProvider, createUser } from '../helpers/seeds.js';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+let env: TestEnv & { close(): Promise<void> };
+
+before(async () => {
+  env = await createTestEnv('pglite', { logger: createLogger('trace', sink) });
+});
+after(() => env.close());
+
+test('request logs carry request ids and never a key, token or secret', async () => {
+  const { app, ctx } = env;
+  const user = await createUser(ctx);
+  const provider = await createProvider(ctx, user.account, 'THREADS');
+  const token = ctx.secrets.decrypt((await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!);
+  await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: `Bearer ${user.key}`, 'x-request-id': 'trace-me-1' } });
+  await app.inject({ method: 'GET', url: '/api/v1/providers', headers: { 'x-api-key': user.key } });
+  await app.inject({ method: 'POST', url: '/api/v1/keys', headers: { 'x-api-key': user.key }, payload: { name: 'new' } });
+  await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: 'Bearer skein_wrongwrongwrongwrongwrongwrongwrongwrong' } });
+  assert.ok(lines.length > 4, 'something was logged');
+  assert.ok(lines.some((l) => l.includes('"reqId":"trace-me-1"')), 'the request id is in the log');
+  for (const line of lines) {
+    assert.ok(!line.includes(user.key), `key leaked: ${line}`);
+    assert.ok(!line.includes('skein_wrong'), `presented key leaked: ${line}`);
+    assert.ok(!line.includes(token), `token leaked: ${line}`);
+    assert.ok(!/skein_[A-Za-z0-9_-]{32}/.test(line), `a key-shaped value leaked: ${line}`);
+  }
+});
