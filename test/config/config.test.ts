@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/errors/index.js';
+
+test('defaults', () => {
+  const config = loadConfig({});
+  assert.equal(config.http.port, 3000);
+  assert.equal(config.db.url, null);
+  assert.equal(config.db.dataDir, './data');
+  assert.equal(config.threads.apiUrl, 'https://graph.threads.net');
+  assert.equal(config.bluesky.serviceUrl, 'https://bsky.social');
+  assert.equal(config.media.allowPrivate, false);
+  assert.deepEqual(config.rateLimit, { perAccount: 60, perIp: 300, windowMs: 60_000 });
+});
+
+test('each invalid variable is named', () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
+    [{ THREADS_API_URL: 'ftp://x' }, 'THREADS_API_URL'],
+    [{ SKEIN_ALLOW_PRIVATE_MEDIA: 'yes' }, 'SKEIN_ALLOW_PRIVATE_MEDIA'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ];
+  for (const [env, variable] of cases) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable));
+  }
+});
+
+test('an invalid variable stops `skein serve` with one line naming it', () => {
+  const res = spawnSync(process.execPath, [join(process.cwd(), 'bin', 'skein.js'), 'serve'], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(res.status, 1);
+  assert.equal(res.stderr.trim().split('\n').length, 1);
+  assert.match(res.stderr, /^skein: PORT: must be a whole number/);
+});
