@@ -22,7 +22,13 @@ export function loadSecrets(dataDir: string, env: Record<string, string | undefi
     } catch {
       mkdirSync(dataDir, { recursive: true });
       skeinSecret = randomBytes(32).toString('base64url');
-      writeFileSync(file, skeinSecret + '\n', { mode: 0o600, flag: 'wx' });
+      try {
+        writeFileSync(file, skeinSecret + '\n', { mode: 0o600, flag: 'wx' });
+      } catch (err) {
+        // Another process wrote it first: use that one, or the two would disagree.
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        skeinSecret = readFileSync(file, 'utf8').trim();
+      }
     }
   }
   return { skeinSecret, threadsAppSecret: env.THREADS_APP_SECRET || null };
