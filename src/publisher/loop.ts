@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
 import { claimDueThreads } from './claim.js';
+import { runDueJobs } from './jobs/run-job.js';
 import { publishClaimedThread, type Platforms } from './publish-thread.js';
 
 const BATCH = 10;
@@ -23,19 +24,23 @@ export class PublisherLoop {
     this.workerId = workerId ?? `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   }
 
-  /** Claims and publishes due threads; returns how many were claimed. */
+  /**
+   * Claims and publishes due threads, then claims and runs due follow-up jobs (repost, plug,
+   * analytics); returns how many threads and jobs were claimed.
+   */
   async runOnce(): Promise<number> {
     const { ctx } = this;
+    const deps = { ctx, platforms: this.platforms, workerId: this.workerId };
     const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, BATCH);
     for (const thread of claimed) {
       try {
-        await publishClaimedThread({ ctx, platforms: this.platforms, workerId: this.workerId }, thread);
+        await publishClaimedThread(deps, thread);
       } catch (err) {
         // A database fault mid-thread: the lease runs out and the thread is claimed again.
         ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
       }
     }
-    return claimed.length;
+    return claimed.length + (await runDueJobs(deps, BATCH));
   }
 
   start(): void {

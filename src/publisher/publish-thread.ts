@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
 import { renewLease } from './claim.js';
+import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { PublishError, type Platform, type PlatformAccount, type PostProgress, type PublishedRef } from './platforms/platform.js';
 
 export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
@@ -111,14 +112,19 @@ async function markPostPublished(ctx: AppContext, postId: string, ref: Published
     .execute();
 }
 
+// The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued in the same transaction:
+// they exist if and only if the thread is PUBLISHED, whatever crashes.
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
-  await deps.ctx.db
-    .updateTable('threads')
-    .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
-    .where('id', '=', thread.id)
-    .where('locked_by', '=', deps.workerId)
-    .execute();
+  await deps.ctx.db.transaction().execute(async (trx) => {
+    const completed = await trx
+      .updateTable('threads')
+      .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
+      .where('id', '=', thread.id)
+      .where('locked_by', '=', deps.workerId)
+      .executeTakeFirst();
+    if (completed.numUpdatedRows > 0n) await enqueueFollowUpJobs(trx, thread.id, now);
+  });
 }
 
 /** Exponential backoff with ±25 % jitter, at least what the network asked for. */

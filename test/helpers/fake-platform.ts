@@ -6,8 +6,12 @@ export interface FakePublished {
   networkPostId: string;
   text: string;
   replyTo: string | null;
+  /** The network id of the reply's thread root (null for a top-level post). */
+  replyRoot: string | null;
   account: string;
 }
+
+export type FollowUpFault = PublishError | Error | { dropResponse: true };
 
 /**
  * An in-memory network with the same exactly-once contract as the real clients: a post id that
@@ -22,6 +26,18 @@ export class FakePlatform implements Platform {
   #seq = 1;
   /** Called before each publish, to interleave other work (edits, deletes) in tests. */
   beforePublish: ((post: PostToPublish) => Promise<void>) | null = null;
+  /** Network ids of the posts reposted; reposting one twice counts once, as on the networks. */
+  readonly reposted: string[] = [];
+  /** Every repost call by network id, repeats included. */
+  readonly repostCalls: string[] = [];
+  /** Every fetchAnalytics call by network id. */
+  readonly analyticsCalls: string[] = [];
+  /** Faults of the next repost calls, in order (`dropResponse`: reposted, then the answer is lost). */
+  readonly repostFaults: FollowUpFault[] = [];
+  /** Faults of the next fetchAnalytics calls, in order. */
+  readonly analyticsFaults: FollowUpFault[] = [];
+  /** Counts fetchAnalytics answers; when null, the fixed counts below. */
+  analyticsOf: ((ref: PublishedRef) => Analytics) | null = null;
 
   async publishPost(input: { account: PlatformAccount; post: PostToPublish; replyTo: ReplyTarget | null; progress: PostProgress; onProgress: (p: PostProgress) => Promise<void> }): Promise<PublishedRef> {
     const { post, replyTo } = input;
@@ -32,14 +48,24 @@ export class FakePlatform implements Platform {
     const fault = this.faults.shift();
     if (fault instanceof Error) throw fault;
     const networkPostId = String(this.#seq++);
-    this.published.push({ postId: post.id, networkPostId, text: post.text, replyTo: replyTo?.parent.networkPostId ?? null, account: input.account.providerUserId });
+    this.published.push({ postId: post.id, networkPostId, text: post.text, replyTo: replyTo?.parent.networkPostId ?? null, replyRoot: replyTo?.root.networkPostId ?? null, account: input.account.providerUserId });
     if (fault && 'dropResponse' in fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
     return { networkPostId, cid: null, permalink: `https://fake.example/p/${networkPostId}` };
   }
 
-  async repost(): Promise<void> {}
+  async repost(_account: PlatformAccount, ref: PublishedRef): Promise<void> {
+    this.repostCalls.push(ref.networkPostId);
+    const fault = this.repostFaults.shift();
+    if (fault instanceof Error) throw fault;
+    if (!this.reposted.includes(ref.networkPostId)) this.reposted.push(ref.networkPostId);
+    if (fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
+  }
 
-  async fetchAnalytics(): Promise<Analytics> {
-    return { views: 1, likes: 2, replies: 0, reposts: 0, quotes: 0, shares: null };
+  async fetchAnalytics(_account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {
+    this.analyticsCalls.push(ref.networkPostId);
+    const fault = this.analyticsFaults.shift();
+    if (fault instanceof Error) throw fault;
+    if (fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
+    return this.analyticsOf?.(ref) ?? { views: 1, likes: 2, replies: 0, reposts: 0, quotes: 0, shares: null };
   }
 }

@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { JobsTable } from './jobs.js';
 import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
 import type { ProvidersTable } from './providers.js';
@@ -23,11 +24,13 @@ export interface Database {
   workspace_settings: WorkspaceSettingsTable;
   idempotency_records: IdempotencyRecordsTable;
   oauth_states: OAuthStatesTable;
+  jobs: JobsTable;
 }
 
 export type * from './accounts.js';
 export type * from './oauth_states.js';
 export type * from './api_keys.js';
+export type * from './jobs.js';
 export type * from './posts.js';
 export type * from './providers.js';
 export type * from './settings.js';

@@ -1,0 +1,61 @@
+import type { Updateable } from 'kysely';
+import type { JobRow, JobsTable } from '../../db/schema/index.js';
+import { PublishError } from '../platforms/platform.js';
+import type { PublishDeps } from '../publish-thread.js';
+import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
+
+/**
+ * How a run ends. Every change releases the lease and is guarded by it: a worker that lost its
+ * lease (it stalled, another one took the job over) changes nothing.
+ */
+async function releaseJob(deps: PublishDeps, job: JobRow, changes: Updateable<JobsTable>): Promise<void> {
+  await deps.ctx.db
+    .updateTable('jobs')
+    .set({ ...changes, locked_by: null, locked_until: null, updated_at: deps.ctx.clock.now() })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', deps.workerId)
+    .where('status', '=', 'RUNNING')
+    .execute();
+}
+
+/** The job did what it was for (or its schedule is over). */
+export function completeJob(deps: PublishDeps, job: JobRow): Promise<void> {
+  return releaseJob(deps, job, { status: 'DONE', last_error: null });
+}
+
+/** A successful run of a recurring job: due again at `runAt`, with a fresh failure count. */
+export function rescheduleJob(deps: PublishDeps, job: JobRow, runAt: Date): Promise<void> {
+  return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, attempts: 0, last_error: null });
+}
+
+export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Promise<void> {
+  return releaseJob(deps, job, { status: 'FAILED', last_error: `${error.code}: ${error.message}` });
+}
+
+/**
+ * A run that threw: transient errors come back after a backoff until MAX_JOB_ATTEMPTS, permanent
+ * ones stop the job, and an auth error also marks the provider EXPIRED, as publishing does.
+ * Anything not a PublishError (a database fault, a bug) counts as transient.
+ */
+export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown): Promise<void> {
+  const { ctx } = deps;
+  const error = err instanceof PublishError ? err : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  ctx.logger.warn({ jobId: job.id, threadId: job.thread_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts }, `follow-up job failed: ${error.message}`);
+  if (error.kind === 'transient' && job.attempts < MAX_JOB_ATTEMPTS) {
+    const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
+    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
+  }
+  if (error.kind === 'auth') await expireProvider(deps, job);
+  return failJob(deps, job, error);
+}
+
+// Only an ACTIVE provider turns EXPIRED: a REVOKED one stays revoked.
+async function expireProvider(deps: PublishDeps, job: JobRow): Promise<void> {
+  const { ctx } = deps;
+  await ctx.db
+    .updateTable('providers')
+    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
+    .where('id', '=', (eb) => eb.selectFrom('threads').select('provider_id').where('id', '=', job.thread_id))
+    .where('status', '=', 'ACTIVE')
+    .execute();
+}

@@ -1,0 +1,35 @@
+import type { JobRow } from '../../db/schema/index.js';
+import { PublishError } from '../platforms/platform.js';
+import type { PublishDeps } from '../publish-thread.js';
+import { renewJobLease } from './claim.js';
+import { completeJob, rescheduleJob } from './outcome.js';
+import { saveAnalytics } from './post-analytics.js';
+import { nextAnalyticsRun, spreadOf } from './schedule.js';
+import { publishedRef, type JobTarget } from './target.js';
+
+/**
+ * Refreshes the analytics of every post of the thread (one batch per thread), then books the
+ * next refresh. A post the network refuses for good (deleted there) is skipped so the others
+ * keep refreshing; the job fails only when every post is refused. A transient error ends the
+ * run, and the retry refreshes the whole batch again.
+ */
+export async function runAnalytics(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
+  const { ctx } = deps;
+  let refused: PublishError | null = null;
+  let refreshed = 0;
+  for (const post of target.posts) {
+    if (!(await renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+    try {
+      await saveAnalytics(ctx, post.id, await target.platform.fetchAnalytics(target.account, publishedRef(post)));
+      refreshed++;
+    } catch (err) {
+      if (!(err instanceof PublishError && err.kind === 'permanent')) throw err;
+      ctx.logger.info({ jobId: job.id, postId: post.id, code: err.code }, `analytics of a post skipped: ${err.message}`);
+      refused = err;
+    }
+  }
+  if (refused && refreshed === 0) throw refused;
+  const publishedAt = target.thread.published_at ?? job.created_at;
+  const next = nextAnalyticsRun(publishedAt, ctx.clock.now(), spreadOf(job.id));
+  await (next ? rescheduleJob(deps, job, next) : completeJob(deps, job));
+}

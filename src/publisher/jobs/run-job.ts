@@ -1,0 +1,36 @@
+import type { JobKind, JobRow } from '../../db/schema/index.js';
+import type { PublishDeps } from '../publish-thread.js';
+import { claimDueJobs } from './claim.js';
+import { failOrRetryJob } from './outcome.js';
+import { runAnalytics } from './run-analytics.js';
+import { runPlug } from './run-plug.js';
+import { runRepost } from './run-repost.js';
+import { loadJobTarget, type JobTarget } from './target.js';
+
+type JobRunner = (deps: PublishDeps, job: JobRow, target: JobTarget) => Promise<void>;
+
+const RUNNERS: Record<JobKind, JobRunner> = { REPOST: runRepost, PLUG: runPlug, ANALYTICS: runAnalytics };
+
+/** Claims a batch of due follow-up jobs and runs them one by one; returns how many were claimed. */
+export async function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
+  const { ctx } = deps;
+  const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit);
+  for (const job of claimed) {
+    try {
+      await runClaimedJob(deps, job);
+    } catch (err) {
+      // Recording the outcome failed (database fault): the lease runs out and the job is claimed again.
+      ctx.logger.error({ err, jobId: job.id }, 'a follow-up job stopped on an unexpected error');
+    }
+  }
+  return claimed.length;
+}
+
+export async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
+  try {
+    const target = await loadJobTarget(deps, job);
+    if (target) await RUNNERS[job.kind](deps, job, target);
+  } catch (err) {
+    await failOrRetryJob(deps, job, err);
+  }
+}

@@ -1,0 +1,18 @@
+import type { JobRow } from '../../db/schema/index.js';
+import type { PublishDeps } from '../publish-thread.js';
+import { renewJobLease } from './claim.js';
+import { completeJob } from './outcome.js';
+import { publishedRef, type JobTarget } from './target.js';
+
+/**
+ * Reposts the thread's first post. Both networks make a repost idempotent (Bluesky: a record
+ * key derived from the post; Threads: one repost per account and post), so a run repeated after
+ * a crash between the repost and completeJob leaves one repost, not two.
+ */
+export async function runRepost(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
+  const { ctx } = deps;
+  const first = publishedRef(target.posts[0]);
+  if (!(await renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+  await target.platform.repost(target.account, first);
+  await completeJob(deps, job);
+}

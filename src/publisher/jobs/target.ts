@@ -1,0 +1,37 @@
+import type { JobRow, PostRow, ThreadRow } from '../../db/schema/index.js';
+import { findThread } from '../../repos/threads.js';
+import { PublishError, type Platform, type PlatformAccount, type PublishedRef } from '../platforms/platform.js';
+import { decryptAccount, type PublishDeps } from '../publish-thread.js';
+
+/** What a job works on: its thread, the thread's posts in order, and the network to call. */
+export interface JobTarget {
+  thread: ThreadRow;
+  posts: PostRow[];
+  platform: Platform;
+  account: PlatformAccount;
+}
+
+/**
+ * Loads a claimed job's thread and account. Null when the thread is gone (deleted since the
+ * claim; the job row went with it). A provider that is not ACTIVE, or a network this server
+ * does not publish to, stops the job: there is nothing to retry until someone reconnects.
+ */
+export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<JobTarget | null> {
+  const { ctx } = deps;
+  const thread = await findThread(ctx.db, job.thread_id);
+  if (!thread) return null;
+  const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
+  if (provider.status !== 'ACTIVE') {
+    throw new PublishError('permanent', 'PROVIDER_' + provider.status, `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}.`);
+  }
+  const platform = deps.platforms[provider.kind];
+  if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);
+  const posts = await ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', thread.id).orderBy('post_order').execute();
+  return { thread, posts, platform, account: decryptAccount(ctx, provider) };
+}
+
+/** The network reference of a published post; a thread is PUBLISHED only when all its posts are. */
+export function publishedRef(post: PostRow | undefined): PublishedRef {
+  if (!post?.network_post_id) throw new PublishError('permanent', 'POST_NOT_PUBLISHED', 'The thread has a post that was never published.');
+  return { networkPostId: post.network_post_id, cid: post.network_cid, permalink: post.permalink };
+}
