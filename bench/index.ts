@@ -28,6 +28,7 @@ const instantNetwork: Platform = {
   publishPost: async ({ post }) => ({ networkPostId: post.id, cid: null, permalink: null }),
   repost: async () => {},
   fetchAnalytics: async () => ({ views: null, likes: null, replies: null, reposts: null, quotes: null, shares: null }),
+  lookUpPermalink: async () => null,
 };
 
 async function postgresDb(): Promise<DbHandle | null> {

@@ -3,7 +3,8 @@ import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
-import { PublishError, type Platform, type PlatformAccount, type PostProgress, type PublishedRef } from './platforms/platform.js';
+import { fencedProgress, keepLeaseAlive, type LeasedProgressStore } from './lease.js';
+import { LeaseLostError, PublishError, type Platform, type PlatformAccount, type PublishedRef } from './platforms/platform.js';
 
 export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
 
@@ -36,8 +37,24 @@ function refOf(post: PostAggregate['post']): PublishedRef {
  * Publishes a claimed thread post by post, in order, each a reply to the one before. Every
  * network id is written the moment it is known, so whoever resumes (a retry, or another worker
  * after this one crashed) continues after the last published post instead of repeating it.
+ * While it runs, a heartbeat keeps the lease; if the lease is lost all the same (a long pause),
+ * the fencing of `fencedProgress` stops this worker before it can publish anything twice.
  */
 export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+  const { ctx } = deps;
+  const renew = () => renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs);
+  const stopHeartbeat = keepLeaseAlive(renew, ctx.config.publisher.leaseMs, ctx.logger);
+  try {
+    await publishPosts(deps, thread, renew);
+  } catch (err) {
+    if (!(err instanceof LeaseLostError)) throw err;
+    ctx.logger.info({ threadId: thread.id }, 'another worker took the thread over; this one stops');
+  } finally {
+    stopHeartbeat();
+  }
+}
+
+async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => Promise<boolean>): Promise<void> {
   const { ctx } = deps;
   const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
   const platform = deps.platforms[provider.kind];
@@ -58,17 +75,20 @@ export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow)
       root ??= parent;
       continue;
     }
-    if (!(await renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+    const saved = { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid };
+    const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, renew), saved);
+    await fenced.confirmLease();
     let published: PublishedRef;
     try {
       published = await platform.publishPost({
         account,
         post: { id: post.id, text: post.content, topic: post.topic, media: media.map((m) => ({ url: m.url, altText: m.alt_text })), spoilerRanges, isSpoilerMedia: post.is_spoiler_media },
         replyTo: root && parent ? { root, parent } : null,
-        progress: { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid },
-        onProgress: (progress) => saveProgress(ctx, post.id, progress),
+        progress: saved,
+        ...fenced,
       });
     } catch (err) {
+      if (err instanceof LeaseLostError) throw err;
       return failOrRetry(deps, thread, post.id, err);
     }
     await markPostPublished(ctx, post.id, published);
@@ -82,14 +102,46 @@ function firstUnpublished(posts: PostAggregate[]): string | null {
   return posts.find((p) => p.post.status !== 'PUBLISHED')?.post.id ?? null;
 }
 
-// Network facts are recorded whoever holds the lease: they are true either way, and losing
-// them is what would make a second worker post again.
-async function saveProgress(ctx: AppContext, postId: string, progress: PostProgress): Promise<void> {
-  await ctx.db
-    .updateTable('posts')
-    .set({ network_container_id: progress.containerId, network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
-    .where('id', '=', postId)
-    .execute();
+/** A post row's network state, fenced by the thread's lease (see fencedProgress). */
+function postProgressStore(deps: PublishDeps, threadId: string, postId: string, renew: () => Promise<boolean>): LeasedProgressStore {
+  const { ctx } = deps;
+  return {
+    what: `thread ${threadId}`,
+    renew,
+    // The thread row is locked first, as the claim locks it: a claim by another worker either
+    // happens before (and this finds the lease gone) or waits until the container is saved.
+    adoptContainer: (expected, next) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const now = ctx.clock.now();
+        const held = await trx
+          .selectFrom('threads')
+          .select('id')
+          .where('id', '=', threadId)
+          .where('locked_by', '=', deps.workerId)
+          .where('status', '=', 'PUBLISHING')
+          .forUpdate()
+          .executeTakeFirst();
+        if (!held) return false;
+        const saved = await trx
+          .updateTable('posts')
+          .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, updated_at: now })
+          .where('id', '=', postId)
+          .where('network_container_id', 'is not distinct from', expected)
+          .where('network_post_id', 'is', null)
+          .executeTakeFirst();
+        if (saved.numUpdatedRows === 0n) return false;
+        await trx.updateTable('threads').set({ locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs) }).where('id', '=', threadId).execute();
+        return true;
+      }),
+    recordFacts: async (progress) => {
+      await ctx.db
+        .updateTable('posts')
+        .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
+        .where('id', '=', postId)
+        .where('network_container_id', 'is not distinct from', progress.containerId)
+        .execute();
+    },
+  };
 }
 
 async function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {

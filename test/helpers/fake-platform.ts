@@ -1,4 +1,4 @@
-import type { Analytics, Platform, PlatformAccount, PostProgress, PostToPublish, PublishedRef, ReplyTarget } from '../../src/publisher/platforms/platform.js';
+import type { Analytics, Platform, PlatformAccount, PostToPublish, PublishedRef, PublishInput } from '../../src/publisher/platforms/platform.js';
 import { PublishError } from '../../src/publisher/platforms/platform.js';
 
 export interface FakePublished {
@@ -39,7 +39,7 @@ export class FakePlatform implements Platform {
   /** Counts fetchAnalytics answers; when null, the fixed counts below. */
   analyticsOf: ((ref: PublishedRef) => Analytics) | null = null;
 
-  async publishPost(input: { account: PlatformAccount; post: PostToPublish; replyTo: ReplyTarget | null; progress: PostProgress; onProgress: (p: PostProgress) => Promise<void> }): Promise<PublishedRef> {
+  async publishPost(input: PublishInput): Promise<PublishedRef> {
     const { post, replyTo } = input;
     this.calls.push(post.id);
     await this.beforePublish?.(post);
@@ -59,6 +59,10 @@ export class FakePlatform implements Platform {
     if (fault instanceof Error) throw fault;
     if (!this.reposted.includes(ref.networkPostId)) this.reposted.push(ref.networkPostId);
     if (fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
+  }
+
+  async lookUpPermalink(_account: PlatformAccount, ref: PublishedRef): Promise<string | null> {
+    return `https://fake.example/p/${ref.networkPostId}`;
   }
 
   async fetchAnalytics(_account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {

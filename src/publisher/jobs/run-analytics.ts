@@ -1,4 +1,4 @@
-import type { JobRow } from '../../db/schema/index.js';
+import type { JobRow, PostRow } from '../../db/schema/index.js';
 import { PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
@@ -11,7 +11,8 @@ import { publishedRef, type JobTarget } from './target.js';
  * Refreshes the analytics of every post of the thread (one batch per thread), then books the
  * next refresh. A post the network refuses for good (deleted there) is skipped so the others
  * keep refreshing; the job fails only when every post is refused. A transient error ends the
- * run, and the retry refreshes the whole batch again.
+ * run, and the retry refreshes the whole batch again. A post whose permalink could not be read
+ * when it was published gets it here.
  */
 export async function runAnalytics(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
   const { ctx } = deps;
@@ -22,6 +23,7 @@ export async function runAnalytics(deps: PublishDeps, job: JobRow, target: JobTa
     try {
       await saveAnalytics(ctx, post.id, await target.platform.fetchAnalytics(target.account, publishedRef(post)));
       refreshed++;
+      if (!post.permalink) await fillInPermalink(deps, target, post);
     } catch (err) {
       if (!(err instanceof PublishError && err.kind === 'permanent')) throw err;
       ctx.logger.info({ jobId: job.id, postId: post.id, code: err.code }, `analytics of a post skipped: ${err.message}`);
@@ -32,4 +34,15 @@ export async function runAnalytics(deps: PublishDeps, job: JobRow, target: JobTa
   const publishedAt = target.thread.published_at ?? job.created_at;
   const next = nextAnalyticsRun(publishedAt, ctx.clock.now(), spreadOf(job.id));
   await (next ? rescheduleJob(deps, job, next) : completeJob(deps, job));
+}
+
+/** Best effort: a failed lookup is tried again at the next refresh. */
+async function fillInPermalink(deps: PublishDeps, target: JobTarget, post: PostRow): Promise<void> {
+  const { ctx } = deps;
+  try {
+    const permalink = await target.platform.lookUpPermalink(target.account, publishedRef(post));
+    if (permalink) await ctx.db.updateTable('posts').set({ permalink, updated_at: ctx.clock.now() }).where('id', '=', post.id).where('permalink', 'is', null).execute();
+  } catch (err) {
+    ctx.logger.info({ postId: post.id, err }, 'the permalink of a published post could not be read; trying again at the next refresh');
+  }
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { JobRow } from '../../db/schema/index.js';
-import { PublishError, type PostProgress, type PostToPublish, type PublishedRef } from '../platforms/platform.js';
+import { fencedProgress, type LeasedProgressStore } from '../lease.js';
+import { PublishError, type PostToPublish, type PublishedRef } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';
@@ -15,7 +16,8 @@ import { publishedRef, type JobTarget } from './target.js';
  *
  * Exactly once: the reply is published under the job's own UUIDv7 id (Bluesky derives its
  * record key from it) and every step's network state is saved on the job row through
- * onProgress, so a retry after a crash or a lost response finishes that same reply.
+ * onProgress, fenced by the job's lease, so a retry after a crash or a lost response finishes
+ * that same reply and a worker that lost the job cannot post a second one.
  */
 export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
   const { thread, posts } = target;
@@ -26,14 +28,10 @@ export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget)
   }
   const { ctx } = deps;
   const replyTo = { root: publishedRef(posts[0]), parent: publishedRef(posts.at(-1)) };
-  if (!(await renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
-  const published = await target.platform.publishPost({
-    account: target.account,
-    post: plugPost(job.id, thread.auto_plug_text),
-    replyTo,
-    progress: { containerId: job.network_container_id, networkPostId: job.network_post_id, cid: job.network_cid },
-    onProgress: (progress) => savePlugProgress(ctx, job.id, progress),
-  });
+  const saved = { containerId: job.network_container_id, networkPostId: job.network_post_id, cid: job.network_cid };
+  const fenced = fencedProgress(plugProgressStore(deps, job.id), saved);
+  await fenced.confirmLease();
+  const published = await target.platform.publishPost({ account: target.account, post: plugPost(job.id, thread.auto_plug_text), replyTo, progress: saved, ...fenced });
   await savePlugPublished(ctx, job.id, published);
   await completeJob(deps, job);
 }
@@ -64,13 +62,34 @@ function plugPost(id: string, text: string): PostToPublish {
   return { id, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false };
 }
 
-// Network facts are recorded whoever holds the lease: losing them could post the plug twice.
-async function savePlugProgress(ctx: AppContext, jobId: string, progress: PostProgress): Promise<void> {
-  await ctx.db
-    .updateTable('jobs')
-    .set({ network_container_id: progress.containerId, network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
-    .where('id', '=', jobId)
-    .execute();
+/** The plug's network state on its job row, fenced by the job's lease (see fencedProgress). */
+function plugProgressStore(deps: PublishDeps, jobId: string): LeasedProgressStore {
+  const { ctx } = deps;
+  return {
+    what: `job ${jobId}`,
+    renew: () => renewJobLease(ctx.db, jobId, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs),
+    adoptContainer: async (expected, next) => {
+      const now = ctx.clock.now();
+      const saved = await ctx.db
+        .updateTable('jobs')
+        .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs), updated_at: now })
+        .where('id', '=', jobId)
+        .where('locked_by', '=', deps.workerId)
+        .where('status', '=', 'RUNNING')
+        .where('network_container_id', 'is not distinct from', expected)
+        .where('network_post_id', 'is', null)
+        .executeTakeFirst();
+      return saved.numUpdatedRows > 0n;
+    },
+    recordFacts: async (progress) => {
+      await ctx.db
+        .updateTable('jobs')
+        .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
+        .where('id', '=', jobId)
+        .where('network_container_id', 'is not distinct from', progress.containerId)
+        .execute();
+    },
+  };
 }
 
 async function savePlugPublished(ctx: AppContext, jobId: string, ref: PublishedRef): Promise<void> {

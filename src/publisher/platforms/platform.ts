@@ -6,6 +6,10 @@
  * 5xx after the request was sent) must never be blindly repeated. Each implementation keeps
  * enough state (`PostProgress`) to ask the network first, through `onProgress`, which the
  * publisher persists BEFORE the call that could create a post.
+ *
+ * Fencing: the worker may lose its lease to another worker at any moment (a pause, a slow
+ * answer). `confirmLease` and `onProgress` throw `LeaseLostError` then; the implementation lets
+ * it through untouched, and the worker stops without touching the thread.
  */
 
 export type NetworkKind = 'THREADS' | 'BLUESKY';
@@ -74,25 +78,50 @@ export interface Analytics {
   shares: number | null;
 }
 
+export interface PublishInput {
+  account: PlatformAccount;
+  post: PostToPublish;
+  replyTo: ReplyTarget | null;
+  /** What earlier attempts saved. */
+  progress: PostProgress;
+  /**
+   * Persists new network state. Must be awaited after each step that creates state on the
+   * network (container created, post published), before the next step. A new container is
+   * adopted only while the worker holds its lease and nobody else saved another one meanwhile;
+   * otherwise it throws `LeaseLostError` and the container must not be published.
+   */
+  onProgress: (progress: PostProgress) => Promise<void>;
+  /**
+   * Renews the worker's lease, or throws `LeaseLostError`. Called right before the call that
+   * makes a post public, and while waiting on the network, so a live worker keeps its thread.
+   */
+  confirmLease: () => Promise<void>;
+}
+
 export interface Platform {
   readonly kind: NetworkKind;
   /**
    * Publishes one post (as a reply when `replyTo` is given) or, when `progress` shows an earlier
    * attempt got far, finishes or confirms it without creating a second post.
-   * `onProgress` must be awaited by the implementation after each step that creates state on
-   * the network (container created), before the next step.
    */
-  publishPost(input: {
-    account: PlatformAccount;
-    post: PostToPublish;
-    replyTo: ReplyTarget | null;
-    progress: PostProgress;
-    onProgress: (progress: PostProgress) => Promise<void>;
-  }): Promise<PublishedRef>;
+  publishPost(input: PublishInput): Promise<PublishedRef>;
   /** Reposts a published post once. */
   repost(account: PlatformAccount, ref: PublishedRef): Promise<void>;
   /** Engagement counts of a published post; null where the network lacks a metric. */
   fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics>;
+  /** The public address of a published post (for one whose permalink could not be read at publish time). */
+  lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null>;
+}
+
+/**
+ * The worker no longer holds the lease of what it was publishing: another worker took it over
+ * (this one was too slow or paused). Not a publishing failure: the new holder carries on.
+ */
+export class LeaseLostError extends Error {
+  constructor(what: string) {
+    super(`lease lost: ${what} is held by another worker now`);
+    this.name = 'LeaseLostError';
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
 import { systemClock, type Clock } from '../../../lib/clock.js';
 import {
+  LeaseLostError,
   PublishError,
   type Analytics,
   type MediaItem,
@@ -9,6 +10,7 @@ import {
   type PostProgress,
   type PostToPublish,
   type PublishedRef,
+  type PublishInput,
   type ReplyTarget,
 } from '../platform.js';
 import { isXrpcError, toPublishError } from './errors.js';
@@ -73,13 +75,7 @@ export class BlueskyPlatform implements Platform {
     });
   }
 
-  async publishPost(input: {
-    account: PlatformAccount;
-    post: PostToPublish;
-    replyTo: ReplyTarget | null;
-    progress: PostProgress;
-    onProgress: (progress: PostProgress) => Promise<void>;
-  }): Promise<PublishedRef> {
+  async publishPost(input: PublishInput): Promise<PublishedRef> {
     const rkey = recordKeyFor(input.post.id);
     return this.#call('publish', () => this.#pool.withAgent(input.account, (agent) => this.#publish(agent, rkey, input)));
   }
@@ -93,6 +89,11 @@ export class BlueskyPlatform implements Platform {
         await putOnce(agent, key, record, (existing) => (existing.value.subject as { uri?: string } | undefined)?.uri === subject.uri);
       }),
     );
+  }
+
+  /** Bluesky's permalink follows from the record's URI; no call is needed. */
+  async lookUpPermalink(_account: PlatformAccount, ref: PublishedRef): Promise<string | null> {
+    return permalinkOf(ref.networkPostId);
   }
 
   async fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {
@@ -114,11 +115,7 @@ export class BlueskyPlatform implements Platform {
     };
   }
 
-  async #publish(
-    agent: AtpAgent,
-    rkey: string,
-    input: { post: PostToPublish; replyTo: ReplyTarget | null; progress: PostProgress; onProgress: (p: PostProgress) => Promise<void> },
-  ): Promise<PublishedRef> {
+  async #publish(agent: AtpAgent, rkey: string, input: PublishInput): Promise<PublishedRef> {
     const { post, progress } = input;
     if (progress.networkPostId) return confirmPublished(agent, progress);
     const key = { repo: agent.assertDid, collection: POST, rkey };
@@ -130,6 +127,8 @@ export class BlueskyPlatform implements Platform {
       written = checkSame(earlier, sameText);
     } else {
       const record = await this.#postRecord(agent, post, input.replyTo);
+      // The record key alone rules out a second post; this spares a write the new holder makes anyway.
+      await input.confirmLease();
       written = await putOnce(agent, key, record, sameText);
     }
     await input.onProgress({ ...progress, networkPostId: written.uri, cid: written.cid });
@@ -172,6 +171,7 @@ export class BlueskyPlatform implements Platform {
     try {
       return await run();
     } catch (err) {
+      if (err instanceof LeaseLostError) throw err;
       throw toPublishError(err, action, this.#clock.now().getTime());
     }
   }

@@ -1,14 +1,4 @@
-import {
-  PublishError,
-  type Analytics,
-  type MediaItem,
-  type Platform,
-  type PlatformAccount,
-  type PostProgress,
-  type PostToPublish,
-  type PublishedRef,
-  type ReplyTarget,
-} from '../platform.js';
+import { PublishError, type Analytics, type MediaItem, type Platform, type PlatformAccount, type PublishedRef, type PublishInput } from '../platform.js';
 import { ThreadsClient, type ContainerState, type ThreadsAccountApi } from './client.js';
 
 export { ThreadsClient, type ThreadsClientOptions } from './client.js';
@@ -33,14 +23,6 @@ export interface ThreadsPlatformOptions {
   /** Defaults to the client's sleep; tests pass one that moves a fake clock. */
   sleep?: (ms: number) => Promise<void>;
   polling?: Partial<ContainerPolling>;
-}
-
-interface PublishInput {
-  account: PlatformAccount;
-  post: PostToPublish;
-  replyTo: ReplyTarget | null;
-  progress: PostProgress;
-  onProgress: (progress: PostProgress) => Promise<void>;
 }
 
 /**
@@ -73,6 +55,10 @@ export class ThreadsPlatform implements Platform {
     await this.#api(account).repost(ref.networkPostId);
   }
 
+  async lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null> {
+    return this.#api(account).getPermalink(ref.networkPostId);
+  }
+
   async fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics> {
     const counts = await this.#api(account).getInsights(ref.networkPostId);
     return {
@@ -95,7 +81,7 @@ export class ThreadsPlatform implements Platform {
    * the post is (now) published, or null when the container is dead and a new one is needed.
    */
   async #resume(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string | null> {
-    const state = await this.#waitWhileInProgress(api, containerId);
+    const state = await this.#waitWhileInProgress(api, containerId, input);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     if (state.status === 'FINISHED') return this.#publishContainer(api, input, containerId);
     return null; // ERROR or EXPIRED: nothing was posted from it.
@@ -104,8 +90,10 @@ export class ThreadsPlatform implements Platform {
   async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
     if (!input.replyTo) await this.#checkQuota(api);
     const containerId = await this.#createContainer(api, input);
+    // Throws LeaseLostError if another worker took over meanwhile: this container then stays
+    // unpublished (Meta expires it after 24 h), and the other worker's is the post.
     await input.onProgress({ containerId, networkPostId: null, cid: null });
-    const state = await this.#waitWhileInProgress(api, containerId);
+    const state = await this.#waitWhileInProgress(api, containerId, input);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     throwUnlessFinished(state);
     return this.#publishContainer(api, input, containerId);
@@ -134,7 +122,7 @@ export class ThreadsPlatform implements Platform {
       const options = { ...media, altText: single.altText };
       return mediaKind(single) === 'VIDEO' ? api.createVideoContainer(single.url, options) : api.createImageContainer(single.url, options);
     }
-    const children = await this.#createCarouselItems(api, post.media);
+    const children = await this.#createCarouselItems(api, input);
     return api.createCarouselContainer(children, media);
   }
 
@@ -142,15 +130,18 @@ export class ThreadsPlatform implements Platform {
    * Item containers are not posts, so they are not saved: a crash here leaves unpublished
    * containers that Meta expires after 24 h. Each must be processed before the carousel uses it.
    */
-  async #createCarouselItems(api: ThreadsAccountApi, media: MediaItem[]): Promise<string[]> {
+  async #createCarouselItems(api: ThreadsAccountApi, input: PublishInput): Promise<string[]> {
     const ids: string[] = [];
-    for (const item of media) ids.push(await api.createCarouselItemContainer({ kind: mediaKind(item), url: item.url, altText: item.altText }));
-    for (const id of ids) throwUnlessFinished(await this.#waitWhileInProgress(api, id));
+    for (const item of input.post.media) ids.push(await api.createCarouselItemContainer({ kind: mediaKind(item), url: item.url, altText: item.altText }));
+    for (const id of ids) throwUnlessFinished(await this.#waitWhileInProgress(api, id, input));
     return ids;
   }
 
-  /** Polls with doubling delays while Meta processes the container; gives up after maxWaitMs. */
-  async #waitWhileInProgress(api: ThreadsAccountApi, containerId: string): Promise<ContainerState> {
+  /**
+   * Polls with doubling delays while Meta processes the container; gives up after maxWaitMs.
+   * Each round renews the lease: a video can take longer to process than a lease lasts.
+   */
+  async #waitWhileInProgress(api: ThreadsAccountApi, containerId: string, input: PublishInput): Promise<ContainerState> {
     let waited = 0;
     let delay = this.#polling.firstDelayMs;
     for (;;) {
@@ -162,22 +153,42 @@ export class ThreadsPlatform implements Platform {
       }
       const step = Math.min(delay, this.#polling.maxWaitMs - waited);
       await this.#sleep(step);
+      await input.confirmLease();
       waited += step;
       delay = Math.min(delay * 2, this.#polling.maxDelayMs);
     }
   }
 
-  /** The one call that creates a post. Code 24 means "not ready" and nothing was posted. */
+  /**
+   * The one call that creates a post. Code 24 means "not ready" and nothing was posted. Any
+   * other refusal may mean the container went out already (a lost answer, or another worker that
+   * took the thread over published it): Meta publishes a container once, so its status decides.
+   */
   async #publishContainer(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string> {
     for (let tries = 1; ; tries++) {
+      await input.confirmLease();
       try {
         return await this.#recordPublished(input, containerId, await api.publish(containerId));
       } catch (err) {
-        if (!(err instanceof PublishError) || err.code !== 'THREADS_CONTAINER_NOT_READY' || tries >= MAX_PUBLISH_TRIES) throw err;
+        if (!(err instanceof PublishError)) throw err;
+        if (err.code !== 'THREADS_CONTAINER_NOT_READY') {
+          if (err.kind !== 'permanent' || (await this.#statusAfterRefusal(api, containerId)) !== 'PUBLISHED') throw err;
+          return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
+        }
+        if (tries >= MAX_PUBLISH_TRIES) throw err;
       }
-      const state = await this.#waitWhileInProgress(api, containerId);
+      const state = await this.#waitWhileInProgress(api, containerId, input);
       if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
       throwUnlessFinished(state);
+    }
+  }
+
+  /** The container's status after a refused publish; null when even that cannot be read (the refusal stands). */
+  async #statusAfterRefusal(api: ThreadsAccountApi, containerId: string): Promise<ContainerState['status'] | null> {
+    try {
+      return (await api.getContainerStatus(containerId)).status;
+    } catch {
+      return null;
     }
   }
 

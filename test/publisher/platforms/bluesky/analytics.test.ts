@@ -27,7 +27,7 @@ test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView',
   const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
   const account = platformAccount(alice, net.url);
   const log = progressLog();
-  const ref = await platform.publishPost({ account, post: newPost('count me'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress });
+  const ref = await platform.publishPost({ account, post: newPost('count me'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} });
   const subject = { uri: ref.networkPostId, cid: ref.cid! };
 
   await bob.agent.like(subject.uri, subject.cid);

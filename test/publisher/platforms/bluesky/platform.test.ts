@@ -41,7 +41,7 @@ function makePlatform(overrides: Partial<BlueskyPlatformOptions> = {}) {
 
 function publish(platform: BlueskyPlatform, account: PlatformAccount, post: PostToPublish, replyTo: ReplyTarget | null = null, progress: PostProgress = emptyProgress()) {
   const log = progressLog();
-  return platform.publishPost({ account, post, replyTo, progress, onProgress: log.onProgress }).then((ref) => ({ ref, progress: log.saved }));
+  return platform.publishPost({ account, post, replyTo, progress, onProgress: log.onProgress, confirmLease: async () => {} }).then((ref) => ({ ref, progress: log.saved }));
 }
 
 async function readPost(uri: string): Promise<{ cid: string; value: AppBskyFeedPost.Record }> {

@@ -48,7 +48,7 @@ describe('XRPC failures during publishPost', () => {
   }
 
   async function publishFails(platform = new BlueskyPlatform({ sessions, allowPrivateMedia: false })): Promise<PublishError> {
-    const attempt = platform.publishPost({ account, post: newPost('hello'), replyTo: null, progress: emptyProgress(), onProgress: async () => {} });
+    const attempt = platform.publishPost({ account, post: newPost('hello'), replyTo: null, progress: emptyProgress(), onProgress: async () => {}, confirmLease: async () => {} });
     const err = await attempt.then(() => assert.fail('expected a failure'), (e: unknown) => e);
     assert.ok(err instanceof PublishError, String(err));
     return err;

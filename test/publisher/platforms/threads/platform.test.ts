@@ -38,7 +38,7 @@ class SavedProgress {
 }
 
 function publish(env: { platform: ThreadsPlatform; account: PlatformAccount }, p: PostToPublish, saved = new SavedProgress(), replyTo: ReplyTarget | null = null): Promise<PublishedRef> {
-  return env.platform.publishPost({ account: env.account, post: p, replyTo, progress: saved.current, onProgress: saved.onProgress });
+  return env.platform.publishPost({ account: env.account, post: p, replyTo, progress: saved.current, onProgress: saved.onProgress, confirmLease: async () => {} });
 }
 
 function replyTo(root: PublishedRef, parent: PublishedRef): ReplyTarget {
@@ -72,6 +72,7 @@ describe('ThreadsPlatform.publishPost', () => {
       onProgress: async (p) => {
         if (p.networkPostId === null) publishCallsWhenSaved.push(env.fake.callsTo('threads_publish').length);
       },
+      confirmLease: async () => {},
     });
     assert.deepEqual(publishCallsWhenSaved, [0]);
     assert.equal(env.fake.callsTo('threads_publish').length, 1);
@@ -268,6 +269,7 @@ describe('ThreadsPlatform.publishPost', () => {
       replyTo: null,
       progress: { containerId: null, networkPostId: first.networkPostId, cid: null },
       onProgress: async () => assert.fail('nothing new to save'),
+      confirmLease: async () => {},
     });
     assert.deepEqual(again, first);
     assert.deepEqual(env.fake.requests.slice(before).map((r) => r.endpoint), ['object.get']);
@@ -314,7 +316,7 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('an account without a token is an auth error before any call', async (t) => {
     const env = await setup(t);
-    await assert.rejects(env.platform.publishPost({ account: { ...env.account, accessToken: null }, post: post('x'), replyTo: null, progress: new SavedProgress().current, onProgress: async () => {} }), (err: PublishError) => err.kind === 'auth');
+    await assert.rejects(env.platform.publishPost({ account: { ...env.account, accessToken: null }, post: post('x'), replyTo: null, progress: new SavedProgress().current, onProgress: async () => {}, confirmLease: async () => {} }), (err: PublishError) => err.kind === 'auth');
     assert.equal(env.fake.requests.length, 0);
   });
 });

@@ -1,0 +1,68 @@
+import type { Logger } from '../lib/logger.js';
+import { LeaseLostError, type PostProgress, type PublishInput } from './platforms/platform.js';
+
+/**
+ * Where one post's network state lives (a post row, or a plug job row), and the lease that
+ * guards it. Both the thread publisher and the plug job implement it.
+ */
+export interface LeasedProgressStore {
+  /** What the lease is on, for messages. */
+  readonly what: string;
+  /** Extends the lease; false when another worker holds it now. */
+  renew(): Promise<boolean>;
+  /**
+   * Atomically, while this worker holds the lease: saves `next` (a new container) if the saved
+   * container is still `expected` and no post id is saved yet. False otherwise.
+   */
+  adoptContainer(expected: string | null, next: PostProgress): Promise<boolean>;
+  /** Saves a network fact about the saved container (the post it became, its CID). */
+  recordFacts(progress: PostProgress): Promise<void>;
+}
+
+/**
+ * The `onProgress` and `confirmLease` callbacks a Platform gets. The rule they enforce: the
+ * only container that may ever be published for a post is the one saved for it, and only its
+ * lease holder saves a new one. A worker that lost its lease while creating a container
+ * cannot adopt it, so it never publishes it; two containers can never both go out.
+ */
+export function fencedProgress(store: LeasedProgressStore, saved: PostProgress): Pick<PublishInput, 'onProgress' | 'confirmLease'> {
+  let known = saved;
+  return {
+    confirmLease: async () => {
+      if (!(await store.renew())) throw new LeaseLostError(store.what);
+    },
+    onProgress: async (next) => {
+      if (next.containerId !== known.containerId) {
+        if (!(await store.adoptContainer(known.containerId, next))) throw new LeaseLostError(store.what);
+      } else {
+        // A post id or CID is true whoever learnt it; losing it is what could cause a repeat.
+        await store.recordFacts(next);
+      }
+      known = next;
+    },
+  };
+}
+
+/**
+ * Renews a lease three times per lease period while the worker runs, so a live worker is not
+ * taken over during a slow network call. Returns the function that stops it. A renewal that
+ * finds the lease gone stops the heartbeat; the worker learns it at its next `confirmLease`.
+ */
+export function keepLeaseAlive(renew: () => Promise<boolean>, leaseMs: number, logger: Logger): () => void {
+  const everyMs = Math.max(250, Math.floor(leaseMs / 3));
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    renew()
+      .then((held) => {
+        if (!held) clearInterval(timer);
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'renewing a lease failed'))
+      .finally(() => {
+        busy = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
