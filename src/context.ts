@@ -10,7 +10,8 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
-import { ScheduleSignal } from './lib/schedule-signal.js';
+import { PgScheduleSignal } from './db/pg-schedule-signal.js';
+import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
 export interface AppContext {
@@ -44,6 +45,9 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
+    const scheduleSignal: ScheduleSignal = dbHandle.url ? new PgScheduleSignal(dbHandle.url, dbHandle.db, logger) : new LocalScheduleSignal();
+    closers.push(() => scheduleSignal.close());
+
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
@@ -56,7 +60,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       secrets: new SecretBox(secrets.skeinSecret),
       threadsAppSecret: secrets.threadsAppSecret,
       rateLimits,
-      scheduleSignal: new ScheduleSignal(),
+      scheduleSignal,
       close: () => closeAll(closers),
     };
   } catch (err) {

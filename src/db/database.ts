@@ -10,6 +10,8 @@ export type DbKind = 'pglite' | 'postgres';
 export interface DbHandle {
   db: Db;
   kind: DbKind;
+  /** PostgreSQL: the connection URL (for connections of their own, such as LISTEN). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ function pgTypes() {
 export function openPostgres(url: string, poolSize = 10): DbHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() as pg.CustomTypesConfig });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return { db, kind: 'postgres', url, close: () => db.destroy() };
 }
 
 /** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */

@@ -52,3 +52,20 @@ export async function renewLease(db: Db, threadId: string, workerId: string, now
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * The next moment anything becomes claimable: a scheduled thread, a retry after backoff, a
+ * follow-up job, or a lease that runs out. Null when nothing is pending. The idle loop sleeps
+ * until then (at most one poll interval), so a thread goes out at its second, not at a poll.
+ */
+export async function nextDueAt(db: Db): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | null }>`
+    SELECT least(
+      (SELECT min(scheduled_at) FROM threads WHERE status = 'READY' AND scheduled_at IS NOT NULL AND next_attempt_at IS NULL),
+      (SELECT min(greatest(scheduled_at, next_attempt_at)) FROM threads WHERE status = 'READY' AND scheduled_at IS NOT NULL AND next_attempt_at IS NOT NULL),
+      (SELECT min(locked_until) FROM threads WHERE status = 'PUBLISHING'),
+      (SELECT min(run_at) FROM jobs WHERE status = 'PENDING'),
+      (SELECT min(locked_until) FROM jobs WHERE status = 'RUNNING')
+    ) AS at`.execute(db);
+  return rows[0]?.at ?? null;
+}

@@ -1,11 +1,13 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
-import { claimDueThreads } from './claim.js';
+import { claimDueThreads, nextDueAt } from './claim.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { publishClaimedThread, type Platforms } from './publish-thread.js';
 
 const BATCH = 10;
+/** Never sleep less than this when idle: a due row another worker took just now is not spun on. */
+const MIN_IDLE_MS = 50;
 
 /**
  * The claim loop. `runOnce()` claims a batch and publishes it (tests await it directly);
@@ -14,6 +16,7 @@ const BATCH = 10;
 export class PublisherLoop {
   readonly workerId: string;
   #running = false;
+  #stopping = false;
   #current: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -30,7 +33,7 @@ export class PublisherLoop {
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
-    const deps = { ctx, platforms: this.platforms, workerId: this.workerId };
+    const deps = { ctx, platforms: this.platforms, workerId: this.workerId, stopping: () => this.#stopping };
     const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, BATCH);
     for (const thread of claimed) {
       try {
@@ -57,13 +60,30 @@ export class PublisherLoop {
       } catch (err) {
         this.ctx.logger.error({ err }, 'claiming due threads failed');
       }
-      if (claimed === 0 && this.#running) await this.ctx.scheduleSignal.wait(this.ctx.config.publisher.pollMs);
+      if (claimed === 0 && this.#running) await this.ctx.scheduleSignal.wait(await this.#idleMs());
     }
   }
 
-  /** Stops after the thread being published now is done. */
+  /** Until the next row falls due, at most one poll interval (a ring wakes the loop sooner). */
+  async #idleMs(): Promise<number> {
+    const { pollMs } = this.ctx.config.publisher;
+    try {
+      const next = await nextDueAt(this.ctx.db);
+      if (!next) return pollMs;
+      return Math.min(pollMs, Math.max(MIN_IDLE_MS, next.getTime() - this.ctx.clock.now().getTime()));
+    } catch (err) {
+      this.ctx.logger.error({ err }, 'reading the next due time failed');
+      return pollMs;
+    }
+  }
+
+  /**
+   * Stops once the post being published now is out; the threads and jobs this worker claimed
+   * but did not finish are handed back, due at once for whichever worker runs next.
+   */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#stopping = true;
     this.ctx.scheduleSignal.ring();
     await this.#current;
   }

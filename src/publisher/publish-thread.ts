@@ -12,6 +12,8 @@ export interface PublishDeps {
   ctx: AppContext;
   platforms: Platforms;
   workerId: string;
+  /** True once the worker shuts down: it finishes the post in flight, then hands its work back. */
+  stopping?: () => boolean;
 }
 
 export const MAX_ATTEMPTS = 12;
@@ -75,6 +77,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
       root ??= parent;
       continue;
     }
+    if (deps.stopping?.()) return handBackThread(deps, thread);
     const saved = { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid };
     const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, renew), saved);
     await fenced.confirmLease();
@@ -195,13 +198,27 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, postId: string,
   return failThread(deps, thread, postId, error);
 }
 
-async function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError): Promise<void> {
+function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError): Promise<void> {
+  const next = new Date(deps.ctx.clock.now().getTime() + backoffMs(thread.attempts, error.options.retryAfterMs));
+  return releaseToReady(deps, thread, { next_attempt_at: next, last_error: `${error.code}: ${error.message}` });
+}
+
+/**
+ * A worker that shuts down gives its thread back, due at once and without counting the
+ * attempt, so the next worker resumes after the last published post without waiting for the
+ * lease to run out.
+ */
+export function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+  deps.ctx.logger.info({ threadId: thread.id }, 'shutting down: the thread is handed back to be resumed');
+  return releaseToReady(deps, thread, { attempts: Math.max(0, thread.attempts - 1) });
+}
+
+async function releaseToReady(deps: PublishDeps, thread: ThreadRow, changes: { next_attempt_at?: Date; last_error?: string; attempts?: number }): Promise<void> {
   const now = deps.ctx.clock.now();
-  const next = new Date(now.getTime() + backoffMs(thread.attempts, error.options.retryAfterMs));
   await deps.ctx.db.transaction().execute(async (trx) => {
     const released = await trx
       .updateTable('threads')
-      .set({ status: 'READY', next_attempt_at: next, locked_by: null, locked_until: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
+      .set({ status: 'READY', locked_by: null, locked_until: null, ...changes, updated_at: now })
       .where('id', '=', thread.id)
       .where('locked_by', '=', deps.workerId)
       .executeTakeFirst();

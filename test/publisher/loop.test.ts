@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { claimDueThreads } from '../../src/publisher/claim.js';
+import { claimDueThreads, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { MAX_ATTEMPTS, backoffMs } from '../../src/publisher/publish-thread.js';
 import { PublishError } from '../../src/publisher/platforms/platform.js';
@@ -18,6 +18,29 @@ describeEachDb('publisher loop', (env) => {
     const get = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${res.json().threadId}` })).json().thread;
     return { user, provider, threadId: res.json().threadId as string, get };
   }
+
+  // First in the file: it needs a database with no pending rows yet.
+  test('nextDueAt: the earliest scheduled thread, retry after backoff, lease end or job', async () => {
+    const { ctx, clock } = env();
+    assert.equal(await nextDueAt(ctx.db), null, 'nothing pending');
+    const later = await scheduled(['later'], '2026-11-22T13:00:00Z');
+    assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T13:00:00.000Z');
+    const sooner = await scheduled(['sooner'], '2026-11-22T12:30:00Z');
+    assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:30:00.000Z');
+    // A retry is due at the later of its schedule and its backoff.
+    await ctx.db.updateTable('threads').set({ next_attempt_at: new Date('2026-11-22T12:45:00Z') }).where('id', '=', sooner.threadId).execute();
+    assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:45:00.000Z');
+    // A claimed thread is due again when its lease runs out.
+    clock.set('2026-11-22T12:50:00Z');
+    const claimed = await claimDueThreads(ctx.db, 'w0', clock.now(), 60_000, 10);
+    assert.deepEqual(claimed.map((t) => t.id), [sooner.threadId]);
+    assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:51:00.000Z');
+    await ctx.db.updateTable('threads').set({ status: 'FAILED', locked_by: null, locked_until: null }).where('id', '=', sooner.threadId).execute();
+    assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T13:00:00.000Z');
+    await ctx.db.updateTable('threads').set({ status: 'FAILED', locked_by: null, locked_until: null }).where('id', '=', later.threadId).execute();
+    assert.equal(await nextDueAt(ctx.db), null);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
 
   test('publishes a due thread in order, each post a reply to the previous one', async () => {
     const { ctx, clock } = env();
@@ -169,6 +192,36 @@ describeEachDb('publisher loop', (env) => {
       assert.equal(published.text, 'original');
     }
     assert.equal(thread.posts[0].content, published.text);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
+  test('stopping mid-thread: the post in flight goes out, the thread is handed back due at once, another worker resumes it', async () => {
+    const { ctx, clock } = env();
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'stopping');
+    const { get, threadId } = await scheduled(['s1', 's2', 's3']);
+    clock.advance(60_000);
+    let stopped: Promise<void> | null = null;
+    fake.beforePublish = async (post) => {
+      if (post.text === 's2') stopped ??= loop.stop();
+    };
+    loop.start();
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => stopped && (clearInterval(timer), resolve()), 5);
+    });
+    await stopped;
+    fake.beforePublish = null;
+    const thread = await get();
+    assert.equal(thread.status, 'READY', 'handed back');
+    assert.deepEqual(thread.posts.map((p: { status: string }) => p.status), ['PUBLISHED', 'PUBLISHED', 'READY'], 'the post in flight was finished');
+    const row = await ctx.db.selectFrom('threads').selectAll().where('id', '=', threadId).executeTakeFirstOrThrow();
+    assert.deepEqual([row.locked_by, row.locked_until, row.next_attempt_at, row.attempts], [null, null, null, 0], 'due at once, the attempt not counted');
+    const next = new PublisherLoop(ctx, { THREADS: fake }, 'next');
+    assert.equal(await next.runOnce(), 1, 'no lease to wait for');
+    const done = await get();
+    assert.equal(done.status, 'PUBLISHED');
+    const ids = done.posts.map((p: { id: string }) => p.id);
+    assert.deepEqual(fake.published.filter((p) => ids.includes(p.postId)).map((p) => p.text), ['s1', 's2', 's3']);
     clock.set('2026-11-22T12:00:00.000Z');
   });
 

@@ -18,6 +18,11 @@ async function releaseJob(deps: PublishDeps, job: JobRow, changes: Updateable<Jo
     .execute();
 }
 
+/** A worker that shuts down before running a claimed job gives it back, due at once, the claim not counted. */
+export function handBackJob(deps: PublishDeps, job: JobRow): Promise<void> {
+  return releaseJob(deps, job, { status: 'PENDING', attempts: Math.max(0, job.attempts - 1) });
+}
+
 /** The job did what it was for (or its schedule is over). */
 export function completeJob(deps: PublishDeps, job: JobRow): Promise<void> {
   return releaseJob(deps, job, { status: 'DONE', last_error: null });

@@ -3,7 +3,7 @@ import { keepLeaseAlive } from '../lease.js';
 import { LeaseLostError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { claimDueJobs, renewJobLease } from './claim.js';
-import { failOrRetryJob } from './outcome.js';
+import { failOrRetryJob, handBackJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runPlug } from './run-plug.js';
 import { runRepost } from './run-repost.js';
@@ -19,7 +19,8 @@ export async function runDueJobs(deps: PublishDeps, limit: number): Promise<numb
   const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit);
   for (const job of claimed) {
     try {
-      await runClaimedJob(deps, job);
+      if (deps.stopping?.()) await handBackJob(deps, job);
+      else await runClaimedJob(deps, job);
     } catch (err) {
       // Recording the outcome failed (database fault): the lease runs out and the job is claimed again.
       ctx.logger.error({ err, jobId: job.id }, 'a follow-up job stopped on an unexpected error');

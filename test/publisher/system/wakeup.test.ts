@@ -1,0 +1,72 @@
+/**
+ * Wake-up across processes on PostgreSQL: a real `skein worker` whose poll interval is a minute
+ * publishes a thread that another process (this one, standing in for an API instance) creates
+ * at once, through LISTEN/NOTIFY, and a thread scheduled a few seconds ahead at its time, because
+ * the idle loop sleeps until the next due row rather than a whole poll.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { createThread } from '../../../src/services/threads.js';
+import { postgresSkipReason } from '../../helpers/db.js';
+import { createUser, type TestUser } from '../../helpers/seeds.js';
+import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
+import { connectFakeThreads, openSystemEnv, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
+
+const skip = postgresSkipReason();
+const POLL_MS = 60_000;
+
+let fake: FakeGraphApi;
+let env: SystemEnv;
+let worker: WorkerProcess;
+let user: TestUser;
+let providerId: string;
+
+before(async () => {
+  if (skip) return;
+  fake = await FakeGraphApi.start({ processingMs: { TEXT: 0 } });
+  env = await openSystemEnv();
+  user = await createUser(env.ctx);
+  providerId = (await connectFakeThreads(env.ctx, user.account.id, fake, 'wakeup')).provider.id;
+  worker = startWorker({ dbUrl: env.dbUrl, threadsApiUrl: fake.url, pollMs: POLL_MS, name: 'worker' });
+  await worker.ready;
+  // The worker listens once its first idle wait begins.
+  const dbName = new URL(env.dbUrl).pathname.slice(1);
+  await waitFor('the worker to LISTEN', async () => {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${dbName} AND query LIKE 'LISTEN%'`.execute(env.ctx.db);
+    return rows[0]!.n > 0;
+  }, 10_000);
+});
+
+after(async () => {
+  if (skip) return;
+  await worker?.kill('SIGTERM');
+  await env?.close();
+  await fake?.close();
+});
+
+async function publishedAt(threadId: string, withinMs: number): Promise<Date> {
+  return waitFor(
+    `thread ${threadId} to be published`,
+    async () => (await env.ctx.db.selectFrom('threads').select(['status', 'published_at']).where('id', '=', threadId).executeTakeFirst())?.published_at ?? null,
+    withinMs,
+    50,
+  );
+}
+
+test('a thread created by another process is published at once, not at the next poll', { skip: skip ?? false }, async () => {
+  const created = await createThread(env.ctx, user.account, { providerId, scheduleAt: new Date().toISOString(), posts: [{ text: 'wake up now' }] });
+  const at = await publishedAt(created.threadId, POLL_MS / 3);
+  console.log(`# wakeup: created by another process, published ${at.getTime() - Date.parse(created.scheduledAt!)} ms after it was due (poll ${POLL_MS} ms)`);
+  assert.ok(at.getTime() - Date.parse(created.scheduledAt!) < POLL_MS / 3, `published ${at.getTime() - Date.parse(created.scheduledAt!)} ms after it was due`);
+  assert.equal(fake.published.filter((p) => p.text === 'wake up now').length, 1);
+});
+
+test('a thread due in 3 s is published at its time, not at the next poll', { skip: skip ?? false }, async () => {
+  const due = new Date(Date.now() + 3_000);
+  const created = await createThread(env.ctx, user.account, { providerId, scheduleAt: due.toISOString(), posts: [{ text: 'wake up at three' }] });
+  const at = await publishedAt(created.threadId, POLL_MS / 3 + 3_000);
+  console.log(`# wakeup: due in 3 s, published ${at.getTime() - due.getTime()} ms after it was due (poll ${POLL_MS} ms)`);
+  assert.ok(at.getTime() >= due.getTime(), 'not before its time');
+  assert.ok(at.getTime() - due.getTime() < POLL_MS / 3, `published ${at.getTime() - due.getTime()} ms after it was due`);
+});
