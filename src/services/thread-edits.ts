@@ -25,6 +25,21 @@ async function bumpVersion(trx: DbOrTrx, threadId: string, now: Date): Promise<v
 }
 
 /**
+ * A READY post may still be on its way out: an earlier attempt saved a Threads container or sent
+ * a Bluesky write and its outcome is not known yet (the publisher finds out at its next attempt).
+ * Editing it then would publish the old text, or lose track of the post that went out.
+ */
+function assertNotSentYet(posts: Array<{ post_order: number; network_container_id: string | null; network_post_id: string | null }>): void {
+  const sent = posts.find((p) => p.network_container_id !== null || p.network_post_id !== null);
+  if (sent) {
+    throw new ConflictError(
+      'NOT_EDITABLE',
+      `Post ${sent.post_order} may already be on the network: an earlier attempt to publish it is not confirmed yet. Skein finds out at its next attempt to publish the thread; until then it cannot be edited.`,
+    );
+  }
+}
+
+/**
  * The thread row is locked first (FOR UPDATE), the same row the publisher's claim locks, so an
  * edit and a claim never interleave: the edit either lands before the claim or sees non-READY.
  */
@@ -40,6 +55,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     if (post.status !== 'READY' || thread.status !== 'READY') {
       throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status === 'READY' ? thread.status : post.status}.`);
     }
+    assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);
     const text = patch.content ?? post.content;
     const ranges =
@@ -82,7 +98,8 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     await assertAllPostsReady(trx, thread, 'Editing the thread');
     const kind = await providerKind(trx, thread.provider_id);
-    const existing = await trx.selectFrom('posts').select('id').where('thread_id', '=', thread.id).execute();
+    const existing = await trx.selectFrom('posts').select(['id', 'post_order', 'network_container_id', 'network_post_id']).where('thread_id', '=', thread.id).execute();
+    assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = posts.flatMap((post, i) => checkPost(kind, post, `posts.${i}`));
     const seen = new Set<string>();

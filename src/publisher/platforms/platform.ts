@@ -49,7 +49,12 @@ export interface PostToPublish {
 
 /** Network-side state of one post, saved after every step so a retry can resume. */
 export interface PostProgress {
-  /** Threads: the (carousel or single) container id, set once created. */
+  /**
+   * What may already have reached the network, saved before the call that can create the post:
+   * Threads, the (carousel or single) container id; Bluesky, the record key of a write whose
+   * outcome is not known yet. Null once the network said for certain that nothing went out.
+   * While it (or `networkPostId`) is set, Skein refuses edits of the post.
+   */
   containerId: string | null;
   /** Threads media id, or Bluesky at:// URI, set once published. */
   networkPostId: string | null;

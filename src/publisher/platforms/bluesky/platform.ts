@@ -115,24 +115,41 @@ export class BlueskyPlatform implements Platform {
     };
   }
 
+  /**
+   * The record key is saved as pending (`containerId`) before the write, so Skein knows a write
+   * may have happened (and refuses edits) until the outcome is known. With a pending key or
+   * media, the PDS is asked first, so a retry neither writes again nor uploads again.
+   */
   async #publish(agent: AtpAgent, rkey: string, input: PublishInput): Promise<PublishedRef> {
     const { post, progress } = input;
     if (progress.networkPostId) return confirmPublished(agent, progress);
     const key = { repo: agent.assertDid, collection: POST, rkey };
     const sameText = (existing: StoredRecord) => existing.value.text === post.text;
-    // With media, look before downloading and uploading again on a retry.
-    const earlier = post.media.length > 0 ? await getStored(agent, key) : null;
+    const earlier = progress.containerId !== null || post.media.length > 0 ? await getStored(agent, key) : null;
     let written: StoredRecord;
     if (earlier) {
       written = checkSame(earlier, sameText);
     } else {
       const record = await this.#postRecord(agent, post, input.replyTo);
-      // The record key alone rules out a second post; this spares a write the new holder makes anyway.
       await input.confirmLease();
-      written = await putOnce(agent, key, record, sameText);
+      await input.onProgress({ containerId: rkey, networkPostId: null, cid: null });
+      written = await this.#writeOnce(agent, key, record, sameText, input);
     }
-    await input.onProgress({ ...progress, networkPostId: written.uri, cid: written.cid });
+    await input.onProgress({ containerId: rkey, networkPostId: written.uri, cid: written.cid });
     return publishedRef(written.uri, written.cid);
+  }
+
+  /** putOnce; a refusal that certainly wrote nothing clears the pending key (the post is editable again). */
+  async #writeOnce(agent: AtpAgent, key: RecordKey, record: Record<string, unknown>, isOurs: (existing: StoredRecord) => boolean, input: PublishInput): Promise<StoredRecord> {
+    try {
+      return await putOnce(agent, key, record, isOurs);
+    } catch (err) {
+      const mapped = err instanceof LeaseLostError ? null : toPublishError(err, 'publish', this.#clock.now().getTime());
+      if (mapped && mapped.options.outcomeUnknown !== true && mapped.code !== 'RKEY_CONFLICT') {
+        await input.onProgress({ containerId: null, networkPostId: null, cid: null });
+      }
+      throw err;
+    }
   }
 
   async #postRecord(agent: AtpAgent, post: PostToPublish, replyTo: ReplyTarget | null): Promise<AppBskyFeedPost.Record> {

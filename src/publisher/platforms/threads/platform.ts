@@ -84,7 +84,22 @@ export class ThreadsPlatform implements Platform {
     const state = await this.#waitWhileInProgress(api, containerId, input);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     if (state.status === 'FINISHED') return this.#publishContainer(api, input, containerId);
-    return null; // ERROR or EXPIRED: nothing was posted from it.
+    await this.#dropDeadContainer(input);
+    return null;
+  }
+
+  /**
+   * The saved container is ERROR or EXPIRED: nothing was or ever will be posted from it. Saying
+   * so makes the post editable again (edits are refused while a container is saved).
+   */
+  async #dropDeadContainer(input: PublishInput): Promise<void> {
+    await input.onProgress({ containerId: null, networkPostId: null, cid: null });
+  }
+
+  /** Throws unless the saved container is FINISHED, dropping it first when it is dead. */
+  async #requireFinished(input: PublishInput, state: ContainerState): Promise<void> {
+    if (state.status === 'ERROR' || state.status === 'EXPIRED') await this.#dropDeadContainer(input);
+    throwUnlessFinished(state);
   }
 
   async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
@@ -95,7 +110,7 @@ export class ThreadsPlatform implements Platform {
     await input.onProgress({ containerId, networkPostId: null, cid: null });
     const state = await this.#waitWhileInProgress(api, containerId, input);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
-    throwUnlessFinished(state);
+    await this.#requireFinished(input, state);
     return this.#publishContainer(api, input, containerId);
   }
 
@@ -172,14 +187,17 @@ export class ThreadsPlatform implements Platform {
       } catch (err) {
         if (!(err instanceof PublishError)) throw err;
         if (err.code !== 'THREADS_CONTAINER_NOT_READY') {
-          if (err.kind !== 'permanent' || (await this.#statusAfterRefusal(api, containerId)) !== 'PUBLISHED') throw err;
+          if (err.kind !== 'permanent') throw err;
+          const status = await this.#statusAfterRefusal(api, containerId);
+          if (status === 'ERROR' || status === 'EXPIRED') await this.#dropDeadContainer(input);
+          if (status !== 'PUBLISHED') throw err;
           return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
         }
         if (tries >= MAX_PUBLISH_TRIES) throw err;
       }
       const state = await this.#waitWhileInProgress(api, containerId, input);
       if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
-      throwUnlessFinished(state);
+      await this.#requireFinished(input, state);
     }
   }
 

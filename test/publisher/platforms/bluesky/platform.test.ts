@@ -103,7 +103,10 @@ describe('publishPost', () => {
       const rkey = postRkey(posts[i]!.id);
       assert.equal(ref.networkPostId, `at://${alice.did}/${POST}/${rkey}`);
       assert.equal(ref.permalink, `https://bsky.app/profile/${alice.did}/post/${rkey}`);
-      assert.deepEqual(progress, [{ containerId: null, networkPostId: ref.networkPostId, cid: ref.cid }]);
+      assert.deepEqual(progress, [
+        { containerId: rkey, networkPostId: null, cid: null },
+        { containerId: rkey, networkPostId: ref.networkPostId, cid: ref.cid },
+      ]);
     }
     const strong = (r: PublishedRef) => ({ uri: r.networkPostId, cid: r.cid });
     const records = new Map((await listRecords(alice, POST)).map((r) => [r.uri, r]));
@@ -166,7 +169,7 @@ describe('publishPost', () => {
     const post = newPost('exactly once');
     const first = await publish(platform, account, post);
     const again = await publish(platform, account, post); // no saved progress: put fails with InvalidSwap
-    const confirmed = await publish(platform, account, post, null, first.progress[0]); // saved progress: read back
+    const confirmed = await publish(platform, account, post, null, first.progress.at(-1)); // saved progress: read back
     assert.deepEqual(again.ref, first.ref);
     assert.deepEqual(confirmed.ref, first.ref);
     assert.deepEqual(again.progress, first.progress);
@@ -208,6 +211,35 @@ describe('publishPost', () => {
     const err = await rejection(publish(platform, account, { ...post, text: 'other text' }));
     assert.equal(err.kind, 'permanent');
     assert.equal(err.code, 'RKEY_CONFLICT');
+  });
+
+  test('the record key is saved as pending before the write; a refusal that wrote nothing clears it', async () => {
+    const { platform } = makePlatform();
+    const post = newPost('é'.repeat(301));
+    const log = progressLog();
+    const err = await rejection(platform.publishPost({ account: platformAccount(alice, pds.url), post, replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} }));
+    assert.equal(err.code, 'REJECTED');
+    assert.deepEqual(log.saved, [{ containerId: postRkey(post.id), networkPostId: null, cid: null }, emptyProgress()]);
+  });
+
+  test('an answer lost after the write keeps the pending key, so the post is not editable until confirmed', async () => {
+    const { platform, counter } = makePlatform();
+    const post = newPost('pending until confirmed');
+    const log = progressLog();
+    counter.loseNextResponse('com.atproto.repo.putRecord');
+    const err = await rejection(platform.publishPost({ account: platformAccount(alice, pds.url), post, replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} }));
+    assert.equal(err.options.outcomeUnknown, true);
+    assert.deepEqual(log.saved, [{ containerId: postRkey(post.id), networkPostId: null, cid: null }]);
+  });
+
+  test('a pending record key whose write never reached the PDS: the retry writes the record', async () => {
+    const { platform } = makePlatform();
+    const post = newPost('pending, never written');
+    const pending = { containerId: postRkey(post.id), networkPostId: null, cid: null };
+    const { ref, progress } = await publish(platform, platformAccount(alice, pds.url), post, null, pending);
+    assert.equal(ref.networkPostId, `at://${alice.did}/${POST}/${postRkey(post.id)}`);
+    assert.equal((await readPost(ref.networkPostId)).value.text, 'pending, never written');
+    assert.deepEqual(progress.at(-1), { containerId: postRkey(post.id), networkPostId: ref.networkPostId, cid: ref.cid });
   });
 
   test('text over 300 graphemes is refused by the PDS as permanent', async () => {

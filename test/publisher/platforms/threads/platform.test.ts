@@ -239,8 +239,9 @@ describe('ThreadsPlatform.publishPost', () => {
     const p = post('retry me', { media: [{ url: 'https://cdn.example/x.jpg', altText: null }] });
     env.fake.failNextContainer('UNKNOWN');
     await assert.rejects(publish(env, p, saved), (err: PublishError) => err.kind === 'transient');
-    const first = saved.current.containerId!;
+    const first = saved.history[0]!.containerId!;
     assert.equal(env.fake.containerStatus(first), 'ERROR');
+    assert.equal(saved.current.containerId, null, 'the dead container is dropped: nothing can go out from it, so the post is editable again');
     await publish(env, p, saved);
     assert.equal(env.fake.published.length, 1);
     assert.notEqual(env.fake.published[0]!.containerId, first);
