@@ -59,27 +59,31 @@ export class AgentPool {
   async withAgent<T>(account: PlatformAccount, work: (agent: AtpAgent) => Promise<T>): Promise<T> {
     const refused = new Set<string>();
     for (let attempt = 1; ; attempt++) {
-      const entry = this.#entryFor(account, refused);
+      const { entry, created } = this.#entryFor(account, refused);
       const pooled = await entry.ready;
       try {
         return await work(pooled.agent);
       } catch (err) {
-        if (!isSessionRejected(err) || pooled.freshLogin || attempt >= MAX_SESSION_ATTEMPTS) throw err;
+        // @atproto/api drops a refused session from the agent: such an agent is of no more use
+        // to anyone, whoever logged it in, so it leaves the pool before anything else.
+        if (!isSessionRejected(err) && pooled.agent.session) throw err;
         for (const token of pooled.refreshTokens) refused.add(token);
         this.#forget(account.providerId, entry);
+        // A session this very call logged in with is refused: the app password is no good.
+        if ((created && pooled.freshLogin) || attempt >= MAX_SESSION_ATTEMPTS) throw err;
       } finally {
         await pooled.saved();
       }
     }
   }
 
-  #entryFor(account: PlatformAccount, refused: Set<string>): PoolEntry {
+  #entryFor(account: PlatformAccount, refused: Set<string>): { entry: PoolEntry; created: boolean } {
     const cached = this.#entries.get(account.providerId);
-    if (cached) return cached;
+    if (cached) return { entry: cached, created: false };
     const entry: PoolEntry = { ready: this.#createAgent(account, refused) };
     this.#entries.set(account.providerId, entry);
     entry.ready.catch(() => this.#forget(account.providerId, entry));
-    return entry;
+    return { entry, created: true };
   }
 
   #forget(providerId: string, entry: PoolEntry): void {
