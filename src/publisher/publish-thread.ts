@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
+import { markProviderExpired } from '../services/connections.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { fencedProgress, keepLeaseAlive, type LeasedProgressStore } from './lease.js';
@@ -92,7 +93,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
       });
     } catch (err) {
       if (err instanceof LeaseLostError) throw err;
-      return failOrRetry(deps, thread, post.id, err);
+      return failOrRetry(deps, thread, provider, post.id, err);
     }
     await markPostPublished(ctx, post.id, published);
     parent = published;
@@ -188,13 +189,11 @@ export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.rand
   return Math.max(retryAfterMs, Math.round(base * (0.75 + random() * 0.5)));
 }
 
-async function failOrRetry(deps: PublishDeps, thread: ThreadRow, postId: string, err: unknown): Promise<void> {
+async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: ProviderRow, postId: string, err: unknown): Promise<void> {
   const error = err instanceof PublishError ? err : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
-  if (error.kind === 'auth') {
-    await deps.ctx.db.updateTable('providers').set({ status: 'EXPIRED', updated_at: deps.ctx.clock.now() }).where('id', '=', thread.provider_id).execute();
-  }
+  if (error.kind === 'auth') await markProviderExpired(deps.ctx, provider.id, provider.access_token_enc);
   return failThread(deps, thread, postId, error);
 }
 

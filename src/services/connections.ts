@@ -9,7 +9,8 @@ import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
-const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_manage_insights'];
+// threads_read_replies: finding a reply whose publish answer was lost reads /me/replies.
+const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights'];
 const OAUTH_STATE_TTL_MS = 15 * 60_000;
 /** Refresh long-lived Threads tokens (60 days) when this close to expiry. */
 export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
@@ -146,18 +147,34 @@ export async function refreshExpiringThreadsTokens(ctx: AppContext, client: Thre
   for (const provider of due) {
     try {
       const token = await client.refreshLongLived(ctx.secrets.decrypt(provider.access_token_enc!));
-      await ctx.db
+      // Guarded by the token refreshed: a disconnect or a reconnect meanwhile wins.
+      const saved = await ctx.db
         .updateTable('providers')
         .set({ access_token_enc: ctx.secrets.encrypt(token.accessToken), token_expires_at: token.expiresAt, updated_at: ctx.clock.now() })
         .where('id', '=', provider.id)
-        .execute();
-      refreshed++;
+        .where('status', '=', 'ACTIVE')
+        .where('access_token_enc', '=', provider.access_token_enc)
+        .executeTakeFirst();
+      if (saved.numUpdatedRows > 0n) refreshed++;
     } catch (err) {
       const refused = err instanceof PublishError && err.kind !== 'transient';
       ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');
-      if (refused) await ctx.db.updateTable('providers').set({ status: 'EXPIRED', updated_at: ctx.clock.now() }).where('id', '=', provider.id).execute();
+      if (refused) await markProviderExpired(ctx, provider.id, provider.access_token_enc);
     }
   }
   return refreshed;
 }
 
+/**
+ * An ACTIVE provider whose token the network refused turns EXPIRED. A provider disconnected
+ * (REVOKED) or reconnected with a new token since (`tokenEnc` no longer matches) is left alone.
+ */
+export async function markProviderExpired(ctx: AppContext, providerId: string, tokenEnc: string | null): Promise<void> {
+  await ctx.db
+    .updateTable('providers')
+    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
+    .where('id', '=', providerId)
+    .where('status', '=', 'ACTIVE')
+    .where('access_token_enc', 'is not distinct from', tokenEnc)
+    .execute();
+}

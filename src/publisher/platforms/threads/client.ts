@@ -65,6 +65,9 @@ export interface PublishingLimit {
   quotaUsage: number;
   quotaTotal: number;
   quotaDurationSec: number;
+  /** Replies count against a bucket of their own (threads-api.md §7.1). */
+  replyQuotaUsage: number;
+  replyQuotaTotal: number;
 }
 
 /** A published post as listed by /me/threads or /me/replies. */
@@ -269,13 +272,15 @@ export class ThreadsAccountApi {
   /** The 250 posts / 24 h quota; replies are on a separate bucket (threads-api.md §7.1). */
   async getPublishingLimit(): Promise<PublishingLimit> {
     const action = 'read the publishing limit';
-    const body = await this.send(action, 'GET', 'me/threads_publishing_limit', { fields: 'quota_usage,config' });
+    const body = await this.send(action, 'GET', 'me/threads_publishing_limit', { fields: 'quota_usage,config,reply_quota_usage,reply_config' });
     const row = readArray(body, 'data', action)[0];
-    if (!isObject(row) || !isObject(row.config)) throw badResponse(action, 'no data[0].config');
+    if (!isObject(row) || !isObject(row.config) || !isObject(row.reply_config)) throw badResponse(action, 'no data[0].config or data[0].reply_config');
     return {
       quotaUsage: readNumber(row, 'quota_usage', action),
       quotaTotal: readNumber(row.config, 'quota_total', action),
       quotaDurationSec: readNumber(row.config, 'quota_duration', action),
+      replyQuotaUsage: readNumber(row, 'reply_quota_usage', action),
+      replyQuotaTotal: readNumber(row.reply_config, 'quota_total', action),
     };
   }
 

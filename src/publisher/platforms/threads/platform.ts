@@ -103,7 +103,7 @@ export class ThreadsPlatform implements Platform {
   }
 
   async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
-    if (!input.replyTo) await this.#checkQuota(api);
+    await this.#checkQuota(api, input.replyTo !== null);
     const containerId = await this.#createContainer(api, input);
     // Throws LeaseLostError if another worker took over meanwhile: this container then stays
     // unpublished (Meta expires it after 24 h), and the other worker's is the post.
@@ -114,11 +114,15 @@ export class ThreadsPlatform implements Platform {
     return this.#publishContainer(api, input, containerId);
   }
 
-  /** Meta asks schedulers to respect the 250 posts / 24 h quota before publishing (§7.1). Replies use another bucket. */
-  async #checkQuota(api: ThreadsAccountApi): Promise<void> {
+  /**
+   * Meta asks schedulers to enforce the rolling 24 h quotas themselves (§7.1): 250 posts, and
+   * 1,000 replies in a bucket of their own (a thread's second and later posts, and the plug).
+   */
+  async #checkQuota(api: ThreadsAccountApi, reply: boolean): Promise<void> {
     const limit = await api.getPublishingLimit();
-    if (limit.quotaUsage >= limit.quotaTotal) {
-      throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads publishing quota used up (${limit.quotaUsage}/${limit.quotaTotal} in 24 h).`, { retryAfterMs: QUOTA_RETRY_MS, outcomeUnknown: false });
+    const [used, total, what] = reply ? [limit.replyQuotaUsage, limit.replyQuotaTotal, 'reply'] : [limit.quotaUsage, limit.quotaTotal, 'publishing'];
+    if (used >= total) {
+      throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads ${what} quota used up (${used}/${total} in 24 h).`, { retryAfterMs: QUOTA_RETRY_MS, outcomeUnknown: false });
     }
   }
 

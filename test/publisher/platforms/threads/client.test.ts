@@ -242,7 +242,7 @@ describe('ThreadsClient containers and reads', () => {
     const { fake, client } = await setup(t, { postQuota: 5 });
     const api = client.forAccount(fake.createAccount().accessToken);
     await api.publish(await api.createTextContainer('one'));
-    assert.deepEqual(await api.getPublishingLimit(), { quotaUsage: 1, quotaTotal: 5, quotaDurationSec: 86_400 });
+    assert.deepEqual(await api.getPublishingLimit(), { quotaUsage: 1, quotaTotal: 5, quotaDurationSec: 86_400, replyQuotaUsage: 0, replyQuotaTotal: 1000 });
   });
 
   test('publishing past the quota is transient, with an hour\'s wait when Meta names none', async (t) => {

@@ -309,6 +309,16 @@ describe('ThreadsPlatform.publishPost', () => {
     assert.equal(env.fake.published.length, 2);
   });
 
+  test('an exhausted reply quota holds replies back (transient), with no container created', async (t) => {
+    const env = await setup(t, { replyQuota: 1 });
+    const root = await publish(env, post('root'));
+    const first = await publish(env, post('reply one'), new SavedProgress(), replyTo(root, root));
+    const creates = env.fake.callsTo('threads.create').length;
+    await assert.rejects(publish(env, post('reply two'), new SavedProgress(), replyTo(root, first)), (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_QUOTA_EXHAUSTED' && /reply quota/.test(err.message));
+    assert.equal(env.fake.callsTo('threads.create').length, creates);
+    await publish(env, post('a new top-level post is still fine'));
+  });
+
   test('an expired token is an auth error', async (t) => {
     const env = await setup(t);
     env.clock.advance(61 * 24 * 3_600_000);
