@@ -41,6 +41,16 @@ export async function claimDueThreads(db: Db, workerId: string, now: Date, lease
   });
 }
 
+/**
+ * The worker's heartbeat: extends every lease it holds, the thread being published, the threads
+ * claimed with it and waiting their turn, and the jobs it runs.
+ */
+export async function renewWorkerLeases(db: Db, workerId: string, now: Date, leaseMs: number): Promise<void> {
+  const until = new Date(now.getTime() + leaseMs);
+  await db.updateTable('threads').set({ locked_until: until }).where('locked_by', '=', workerId).where('status', '=', 'PUBLISHING').execute();
+  await db.updateTable('jobs').set({ locked_until: until }).where('locked_by', '=', workerId).where('status', '=', 'RUNNING').execute();
+}
+
 /** Extends the lease while a worker still holds it; false when it was lost to another worker. */
 export async function renewLease(db: Db, threadId: string, workerId: string, now: Date, leaseMs: number): Promise<boolean> {
   const result = await db

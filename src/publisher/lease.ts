@@ -44,21 +44,18 @@ export function fencedProgress(store: LeasedProgressStore, saved: PostProgress):
 }
 
 /**
- * Renews a lease three times per lease period while the worker runs, so a live worker is not
- * taken over during a slow network call. Returns the function that stops it. A renewal that
- * finds the lease gone stops the heartbeat; the worker learns it at its next `confirmLease`.
+ * Runs `renew` three times per lease period until the returned function is called, so a live
+ * worker keeps what it holds during a slow network call or behind a long thread. A worker that
+ * lost a lease all the same (a long pause) learns it at its next `confirmLease`.
  */
-export function keepLeaseAlive(renew: () => Promise<boolean>, leaseMs: number, logger: Logger): () => void {
+export function keepLeasesAlive(renew: () => Promise<void>, leaseMs: number, logger: Logger): () => void {
   const everyMs = Math.max(250, Math.floor(leaseMs / 3));
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
     renew()
-      .then((held) => {
-        if (!held) clearInterval(timer);
-      })
-      .catch((err: unknown) => logger.warn({ err }, 'renewing a lease failed'))
+      .catch((err: unknown) => logger.warn({ err }, 'renewing leases failed'))
       .finally(() => {
         busy = false;
       });

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
-import { claimDueThreads, nextDueAt } from './claim.js';
+import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
+import { keepLeasesAlive } from './lease.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { publishClaimedThread, type Platforms } from './publish-thread.js';
 
@@ -34,16 +35,22 @@ export class PublisherLoop {
   async runOnce(): Promise<number> {
     const { ctx } = this;
     const deps = { ctx, platforms: this.platforms, workerId: this.workerId, stopping: () => this.#stopping };
-    const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, BATCH);
-    for (const thread of claimed) {
-      try {
-        await publishClaimedThread(deps, thread);
-      } catch (err) {
-        // A database fault mid-thread: the lease runs out and the thread is claimed again.
-        ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
+    const { leaseMs } = ctx.config.publisher;
+    const stopHeartbeat = keepLeasesAlive(() => renewWorkerLeases(ctx.db, this.workerId, ctx.clock.now(), leaseMs), leaseMs, ctx.logger);
+    try {
+      const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, BATCH);
+      for (const thread of claimed) {
+        try {
+          await publishClaimedThread(deps, thread);
+        } catch (err) {
+          // A database fault mid-thread: the lease runs out and the thread is claimed again.
+          ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
+        }
       }
+      return claimed.length + (await runDueJobs(deps, BATCH));
+    } finally {
+      stopHeartbeat();
     }
-    return claimed.length + (await runDueJobs(deps, BATCH));
   }
 
   start(): void {

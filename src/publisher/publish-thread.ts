@@ -4,7 +4,7 @@ import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
 import { markProviderExpired } from '../services/connections.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
-import { fencedProgress, keepLeaseAlive, type LeasedProgressStore } from './lease.js';
+import { fencedProgress, type LeasedProgressStore } from './lease.js';
 import { LeaseLostError, PublishError, type Platform, type PlatformAccount, type PublishedRef } from './platforms/platform.js';
 
 export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
@@ -40,20 +40,17 @@ function refOf(post: PostAggregate['post']): PublishedRef {
  * Publishes a claimed thread post by post, in order, each a reply to the one before. Every
  * network id is written the moment it is known, so whoever resumes (a retry, or another worker
  * after this one crashed) continues after the last published post instead of repeating it.
- * While it runs, a heartbeat keeps the lease; if the lease is lost all the same (a long pause),
- * the fencing of `fencedProgress` stops this worker before it can publish anything twice.
+ * While it runs, the worker's heartbeat keeps the lease; if the lease is lost all the same (a
+ * long pause), the fencing of `fencedProgress` stops this worker before it can publish twice.
  */
 export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const { ctx } = deps;
   const renew = () => renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs);
-  const stopHeartbeat = keepLeaseAlive(renew, ctx.config.publisher.leaseMs, ctx.logger);
   try {
     await publishPosts(deps, thread, renew);
   } catch (err) {
     if (!(err instanceof LeaseLostError)) throw err;
     ctx.logger.info({ threadId: thread.id }, 'another worker took the thread over; this one stops');
-  } finally {
-    stopHeartbeat();
   }
 }
 

@@ -1,8 +1,7 @@
 import type { JobKind, JobRow } from '../../db/schema/index.js';
-import { keepLeaseAlive } from '../lease.js';
 import { LeaseLostError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { claimDueJobs, renewJobLease } from './claim.js';
+import { claimDueJobs } from './claim.js';
 import { failOrRetryJob, handBackJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runPlug } from './run-plug.js';
@@ -30,17 +29,12 @@ export async function runDueJobs(deps: PublishDeps, limit: number): Promise<numb
 }
 
 export async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
-  const { ctx } = deps;
-  const renew = () => renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs);
-  const stopHeartbeat = keepLeaseAlive(renew, ctx.config.publisher.leaseMs, ctx.logger);
   try {
     const target = await loadJobTarget(deps, job);
     if (target) await RUNNERS[job.kind](deps, job, target);
   } catch (err) {
     // Another worker holds the job now and finishes it; this one must not record an outcome.
-    if (err instanceof LeaseLostError) ctx.logger.info({ jobId: job.id }, err.message);
+    if (err instanceof LeaseLostError) deps.ctx.logger.info({ jobId: job.id }, err.message);
     else await failOrRetryJob(deps, job, err);
-  } finally {
-    stopHeartbeat();
   }
 }

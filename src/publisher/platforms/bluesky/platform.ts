@@ -100,11 +100,14 @@ export class BlueskyPlatform implements Platform {
     const view = await this.#call('analytics', () =>
       this.#pool.withAgent(account, async (agent) => {
         const res = await agent.app.bsky.feed.getPosts({ uris: [ref.networkPostId] });
-        return res.data.posts.find((post) => post.uri === ref.networkPostId);
+        const found = res.data.posts.find((post) => post.uri === ref.networkPostId);
+        if (found) return found;
+        // Absent from the AppView: deleted (for good: skip it from now on), or not indexed yet.
+        const key = parseAtUri(ref.networkPostId);
+        if (key && !(await getStored(agent, key))) throw new PublishError('permanent', 'POST_DELETED', `Bluesky post ${ref.networkPostId} was deleted`);
+        throw new PublishError('transient', 'POST_NOT_FOUND', `Bluesky has not indexed post ${ref.networkPostId} yet`);
       }),
     );
-    // Absent: deleted, or not indexed by the AppView yet (counts are eventually consistent).
-    if (!view) throw new PublishError('transient', 'POST_NOT_FOUND', `Bluesky has no post ${ref.networkPostId}`);
     return {
       views: null,
       likes: view.likeCount ?? 0,

@@ -41,9 +41,24 @@ test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView',
   assert.deepEqual(analytics, { views: null, likes: 1, replies: 1, reposts: 2, quotes: 1, shares: null });
 });
 
-test('a post the AppView does not know is a transient error', async () => {
+test('a post missing from the AppView: transient while its record exists (not indexed yet), permanent once it is gone', async () => {
   const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
   const account = platformAccount(alice, net.url);
-  const missing = { networkPostId: `at://${alice.did}/app.bsky.feed.post/3jzfcijpj2z2a`, cid: null, permalink: null };
-  await assert.rejects(platform.fetchAnalytics(account, missing), (err) => err instanceof PublishError && err.kind === 'transient' && err.code === 'POST_NOT_FOUND');
+  const isError = (kind: string, code: string) => (err: unknown) => err instanceof PublishError && err.kind === kind && err.code === code;
+
+  // A record the PDS holds but the AppView does not show as a post: what "not indexed yet" looks like.
+  await alice.agent.com.atproto.repo.putRecord({ repo: alice.did, collection: 'app.bsky.actor.profile', rkey: 'self', record: { $type: 'app.bsky.actor.profile', displayName: 'Alice' } });
+  const unindexed = { networkPostId: `at://${alice.did}/app.bsky.actor.profile/self`, cid: null, permalink: null };
+  await assert.rejects(platform.fetchAnalytics(account, unindexed), isError('transient', 'POST_NOT_FOUND'));
+
+  const log = progressLog();
+  const ref = await platform.publishPost({ account, post: newPost('deleted later'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} });
+  await net.network.processAll();
+  assert.equal((await platform.fetchAnalytics(account, ref)).likes, 0);
+  await alice.agent.deletePost(ref.networkPostId);
+  await net.network.processAll();
+  await assert.rejects(platform.fetchAnalytics(account, ref), isError('permanent', 'POST_DELETED'));
+
+  const never = { networkPostId: `at://${alice.did}/app.bsky.feed.post/3jzfcijpj2z2a`, cid: null, permalink: null };
+  await assert.rejects(platform.fetchAnalytics(account, never), isError('permanent', 'POST_DELETED'));
 });
