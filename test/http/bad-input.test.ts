@@ -46,6 +46,15 @@ describeEachDb('malformed input is refused and writes nothing', (env) => {
       { name: 'overlapping spoilers', body: post({ text: 'hello world', spoilerRanges: [{ offset: 0, length: 5 }, { offset: 4, length: 2 }] }), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.1' },
       { name: 'spoiler length 0', body: post({ spoilerRanges: [{ offset: 0, length: 0 }] }), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.0.length' },
       { name: 'spoiler offset fraction', body: post({ spoilerRanges: [{ offset: 0.5, length: 1 }] }), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.0.offset' },
+      { name: 'Bluesky spoiler offset negative', body: post({ spoilerRanges: [{ offset: -5, length: 1 }] }, bluesky.id), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.0.offset' },
+      { name: 'Bluesky spoiler length 0', body: post({ spoilerRanges: [{ offset: 0, length: 0 }] }, bluesky.id), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.0.length' },
+      { name: 'Bluesky spoiler offset past 2^31', body: post({ spoilerRanges: [{ offset: 3_000_000_000, length: 1 }] }, bluesky.id), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges.0.offset' },
+      { name: 'Bluesky 11 spoiler ranges', body: post({ spoilerRanges: Array.from({ length: 11 }, (_, i) => ({ offset: i, length: 1 })) }, bluesky.id), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.spoilerRanges' },
+      { name: 'NUL in text', body: post({ text: 'nul \u0000 here' }), status: 400, code: 'VALIDATION_FAILED', path: 'posts.0.text' },
+      { name: 'NUL in a key', body: { ...post({}), 'odd\u0000key': 1 }, status: 400, code: 'VALIDATION_FAILED', path: 'odd\u0000key' },
+      { name: 'edit post: NUL in content', method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${postId}`, body: { content: 'a\u0000b' }, status: 400, code: 'VALIDATION_FAILED', path: 'content' },
+      { name: 'edit post: Bluesky-style bad spoiler', method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${postId}`, body: { spoilerRanges: [{ offset: -1, length: 1 }] }, status: 400, code: 'VALIDATION_FAILED', path: 'spoilerRanges.0.offset' },
+      { name: 'tags: NUL in a name', method: 'PUT', url: `/api/v1/posts/${threadId}/tags`, body: { tagNames: ['a\u0000b'] }, status: 400, code: 'VALIDATION_FAILED', path: 'tagNames.0' },
       { name: 'two repost delays', body: { ...post({}), autoRepost: { enabled: true, delays: ['1', '2'] } }, status: 400, code: 'VALIDATION_FAILED', path: 'autoRepost.delays' },
       { name: 'repost delay 169', body: { ...post({}), autoRepost: { enabled: true, delays: ['169'] } }, status: 400, code: 'VALIDATION_FAILED', path: 'autoRepost.delays.0' },
       { name: 'repost delay number', body: { ...post({}), autoRepost: { enabled: true, delays: [6] } }, status: 400, code: 'VALIDATION_FAILED', path: 'autoRepost.delays.0' },
@@ -90,6 +99,26 @@ describeEachDb('malformed input is refused and writes nothing', (env) => {
           `${c.name}: expected a fault at ${c.path}, got ${JSON.stringify(problem.errors)}`,
         );
       }
+    }
+    assert.deepEqual(await rowCounts(ctx), before);
+  });
+
+  test('NUL in a path or query parameter: 400 naming it, not a database error', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const before = await rowCounts(ctx);
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/api/v1/posts/%00', 'threadId'],
+      ['GET', '/api/v1/posts/abc%00def/tags', 'threadId'],
+      ['PUT', '/api/v1/posts/abc%00/reschedule', 'threadId'],
+      ['GET', '/api/v1/posts?from=2026-01-01T00:00:00&to=2026-02-01T00:00:00&providerId=%00', 'providerId'],
+      ['GET', '/api/v1/tags?teamId=a%00', 'teamId'],
+    ];
+    for (const [method, url, path] of cases) {
+      const res = await user.call(app, { method: method as 'GET', url, ...(method === 'PUT' ? { payload: { scheduleAt: '2030-01-01T00:00:00Z' } } : {}) });
+      assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);
+      assert.equal(res.json().code, 'VALIDATION_FAILED');
+      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), [path], url);
     }
     assert.deepEqual(await rowCounts(ctx), before);
   });

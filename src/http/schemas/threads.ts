@@ -8,9 +8,12 @@ export const MediaInput = Type.Object({
   altText: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
+// The bounds hold on every network; Threads also needs each range inside the text, without
+// overlaps (content rules). Bluesky posts keep their ranges but never publish them.
+const INT32_MAX = 2_147_483_647;
 export const SpoilerRange = Type.Object({
-  offset: Type.Integer({ description: '0-based, in UTF-16 code units' }),
-  length: Type.Integer({ description: 'In UTF-16 code units, at least 1' }),
+  offset: Type.Integer({ minimum: 0, maximum: INT32_MAX, description: '0-based, in UTF-16 code units' }),
+  length: Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'In UTF-16 code units, at least 1' }),
 });
 
 const SpoilerRanges = Type.Array(SpoilerRange, { maxItems: 10 });
