@@ -37,6 +37,12 @@ function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): Q
 }
 
 export async function createThread(ctx: AppContext, account: AccountRow, input: CreateThreadInput, idempotencyKey?: string): Promise<CreateThreadResult> {
+  // A replay answers what the first request answered, even where checking the request again
+  // would now fail (its scheduleAt has passed, the active workspace changed...).
+  if (idempotencyKey) {
+    const replay = await findIdempotentReplay(ctx.db, account.id, idempotencyKey, requestHash(input), ctx.clock.now());
+    if (replay) return replay;
+  }
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   const provider = await requireProviderInWorkspace(ctx.db, workspace, input.providerId);
   const faults: FieldFault[] = input.posts.flatMap((post, i) => checkPost(provider.kind, post, `posts.${i}`));
@@ -125,6 +131,23 @@ function canonicalJson(value: unknown): string {
  * Inserts the key first: a concurrent request with the same key blocks on the primary key until
  * this transaction ends, then sees the stored response. Returns the earlier response to replay.
  */
+/** The stored response for this key and body within 24 h; 409 for the same key with another body. */
+async function findIdempotentReplay(db: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
+  const existing = await db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('created_at', '>=', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
+    .executeTakeFirst();
+  if (!existing) return null;
+  if (existing.request_hash !== hash) {
+    throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
+  }
+  return existing.response_status === 201 ? (existing.response_body as CreateThreadResult) : null;
+}
+
+/** Claims the key inside the creating transaction: of two first requests at once, one creates, the other replays. */
 async function claimIdempotencyKey(trx: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
   await trx
     .deleteFrom('idempotency_records')

@@ -83,6 +83,23 @@ describeEachDb('API keys and authentication', (env) => {
     assert.notEqual(fresh.json().threadId, a.json().threadId);
   });
 
+  test('Idempotency-Key: a replay gets the first response even once its scheduleAt has passed', async () => {
+    const { app, ctx, clock } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const body = { providerId: provider.id, scheduleAt: new Date(clock.now().getTime() + 20_000).toISOString(), posts: [{ text: 'soon' }] };
+    const send = () => user.call(app, { method: 'POST', url: '/api/v1/posts', headers: { 'idempotency-key': 'retry-later' }, payload: body });
+    const first = await send();
+    assert.equal(first.statusCode, 201, first.body);
+    clock.advance(90_000); // the client's retry comes after scheduleAt, past the 60 s grace
+    const replay = await send();
+    assert.equal(replay.statusCode, 201, replay.body);
+    assert.deepEqual(replay.json(), first.json());
+    const count = await ctx.db.selectFrom('threads').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', user.account.id).executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 1);
+    clock.set('2026-11-22T12:00:00.000Z');
+  });
+
   test('Idempotency-Key expires after 24 hours', async () => {
     const { app, ctx, clock } = env();
     const user = await createUser(ctx);
