@@ -52,8 +52,10 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const post = await trx.selectFrom('posts').selectAll().where('id', '=', postId).where('thread_id', '=', thread.id).executeTakeFirst();
     if (!post) throw new NotFoundError(`Post ${postId}`);
-    if (post.status !== 'READY' || thread.status !== 'READY') {
-      throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status === 'READY' ? thread.status : post.status}.`);
+    if (post.status !== 'READY') throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status}.`);
+    // A FAILED thread is at rest: its posts that never went out may be fixed before a retry.
+    if (thread.status !== 'READY' && thread.status !== 'FAILED') {
+      throw new ConflictError('NOT_EDITABLE', `The thread is ${thread.status}; its posts cannot be edited now.`);
     }
     assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);

@@ -102,6 +102,11 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.status, 'FAILED');
     assert.deepEqual(thread.posts.map((p: { status: string }) => p.status), ['PUBLISHED', 'FAILED', 'READY']);
     assert.deepEqual(thread.posts[1].error, { code: 'INVALID_MEDIA', message: 'The image could not be fetched' });
+    const failedPost = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${thread.posts[1].id}`, payload: { content: 'b fixed' } });
+    assert.equal(failedPost.statusCode, 409, 'the FAILED post itself needs a retry first');
+    assert.match(failedPost.json().detail, /this one is FAILED/);
+    const readyPost = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${thread.posts[2].id}`, payload: { content: 'c' } });
+    assert.equal(readyPost.statusCode, 200, 'a READY post of a FAILED thread can be fixed before the retry');
     fake.calls.push('retried');
     const retry = await user.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/retry` });
     assert.equal(retry.statusCode, 200, retry.body);
