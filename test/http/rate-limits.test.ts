@@ -110,5 +110,23 @@ for (const store of STORES) {
       assert.equal((await users[0]!.call(app, { method: 'GET', url: '/api/v1/account', remoteAddress: '10.9.9.10' })).statusCode, 200);
       clock.advance(10 * 60_000);
     });
+
+    test('responses outside /api carry the headers and count; health probes are never limited', async () => {
+      const { app, clock } = env;
+      const from = { remoteAddress: '10.8.8.8' };
+      for (const url of ['/docs', '/no/such/page', '/api/v1/openapi.json']) {
+        const res = await app.inject({ method: 'GET', url, ...from });
+        assert.ok(res.headers['ratelimit-limit'] && res.headers['ratelimit-remaining'] && res.headers['ratelimit-reset'] !== undefined, `${url} has RateLimit headers`);
+      }
+      for (let i = 3; i < 300; i++) assert.notEqual((await app.inject({ method: 'GET', url: '/no/such/page', ...from })).statusCode, 429, `request ${i}`);
+      const limited = await app.inject({ method: 'GET', url: '/docs', ...from });
+      assert.equal(limited.statusCode, 429, 'the 301st request from the address, wherever it goes');
+      for (const url of ['/healthz', '/readyz']) {
+        const probe = await app.inject({ method: 'GET', url, ...from });
+        assert.equal(probe.statusCode, 200, `${url} answers even now`);
+        assert.equal(probe.headers['ratelimit-limit'], undefined, `${url} is not counted`);
+      }
+      clock.advance(10 * 60_000);
+    });
   });
 }

@@ -32,15 +32,20 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
+/** Liveness and readiness probes: never limited, so a load balancer can always ask. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 /**
  * Authentication first (so the account is known), then both rate limits in one atomic step.
  * An unauthenticated request counts toward its IP's limit only; a refused one counts nowhere.
+ * Every response but a probe's carries the RateLimit headers (decisions.md), so requests outside
+ * /api (the docs page, unknown paths) count toward their IP's limit too.
  */
 export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
   app.decorateRequest('account', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/')) return;
-    const needsKey = !request.is404 && !request.routeOptions.config?.public;
+    if (PROBES.has(request.url.split('?')[0]!)) return;
+    const needsKey = request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public;
     let authError: unknown = null;
     if (needsKey) {
       try {
