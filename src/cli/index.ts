@@ -60,6 +60,8 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     return 0;
   } catch (err) {
     process.stderr.write(`skein: ${describe(err)}\n`);
+    // Scripts that asked for JSON get the failure as JSON too (the stderr line is for people).
+    if (rest.includes('--json')) process.stdout.write(JSON.stringify({ error: { code: errorCode(err), message: describe(err) } }) + '\n');
     return 1;
   } finally {
     await ctx?.close();
@@ -71,6 +73,14 @@ function quiet(config: Config): Config {
 }
 
 export class CliUsageError extends Error {}
+
+function errorCode(err: unknown): string {
+  if (err instanceof DataDirBusyError) return 'DATA_DIR_BUSY';
+  if (err instanceof ConfigError) return 'INVALID_CONFIG';
+  if (err instanceof CliUsageError || (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))) return 'USAGE';
+  if (err instanceof AppError) return err.code;
+  return 'INTERNAL';
+}
 
 function describe(err: unknown): string {
   if (err instanceof DataDirBusyError || err instanceof ConfigError || err instanceof CliUsageError) return err.message;

@@ -56,6 +56,12 @@ describe('skein command line (embedded database)', () => {
     assert.equal(bad.code, 1);
     assert.equal(bad.stderr.trim().split('\n').length, 1);
     assert.match(bad.stderr, /timezone/);
+    const badJson = skein(['user', 'create', '--email', 'x@example.test', '--timezone', 'Nowhere/City', '--json'], env);
+    assert.equal(badJson.code, 1);
+    const failure = JSON.parse(badJson.stdout);
+    assert.equal(failure.error.code, 'VALIDATION_FAILED');
+    assert.match(failure.error.message, /timezone/);
+    assert.equal(JSON.parse(skein(['key', 'create', '--json'], env).stdout).error.code, 'USAGE');
     const missing = skein(['key', 'create'], env);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /--email is required/);

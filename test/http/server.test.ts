@@ -40,8 +40,15 @@ describeEachDb('over real HTTP', (env) => {
       for (const m of methods) assert.ok(doc.paths[path][m], `${m} ${path}`);
     }
     assert.ok(doc.paths['/api/v1/posts'].post.requestBody.content['application/json'].schema.properties.posts);
-    assert.ok(doc.paths['/api/v1/posts'].post.responses['201']);
-    assert.ok(doc.paths['/api/v1/posts'].post.responses['400']);
+    assert.ok(doc.paths['/api/v1/posts'].post.responses['201'].content['application/json']);
+    assert.deepEqual(Object.keys(doc.paths['/api/v1/posts'].post.responses['400'].content), ['application/problem+json'], 'errors are documented as sent');
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) >= 400 && response.content) assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`);
+        }
+      }
+    }
 
     const docs = await fetch(`${address}/docs`, { redirect: 'follow' });
     assert.equal(docs.status, 200);

@@ -19,7 +19,27 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
       security: [{ bearer: [] }, { apiKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) => problemsAsProblemJson('openapiObject' in document ? document.openapiObject : {}),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/v1/openapi.json' } as never });
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 });
+
+type Responses = Record<string, { content?: Record<string, unknown> }>;
+
+/**
+ * Error answers are sent as `application/problem+json` (RFC 9457); the schema of one serialises
+ * both, but the document should say what goes over the wire.
+ */
+function problemsAsProblemJson<D extends { paths?: Record<string, unknown> }>(document: D): D {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations as Record<string, { responses?: Responses }>)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const json = response.content?.['application/json'];
+        if (Number(status) < 400 || !json) continue;
+        response.content = { 'application/problem+json': json };
+      }
+    }
+  }
+  return document;
+}
