@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
+import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
 import { PublishError } from '../publisher/platforms/platform.js';
 import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -43,6 +46,10 @@ export async function connectBlueskyAccount(
   if (!input.identifier.trim()) faults.push({ path: 'identifier', message: 'must not be empty' });
   if (!input.appPassword.trim()) faults.push({ path: 'appPassword', message: 'must not be empty' });
   if (!isHttpUrl(service)) faults.push({ path: 'service', message: 'must be an http or https URL' });
+  else if (service !== ctx.config.bluesky.serviceUrl && !ctx.config.media.allowPrivate && !(await resolvesToPublicAddresses(service))) {
+    // The app password is sent there: never to this server's own network on a user's say-so.
+    faults.push({ path: 'service', message: 'must be a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests)' });
+  }
   if (faults.length) throw new ValidationError(faults);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   let connected;
@@ -177,4 +184,15 @@ export async function markProviderExpired(ctx: AppContext, providerId: string, t
     .where('status', '=', 'ACTIVE')
     .where('access_token_enc', 'is not distinct from', tokenEnc)
     .execute();
+}
+
+/** True when every address the URL's host resolves to is public (none private, loopback, link-local...). */
+async function resolvesToPublicAddresses(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  try {
+    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
+    return addresses.length > 0 && addresses.every((a) => isPublicAddress(a.address));
+  } catch {
+    return false;
+  }
 }

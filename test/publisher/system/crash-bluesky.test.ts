@@ -34,7 +34,7 @@ const workers: WorkerProcess[] = [];
 before(async () => {
   if (skip) return;
   pds = await startPds();
-  env = await openSystemEnv();
+  env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) }); // the PDS is on loopback
   user = await createUser(env.ctx);
   account = await pds.createAccount(`crash${Math.floor(Math.random() * 1e6)}`);
   const connected = await user.call(env.app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: account.handle, appPassword: account.appPassword, service: pds.url } });

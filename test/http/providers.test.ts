@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEachDb } from '../helpers/context.js';
+import { createUser, rowCounts } from '../helpers/seeds.js';
+
+describeEachDb('connecting a Bluesky account', (env) => {
+  test('a service URL on a private, loopback or link-local address is refused before anything is sent there', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const before = await rowCounts(ctx);
+    for (const service of ['http://127.0.0.1:9', 'http://localhost:9', 'http://169.254.169.254', 'http://10.0.0.1', 'http://[::1]:9', 'https://192.168.1.1']) {
+      const res = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd', service } });
+      assert.equal(res.statusCode, 400, `${service}: ${res.body}`);
+      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['service'], service);
+    }
+    assert.deepEqual(await rowCounts(ctx), before);
+  });
+});
