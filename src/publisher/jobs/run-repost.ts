@@ -5,9 +5,9 @@ import { completeJob } from './outcome.js';
 import { publishedRef, type JobTarget } from './target.js';
 
 /**
- * Reposts the thread's first post. Both networks make a repost idempotent (Bluesky: a record
- * key derived from the post; Threads: one repost per account and post), so a run repeated after
- * a crash between the repost and completeJob leaves one repost, not two.
+ * Reposts the thread's first post. Both platforms make a repost idempotent (Bluesky: a record
+ * key derived from the post; Threads: the account's recent posts are checked for the repost
+ * first), so a run repeated after a crash or a lost answer leaves one repost, not two.
  */
 export async function runRepost(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
   const { ctx } = deps;

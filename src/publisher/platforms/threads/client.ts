@@ -76,6 +76,8 @@ export interface RecentPost {
   text: string | null;
   mediaType: string | null;
   repliedToId: string | null;
+  /** For a REPOST_FACADE: the post it reposts. */
+  repostedId: string | null;
   timestamp: string | null;
 }
 
@@ -287,13 +289,14 @@ export class ThreadsAccountApi {
   /** The account's newest top-level posts (`replies: false`) or replies, newest first. */
   async listRecentPosts(input: { replies: boolean; limit: number }): Promise<RecentPost[]> {
     const action = input.replies ? 'list recent replies' : 'list recent posts';
-    const fields = input.replies ? 'id,text,media_type,timestamp,replied_to' : 'id,text,media_type,timestamp';
+    const fields = input.replies ? 'id,text,media_type,timestamp,replied_to' : 'id,text,media_type,timestamp,reposted_post';
     const body = await this.send(action, 'GET', input.replies ? 'me/replies' : 'me/threads', { fields, limit: String(input.limit) });
     return readArray(body, 'data', action).filter(isObject).map((item) => ({
       id: readString(item, 'id', action),
       text: optionalString(item, 'text'),
       mediaType: optionalString(item, 'media_type'),
       repliedToId: isObject(item.replied_to) ? optionalString(item.replied_to, 'id') : null,
+      repostedId: isObject(item.reposted_post) ? optionalString(item.reposted_post, 'id') : null,
       timestamp: optionalString(item, 'timestamp'),
     }));
   }

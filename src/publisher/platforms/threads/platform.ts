@@ -51,8 +51,15 @@ export class ThreadsPlatform implements Platform {
     return this.#describe(api, mediaId);
   }
 
+  /**
+   * What Meta does with a second repost of one post is not documented, so a repost whose answer
+   * was lost must not be sent again blindly: the account's recent posts are looked at first.
+   */
   async repost(account: PlatformAccount, ref: PublishedRef): Promise<void> {
-    await this.#api(account).repost(ref.networkPostId);
+    const api = this.#api(account);
+    const recent = await api.listRecentPosts({ replies: false, limit: RECENT_POSTS_LIMIT });
+    if (recent.some((item) => item.mediaType === 'REPOST_FACADE' && item.repostedId === ref.networkPostId)) return;
+    await api.repost(ref.networkPostId);
   }
 
   async lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null> {

@@ -57,6 +57,11 @@ export interface FakeGraphApiOptions {
   replyQuota?: number;
   /** Meta does not say what spoiler offsets count (threads-api.md §4.6); UTF-16 by default. */
   spoilerUnit?: SpoilerUnit;
+  /**
+   * What Meta does with a second repost of the same post is not documented (threads-api.md
+   * §4.8): answer the existing repost (default), or refuse it as an invalid request.
+   */
+  secondRepost?: 'existing' | 'refused';
 }
 
 /** Faults for the next calls to an endpoint. */
@@ -163,6 +168,7 @@ export class FakeGraphApi {
   readonly #postQuota: number;
   readonly #replyQuota: number;
   readonly #spoilerUnit: SpoilerUnit;
+  readonly #secondRepost: 'existing' | 'refused';
   readonly #users = new Map<string, User>();
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, AuthCode>();
@@ -184,6 +190,7 @@ export class FakeGraphApi {
     this.#postQuota = options.postQuota ?? 250;
     this.#replyQuota = options.replyQuota ?? 1000;
     this.#spoilerUnit = options.spoilerUnit ?? 'utf16';
+    this.#secondRepost = options.secondRepost ?? 'existing';
     this.#server = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => {
         // A bug in the fake, not a Meta behaviour: make it loud rather than a quiet 500.
@@ -608,11 +615,12 @@ export class FakeGraphApi {
 
   // ---- reposts and deletion (threads-api.md §4.8) ----
 
-  /** Reposting the same post again returns the existing repost [unconfirmed]: tests count `reposts`. */
+  /** Reposting the same post again returns the existing repost or is refused (`secondRepost`); tests count `reposts`. */
   #repost(user: User, mediaId: string): Record<string, unknown> {
     const target = this.#media.get(mediaId);
     if (!target || target.deleted || target.repostOf) throw notFound(mediaId, 'POST');
     const existing = this.reposts.find((r) => r.ownerId === user.id && r.repostOf === mediaId && !r.deleted);
+    if (existing && this.#secondRepost === 'refused') throw invalidParam('This post has already been reposted');
     if (existing) return { id: existing.id };
     const repost: PublishedPost = {
       ...target,

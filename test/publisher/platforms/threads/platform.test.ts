@@ -341,6 +341,16 @@ describe('ThreadsPlatform.repost and fetchAnalytics', () => {
     assert.equal(env.fake.reposts[0]!.repostOf, ref.networkPostId);
   });
 
+  test('a repost whose answer was lost is found among the recent posts, not sent again (Meta may refuse a second one)', async (t) => {
+    const env = await setup(t, { secondRepost: 'refused' });
+    const ref = await publish(env, post('repost me once'));
+    env.fake.failNext('repost', { kind: 'dropResponse' });
+    await assert.rejects(env.platform.repost(env.account, ref), (err: PublishError) => err.kind === 'transient');
+    await env.platform.repost(env.account, ref);
+    assert.equal(env.fake.callsTo('repost').length, 1, 'no second repost call');
+    assert.equal(env.fake.reposts.length, 1);
+  });
+
   test('reads the six engagement counts by name', async (t) => {
     const env = await setup(t);
     const ref = await publish(env, post('popular'));
