@@ -90,18 +90,29 @@ function readJpegSize(b: Buffer): ImageSize | null {
  * and Bluesky's image CDN show it rotated, so width and height swap.
  */
 function exifSwapsAxes(app1: Buffer): boolean {
-  if (app1.toString('latin1', 0, 6) !== 'Exif\0\0') return false;
+  const orientation = exifOrientation(app1);
+  return orientation !== null && orientation >= 5 && orientation <= 8;
+}
+
+/** The EXIF orientation (1 to 8) of a JPEG's APP1 body ("Exif\0\0" + TIFF), or null. */
+export function exifOrientation(app1: Buffer): number | null {
+  if (app1.toString('latin1', 0, 6) !== 'Exif\0\0') return null;
   const tiff = app1.subarray(6);
   const order = tiff.toString('latin1', 0, 2);
-  if (order !== 'II' && order !== 'MM') return false;
+  if (order !== 'II' && order !== 'MM') return null;
   const le = order === 'II';
   const u16 = (at: number) => (le ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
   const u32 = (at: number) => (le ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
-  const ifd = u32(4);
-  const entries = u16(ifd);
-  for (let i = 0; i < entries; i++) {
-    const entry = ifd + 2 + i * 12;
-    if (u16(entry) === 0x0112) return u16(entry + 8) >= 5 && u16(entry + 8) <= 8;
+  try {
+    const ifd = u32(4);
+    const entries = u16(ifd);
+    for (let i = 0; i < entries; i++) {
+      const entry = ifd + 2 + i * 12;
+      if (u16(entry) === 0x0112) return u16(entry + 8);
+    }
+    return null;
+  } catch (err) {
+    if (err instanceof RangeError) return null; // truncated EXIF
+    throw err;
   }
-  return false;
 }

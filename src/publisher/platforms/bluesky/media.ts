@@ -5,6 +5,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { PublishError } from '../platform.js';
 import { IMAGE_MIMES, imageSize, sniffImageType, type ImageMime, type ImageSize } from './image-info.js';
+import { stripMetadata } from './strip-metadata.js';
 import { isPublicAddress } from './ip-policy.js';
 
 /**
@@ -140,7 +141,7 @@ async function readImage(res: IncomingMessage, maxBytes: number): Promise<Downlo
     const bytes = await readBody(res, maxBytes);
     const mimeType = sniffImageType(bytes);
     if (!mimeType) throw invalidMedia('media is not a JPEG, PNG, GIF or WebP image');
-    return { bytes, mimeType, size: imageSize(bytes, mimeType) };
+    return { bytes: stripMetadata(bytes, mimeType), mimeType, size: imageSize(bytes, mimeType) };
   } finally {
     res.destroy();
   }

@@ -20,7 +20,7 @@ export function pngImage(width: number, height: number): Buffer {
   ]);
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -92,4 +92,18 @@ export function webpHeader(kind: 'VP8 ' | 'VP8L' | 'VP8X', width: number, height
     b.writeUInt16LE(height, 28);
   }
   return b;
+}
+
+/** A real PNG that also carries what a phone or an editor leaves in it: EXIF with GPS, and XMP text. */
+export function pngWithMetadata(width: number, height: number): Buffer {
+  const plain = pngImage(width, height);
+  const iend = plain.length - 12;
+  return Buffer.concat([
+    plain.subarray(0, 33), // signature + IHDR
+    pngChunk('eXIf', Buffer.from('MM\0*\0\0\0\x08GPSLatitude 48.8584 N', 'latin1')),
+    pngChunk('tEXt', Buffer.from('XML:com.adobe.xmp\0<x:xmpmeta><exif:GPSLongitude>2.2945 E</exif:GPSLongitude></x:xmpmeta>', 'latin1')),
+    plain.subarray(33, iend),
+    pngChunk('iTXt', Buffer.from('Comment\0\0\0\0\0taken at home, GPS on', 'latin1')),
+    plain.subarray(iend),
+  ]);
 }

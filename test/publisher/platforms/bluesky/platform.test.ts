@@ -6,7 +6,7 @@ import { BlueskyPlatform, connectBluesky, type BlueskyPlatformOptions } from '..
 import { postRkey, repostRkey } from '../../../../src/publisher/platforms/bluesky/rkey.js';
 import { PublishError, type PlatformAccount, type PostProgress, type PostToPublish, type PublishedRef, type ReplyTarget } from '../../../../src/publisher/platforms/platform.js';
 import { startPds, type LocalAccount, type LocalNetwork } from '../../../support/pds.js';
-import { pngImage } from './fixtures.js';
+import { pngImage, pngWithMetadata } from './fixtures.js';
 import { CountingFetch, MemorySessions, emptyProgress, expireAccessToken, newPost, platformAccount, progressLog, startFileServer } from './support.js';
 
 const POST = 'app.bsky.feed.post';
@@ -23,6 +23,7 @@ before(async () => {
   files = await startFileServer({
     '/wide.png': { type: 'image/png', body: pngImage(6, 4) },
     '/tall.png': { type: 'image/png', body: pngImage(3, 9) },
+    '/phone.png': { type: 'image/png', body: pngWithMetadata(6, 4) },
   });
 });
 
@@ -151,6 +152,17 @@ describe('publishPost', () => {
     const cid = String('$link' in embed.images[0]!.image.ref ? embed.images[0]!.image.ref.$link : embed.images[0]!.image.ref);
     const blob = await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid });
     assert.deepEqual(Buffer.from(blob.data), pngImage(6, 4));
+  });
+
+  test('an image carrying GPS and XMP metadata is published without it (the blob on the PDS is the bare image)', async () => {
+    const { platform } = makePlatform();
+    const { ref } = await publish(platform, platformAccount(alice, pds.url), newPost('from my phone', [{ url: `${files.base}/phone.png`, altText: null }]));
+    const { value } = await readPost(ref.networkPostId);
+    const image = (value.embed as { images: { image: { ref: { $link: string } | { toString(): string } } }[] }).images[0]!.image;
+    const cid = String('$link' in image.ref ? image.ref.$link : image.ref);
+    const blob = Buffer.from((await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid })).data);
+    assert.doesNotMatch(blob.toString('latin1'), /GPS|xmpmeta|taken at home/);
+    assert.ok(blob.equals(pngImage(6, 4)));
   });
 
   test('a private media URL is refused when private media is not allowed, and nothing is posted', async () => {
