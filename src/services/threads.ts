@@ -46,6 +46,9 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   const provider = await requireProviderInWorkspace(ctx.db, workspace, input.providerId);
   const faults: FieldFault[] = input.posts.flatMap((post, i) => checkPost(provider.kind, post, `posts.${i}`));
+  // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
+  // reconnected (same provider id) before then.
+  if (provider.status === 'REVOKED') faults.unshift({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
   let repostHours: number | null = null;
   if (input.autoRepost?.enabled) {
     const checked = checkAutoRepostDelay(input.autoRepost.delays ?? [], 'autoRepost.delays');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDb } from '../helpers/context.js';
-import { createUser, rowCounts } from '../helpers/seeds.js';
+import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';
 
 describeEachDb('connecting a Bluesky account', (env) => {
   test('a service URL on a private, loopback or link-local address is refused before anything is sent there', async () => {
@@ -13,6 +13,23 @@ describeEachDb('connecting a Bluesky account', (env) => {
       assert.equal(res.statusCode, 400, `${service}: ${res.body}`);
       assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['service'], service);
     }
+    assert.deepEqual(await rowCounts(ctx), before);
+  });
+
+  test('creating a thread for a disconnected provider is refused at once; an EXPIRED one is accepted (it can be reconnected)', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account, 'BLUESKY');
+    const create = () => user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2030-01-01T10:00:00Z', posts: [{ text: 'hello' }] } });
+    await ctx.db.updateTable('providers').set({ status: 'EXPIRED' }).where('id', '=', provider.id).execute();
+    assert.equal((await create()).statusCode, 201);
+    const disconnected = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` });
+    assert.equal(disconnected.statusCode, 200, disconnected.body);
+    const before = await rowCounts(ctx);
+    const refused = await create();
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.deepEqual(refused.json().errors.map((e: { path: string }) => e.path), ['providerId']);
+    assert.match(refused.json().detail, /disconnected/);
     assert.deepEqual(await rowCounts(ctx), before);
   });
 });
