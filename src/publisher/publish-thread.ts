@@ -83,7 +83,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     try {
       published = await platform.publishPost({
         account,
-        post: { id: post.id, text: post.content, topic: post.topic, media: media.map((m) => ({ url: m.url, altText: m.alt_text })), spoilerRanges, isSpoilerMedia: post.is_spoiler_media },
+        post: { id: post.id, text: post.content, topic: post.topic, media: media.map((m) => ({ url: m.url, altText: m.alt_text })), spoilerRanges, isSpoilerMedia: post.is_spoiler_media, writtenAt: post.created_at },
         replyTo: root && parent ? { root, parent } : null,
         progress: saved,
         ...fenced,

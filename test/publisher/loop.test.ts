@@ -159,7 +159,7 @@ describeEachDb('publisher loop', (env) => {
     const claimed = await claimDueThreads(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10);
     assert.equal(claimed.length, 1);
     const first = (await get()).posts[0];
-    const ref = await fake.publishPost({ account: {} as never, post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false }, replyTo: null, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
+    const ref = await fake.publishPost({ account: {} as never, post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() }, replyTo: null, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
     await ctx.db.updateTable('posts').set({ status: 'PUBLISHED', network_post_id: ref.networkPostId, permalink: ref.permalink, published_at: clock.now() }).where('id', '=', first.id).execute();
     let thread = await get();
     assert.equal(thread.status, 'PUBLISHING');

@@ -31,7 +31,7 @@ export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget)
   const saved = { containerId: job.network_container_id, networkPostId: job.network_post_id, cid: job.network_cid };
   const fenced = fencedProgress(plugProgressStore(deps, job.id), saved);
   await fenced.confirmLease();
-  const published = await target.platform.publishPost({ account: target.account, post: plugPost(job.id, thread.auto_plug_text), replyTo, progress: saved, ...fenced });
+  const published = await target.platform.publishPost({ account: target.account, post: plugPost(job.id, thread.auto_plug_text, job.created_at), replyTo, progress: saved, ...fenced });
   await savePlugPublished(ctx, job.id, published);
   await completeJob(deps, job);
 }
@@ -58,8 +58,8 @@ async function waitForLikes(deps: PublishDeps, job: JobRow, target: JobTarget, l
   return failJob(deps, job, new PublishError('permanent', 'MIN_LIKES_NOT_REACHED', `The first post had ${likes} of ${minLikes} likes after ${days} days; the plug was not posted.`));
 }
 
-function plugPost(id: string, text: string): PostToPublish {
-  return { id, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false };
+function plugPost(id: string, text: string, writtenAt: Date): PostToPublish {
+  return { id, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt };
 }
 
 /** The plug's network state on its job row, fenced by the job's lease (see fencedProgress). */

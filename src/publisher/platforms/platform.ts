@@ -45,6 +45,8 @@ export interface PostToPublish {
   /** UTF-16 offsets; Threads only (Bluesky ignores them). */
   spoilerRanges: SpoilerRange[];
   isSpoilerMedia: boolean;
+  /** When the post was written in Skein: nothing the account published well before can be it. */
+  writtenAt: Date;
 }
 
 /** Network-side state of one post, saved after every step so a retry can resume. */

@@ -70,7 +70,7 @@ describeEachDb('auto-plug job', (env) => {
     assert.ok(job);
     const parent = { networkPostId: t.networkIds.at(-1)!, cid: null, permalink: null };
     const root = { networkPostId: t.networkIds[0]!, cid: null, permalink: null };
-    await t.fake.publishPost({ account: {} as never, post: { id: job.id, text: PLUG.text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false }, replyTo: { root, parent }, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
+    await t.fake.publishPost({ account: {} as never, post: { id: job.id, text: PLUG.text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: job.created_at }, replyTo: { root, parent }, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
     await t.loop.runOnce();
     assert.equal((await t.job('PLUG'))?.status, 'RUNNING', 'lease still held');
     await runAt(env(), t.loop, clock.now().getTime() + ctx.config.publisher.leaseMs + 1000);

@@ -16,6 +16,11 @@ const MAX_PUBLISH_TRIES = 3;
 /** /me/threads and /me/replies answer at most 100 items per page. */
 const RECENT_POSTS_LIMIT = 100;
 const QUOTA_RETRY_MS = 60 * 60_000;
+/**
+ * A post published this long before the Skein post was written cannot be it. Generous, because
+ * the server's clock and Meta's may disagree, and missing the real post would be worse.
+ */
+const WRITTEN_AT_MARGIN_MS = 10 * 60_000;
 const VIDEO_URL = /\.(mp4|mov|m4v)(?:[?#]|$)/i;
 
 export interface ThreadsPlatformOptions {
@@ -233,18 +238,22 @@ export class ThreadsPlatform implements Platform {
    * offers is the account's own newest posts: /me/replies for a reply (matched on text and the
    * replied-to post, which is unique in practice) or /me/threads for a top-level post (matched
    * on text and media type; if the same text was posted twice, the newest is taken, which is the
-   * one a just-interrupted publish produced). Not found: transient, so the post is retried later
-   * and never published a second time.
+   * one a just-interrupted publish produced, and posts from well before the Skein post was written
+   * are never taken). Not found: transient, so the post is retried later and never published a
+   * second time.
    */
   async #findPublished(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
     const { post, replyTo } = input;
     const recent = await api.listRecentPosts({ replies: replyTo !== null, limit: RECENT_POSTS_LIMIT });
     const wantedType = readBackMediaType(post.media);
+    const earliest = post.writtenAt.getTime() - WRITTEN_AT_MARGIN_MS;
     const match = recent.find(
       (item) =>
         sameText(item.text, post.text) &&
         (item.mediaType === null || item.mediaType === wantedType) &&
-        (replyTo === null || item.repliedToId === replyTo.parent.networkPostId),
+        (replyTo === null || item.repliedToId === replyTo.parent.networkPostId) &&
+        // An older post with the same text (a daily "good morning") while Meta's listing lags.
+        !(item.timestamp && Date.parse(item.timestamp) < earliest),
     );
     if (!match) {
       throw new PublishError('transient', 'THREADS_PUBLISHED_POST_NOT_FOUND', 'Threads reports the post as published but it is not in the account\'s recent posts yet.', { outcomeUnknown: true });

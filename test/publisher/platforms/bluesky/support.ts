@@ -70,7 +70,7 @@ export function platformAccount(account: LocalAccount, serviceUrl: string, provi
 }
 
 export function newPost(text: string, media: MediaItem[] = []): PostToPublish {
-  return { id: newId(), text, topic: null, media, spoilerRanges: [], isSpoilerMedia: false };
+  return { id: newId(), text, topic: null, media, spoilerRanges: [], isSpoilerMedia: false, writtenAt: new Date() };
 }
 
 export function emptyProgress(): PostProgress {

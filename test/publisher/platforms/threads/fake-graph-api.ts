@@ -62,6 +62,8 @@ export interface FakeGraphApiOptions {
    * §4.8): answer the existing repost (default), or refuse it as an invalid request.
    */
   secondRepost?: 'existing' | 'refused';
+  /** Meta's listings are eventually consistent: a post shows in /me/threads and /me/replies this long after it is published. */
+  listingLagMs?: number;
 }
 
 /** Faults for the next calls to an endpoint. */
@@ -169,6 +171,7 @@ export class FakeGraphApi {
   readonly #replyQuota: number;
   readonly #spoilerUnit: SpoilerUnit;
   readonly #secondRepost: 'existing' | 'refused';
+  readonly #listingLagMs: number;
   readonly #users = new Map<string, User>();
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, AuthCode>();
@@ -191,6 +194,7 @@ export class FakeGraphApi {
     this.#replyQuota = options.replyQuota ?? 1000;
     this.#spoilerUnit = options.spoilerUnit ?? 'utf16';
     this.#secondRepost = options.secondRepost ?? 'existing';
+    this.#listingLagMs = options.listingLagMs ?? 0;
     this.#server = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => {
         // A bug in the fake, not a Meta behaviour: make it loud rather than a quiet 500.
@@ -583,7 +587,7 @@ export class FakeGraphApi {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidParam('Param limit must be an integer between 1 and 100');
     if (params.before !== undefined && params.after !== undefined) throw invalidParam('Params before and after cannot be used together');
     let items = [...this.#media.values()]
-      .filter((m) => m.ownerId === user.id && !m.deleted && (m.replyToId !== null) === replies)
+      .filter((m) => m.ownerId === user.id && !m.deleted && (m.replyToId !== null) === replies && this.#now() - m.publishedAt >= this.#listingLagMs)
       .filter((m) => inWindow(m.publishedAt, params.since, params.until))
       .sort((a, b) => b.publishedAt - a.publishedAt || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
     if (params.after !== undefined) items = items.slice(cursorIndex(items, params.after) + 1);

@@ -24,7 +24,7 @@ async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?
 }
 
 function post(text: string, extra: Partial<PostToPublish> = {}): PostToPublish {
-  return { id: `post-${text.slice(0, 8)}`, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, ...extra };
+  return { id: `post-${text.slice(0, 8)}`, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: new Date(0), ...extra };
 }
 
 /** Stands in for the publisher's database row: keeps the last progress saved, across attempts. */
@@ -193,6 +193,24 @@ describe('ThreadsPlatform.publishPost', () => {
     assert.equal(env.fake.duplicatePublishAttempts, 0);
     assert.equal(ref.networkPostId, env.fake.published[0]!.id);
     assert.equal(saved.current.networkPostId, ref.networkPostId);
+  });
+
+  test('a lost answer is never matched to an older post with the same text while Meta\'s listing lags', async (t) => {
+    const env = await setup(t, { listingLagMs: 60_000 });
+    env.clock.advance(61_000);
+    const yesterday = await publish(env, post('good morning'));
+    env.clock.advance(86_400_000);
+    const today = post('good morning', { id: 'post-today', writtenAt: env.clock.now() });
+    const saved = new SavedProgress();
+    env.fake.failNext('threads_publish', { kind: 'dropResponse' });
+    await assert.rejects(publish(env, today, saved), (err: PublishError) => err.kind === 'transient');
+    // Today's post is out but not listed yet; yesterday's, with the same text, is.
+    await assert.rejects(publish(env, today, saved), (err: PublishError) => err.code === 'THREADS_PUBLISHED_POST_NOT_FOUND');
+    env.clock.advance(61_000);
+    const found = await publish(env, today, saved);
+    assert.notEqual(found.networkPostId, yesterday.networkPostId);
+    assert.equal(found.networkPostId, env.fake.published.at(-1)!.id);
+    assert.equal(env.fake.published.filter((p) => p.text === 'good morning').length, 2, 'published once today');
   });
 
   test('a dropped publish response for a reply is recovered from the replies list by its parent', async (t) => {
