@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { createPlatforms, createThreadsClient } from '../../../src/publisher/platforms/index.js';
+import { ThreadsClient } from '../../../src/publisher/platforms/threads/client.js';
 import { refreshExpiringThreadsTokens } from '../../../src/services/connections.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { describeEachDb } from '../../helpers/context.js';
@@ -102,6 +103,32 @@ describeEachDb(
       assert.equal(thread.status, 'FAILED');
       assert.equal(thread.posts[0].error.code, 'PROVIDER_EXPIRED');
       assert.match(thread.posts[0].error.message, /reconnect/);
+    });
+
+    test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
+      const url = new URL(start.authorizeUrl);
+      const { code } = fake.authorize({ username: 'racer', redirectUri: url.searchParams.get('redirect_uri')! });
+      const provider = (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+      clock.advance(55 * 86_400_000);
+      const token = ctx.secrets.decrypt((await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!);
+      let disconnected = 0;
+      // The user disconnects while Meta is answering this provider's refresh.
+      const racing: typeof fetch = async (input, init) => {
+        const call = new URL(String(input));
+        if (call.pathname.endsWith('/refresh_access_token') && call.searchParams.get('access_token') === token && disconnected++ === 0) {
+          assert.equal((await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` })).statusCode, 200);
+        }
+        return fetch(input, init);
+      };
+      const client = new ThreadsClient({ apiUrl: ctx.config.threads.apiUrl, appId: ctx.config.threads.appId, appSecret: ctx.threadsAppSecret, now: () => ctx.clock.now().getTime(), fetch: racing });
+      await refreshExpiringThreadsTokens(ctx, client); // other tests' providers may be refreshed too
+      assert.equal(disconnected, 1, 'the refresh was in flight');
+      const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.access_token_enc], ['REVOKED', null]);
+      clock.set('2026-11-22T12:00:00.000Z');
     });
 
     test('disconnect forgets the credentials; the provider shows REVOKED', async () => {
