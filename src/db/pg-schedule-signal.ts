@@ -14,6 +14,8 @@ const CHANNEL = 'skein_schedule';
  */
 export class PgScheduleSignal implements ScheduleSignal {
   readonly #local = new LocalScheduleSignal();
+  /** NOTIFYs on their way: close() waits for them, so none is cut off by the pool shutting down. */
+  readonly #sending = new Set<Promise<void>>();
   #listener: pg.Client | null = null;
   #connecting: Promise<void> | null = null;
   #failing = false;
@@ -27,9 +29,14 @@ export class PgScheduleSignal implements ScheduleSignal {
 
   ring(): void {
     this.#local.ring();
-    sql`SELECT pg_notify(${CHANNEL}, '')`.execute(this.db).catch((err: unknown) => {
-      this.logger.warn({ err }, 'could not notify other processes of a schedule change; they find it at their next poll');
-    });
+    const sending: Promise<void> = sql`SELECT pg_notify(${CHANNEL}, '')`
+      .execute(this.db)
+      .then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err }, 'could not notify other processes of a schedule change; they find it at their next poll'),
+      )
+      .finally(() => this.#sending.delete(sending));
+    this.#sending.add(sending);
   }
 
   wait(timeoutMs: number): Promise<void> {
@@ -39,6 +46,7 @@ export class PgScheduleSignal implements ScheduleSignal {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await Promise.all(this.#sending);
     await this.#connecting;
     const listener = this.#listener;
     this.#listener = null;

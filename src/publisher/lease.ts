@@ -46,20 +46,22 @@ export function fencedProgress(store: LeasedProgressStore, saved: PostProgress):
 /**
  * Runs `renew` three times per lease period until the returned function is called, so a live
  * worker keeps what it holds during a slow network call or behind a long thread. A worker that
- * lost a lease all the same (a long pause) learns it at its next `confirmLease`.
+ * lost a lease all the same (a long pause) learns it at its next `confirmLease`. Stopping waits
+ * for a renewal in flight, so none outlives the worker's database connections.
  */
-export function keepLeasesAlive(renew: () => Promise<void>, leaseMs: number, logger: Logger): () => void {
+export function keepLeasesAlive(renew: () => Promise<void>, leaseMs: number, logger: Logger): () => Promise<void> {
   const everyMs = Math.max(250, Math.floor(leaseMs / 3));
-  let busy = false;
+  let inFlight: Promise<void> | null = null;
   const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    renew()
+    inFlight ??= renew()
       .catch((err: unknown) => logger.warn({ err }, 'renewing leases failed'))
       .finally(() => {
-        busy = false;
+        inFlight = null;
       });
   }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+  };
 }

@@ -49,7 +49,7 @@ export class PublisherLoop {
       }
       return claimed.length + (await runDueJobs(deps, BATCH));
     } finally {
-      stopHeartbeat();
+      await stopHeartbeat();
     }
   }
 
