@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
 import { after, before, test } from 'node:test';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { createPlatforms, createThreadsClient } from '../../../src/publisher/platforms/index.js';
@@ -6,7 +7,7 @@ import { ThreadsClient } from '../../../src/publisher/platforms/threads/client.j
 import { refreshExpiringThreadsTokens } from '../../../src/services/connections.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { createUser } from '../../helpers/seeds.js';
+import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
 
 const APP_ID = '1234567890';
@@ -19,6 +20,14 @@ before(async () => {
   fake = await FakeGraphApi.start({ clock, appId: APP_ID, appSecret: APP_SECRET, processingMs: { TEXT: 0, IMAGE: 0, CAROUSEL: 0, VIDEO: 0 } });
 });
 after(() => fake.close());
+
+/** The OAuth connect flow as a user goes through it: authorize URL, consent at "Meta", callback. */
+async function connectThroughOAuth(app: FastifyInstance, user: TestUser, username: string): Promise<{ id: string }> {
+  const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
+  const url = new URL(start.authorizeUrl);
+  const { code } = fake.authorize({ username, redirectUri: url.searchParams.get('redirect_uri')! });
+  return (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+}
 
 describeEachDb(
   'Threads end to end: OAuth connect, publish, refresh (fake Graph API over HTTP)',
@@ -78,10 +87,7 @@ describeEachDb(
     test('tokens are refreshed before expiry; a refused refresh expires the provider and publishing fails clearly', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
-      const url = new URL(start.authorizeUrl);
-      const { code } = fake.authorize({ username: 'refresher', redirectUri: url.searchParams.get('redirect_uri')! });
-      const provider = (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+      const provider = await connectThroughOAuth(app, user, 'refresher');
       const client = createThreadsClient(ctx);
       const before = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.equal(await refreshExpiringThreadsTokens(ctx, client), 0, 'a fresh 60-day token is not refreshed');
@@ -108,10 +114,7 @@ describeEachDb(
     test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
-      const url = new URL(start.authorizeUrl);
-      const { code } = fake.authorize({ username: 'racer', redirectUri: url.searchParams.get('redirect_uri')! });
-      const provider = (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+      const provider = await connectThroughOAuth(app, user, 'racer');
       clock.advance(55 * 86_400_000);
       const token = ctx.secrets.decrypt((await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!);
       let disconnected = 0;

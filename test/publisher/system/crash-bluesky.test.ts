@@ -17,7 +17,7 @@ import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { startPds, type LocalAccount, type LocalNetwork } from '../../support/pds.js';
-import { dumpWorkerLogs, openSystemEnv, pickSeed, seconds, seededRandom, sleep, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
+import { dumpWorkerLogs, openSystemEnv, pickSeed, seconds, seededRandom, shutDown, sleep, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
 
 const skip = postgresSkipReason();
 const KILLS = 10;
@@ -44,9 +44,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await Promise.all(workers.map((w) => w.kill()));
-  await env?.close();
-  await pds?.close();
+  await shutDown({ workers, env, servers: [pds] });
 });
 
 interface PdsPost {

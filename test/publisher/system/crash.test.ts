@@ -32,6 +32,7 @@ import {
   pickSeed,
   seconds,
   seededRandom,
+  shutDown,
   startWorker,
   waitFor,
   type ProxyDecision,
@@ -64,10 +65,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await Promise.all(workers.map((w) => w.kill()));
-  await env?.close();
-  await proxy?.close();
-  await fake?.close();
+  await shutDown({ workers, env, servers: [proxy, fake] });
 });
 
 interface KillRecord {

@@ -36,6 +36,7 @@ import {
   pickSeed,
   seconds,
   seededRandom,
+  shutDown,
   sleep,
   startWorker,
   waitFor,
@@ -388,10 +389,7 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     await Promise.all(workers.map((w) => w.ready));
   });
   after(async () => {
-    await Promise.all(workers.map((w) => w.kill()));
-    await env?.close();
-    await proxy?.close();
-    await fake?.close();
+    await shutDown({ workers, env, servers: [proxy, fake] });
   });
 
   async function publishAll(label: string, sizes: number[], inject: () => void, timeoutMs: number) {

@@ -228,6 +228,16 @@ export class WorkerProcess {
   }
 }
 
+/**
+ * A system test's teardown, in order: the worker processes first (they hold connections to the
+ * test database), then the app and its database, then the servers the workers talked to.
+ */
+export async function shutDown(parts: { workers?: WorkerProcess[]; env?: SystemEnv; servers?: Array<{ close(): Promise<void> } | undefined> }): Promise<void> {
+  await Promise.all((parts.workers ?? []).map((w) => w.kill()));
+  await parts.env?.close();
+  for (const server of parts.servers ?? []) await server?.close();
+}
+
 export function startWorker(options: WorkerOptions): WorkerProcess {
   return new WorkerProcess(options);
 }

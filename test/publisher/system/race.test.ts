@@ -30,6 +30,7 @@ import {
   pickSeed,
   seconds,
   seededRandom,
+  shutDown,
   sleep,
   startWorker,
   waitFor,
@@ -59,10 +60,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await Promise.all(workers.map((w) => w.kill()));
-  await env?.close();
-  await proxy?.close();
-  await fake?.close();
+  await shutDown({ workers, env, servers: [proxy, fake] });
 });
 
 interface Call {

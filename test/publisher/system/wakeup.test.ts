@@ -11,7 +11,7 @@ import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
-import { connectFakeThreads, openSystemEnv, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
+import { connectFakeThreads, openSystemEnv, shutDown, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
 
 const skip = postgresSkipReason();
 const POLL_MS = 60_000;
@@ -40,9 +40,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await worker?.kill('SIGTERM');
-  await env?.close();
-  await fake?.close();
+  await shutDown({ workers: worker ? [worker] : [], env, servers: [fake] });
 });
 
 async function publishedAt(threadId: string, withinMs: number): Promise<Date> {
