@@ -41,7 +41,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const closers: Array<() => Promise<void> | void> = [];
   try {
-    const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers));
+    const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers, logger));
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
@@ -69,8 +69,8 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
   }
 }
 
-async function openConfiguredDb(config: Config, closers: Array<() => Promise<void> | void>): Promise<DbHandle> {
-  if (config.db.url) return openPostgres(config.db.url);
+async function openConfiguredDb(config: Config, closers: Array<() => Promise<void> | void>, logger: Logger): Promise<DbHandle> {
+  if (config.db.url) return openPostgres(config.db.url, 10, (err) => logger.warn({ err }, 'a pooled database connection broke; the pool opens a new one'));
   const lock: DataDirLock = acquireDataDirLock(config.db.dataDir);
   closers.push(() => lock.release());
   return openPGlite(`${config.db.dataDir}/pglite`);

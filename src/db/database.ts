@@ -27,8 +27,13 @@ function pgTypes() {
   };
 }
 
-export function openPostgres(url: string, poolSize = 10): DbHandle {
+/**
+ * `onIdleError`: an idle pooled connection that breaks (the server restarted, an admin ended it)
+ * is dropped by the pool, which then emits 'error'; unheard, that would crash the process.
+ */
+export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}): DbHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() as pg.CustomTypesConfig });
+  pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', url, close: () => db.destroy() };
 }

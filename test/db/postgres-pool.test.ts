@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openPostgres } from '../../src/db/database.js';
+import { openTestDb, postgresSkipReason } from '../helpers/db.js';
+
+const skip = postgresSkipReason();
+
+test('an idle pooled connection ended by the server (a restart, an admin) is reported, not a crash; the pool goes on', { skip: skip ?? false }, async () => {
+  const testDb = await openTestDb('postgres');
+  const errors: Error[] = [];
+  const handle = openPostgres(testDb.url!, 2, (err) => errors.push(err));
+  const admin = new pg.Client({ connectionString: testDb.url });
+  await admin.connect();
+  try {
+    const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(handle.db);
+    await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+    for (let i = 0; i < 100 && errors.length === 0; i++) await sleep(50);
+    assert.equal(errors.length, 1, 'the broken idle connection was reported');
+    assert.match(errors[0]!.message, /terminat/);
+    const again = await sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db);
+    assert.equal(again.rows[0]!.one, 1, 'the pool opened a new connection');
+  } finally {
+    await admin.end();
+    await handle.close();
+    await testDb.close();
+  }
+});
