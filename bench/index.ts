@@ -6,19 +6,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { loadConfig } from '../src/config/config.js';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/config.js';
 import { createContext } from '../src/context.js';
-import { openPGlite, openPostgres, type DbHandle } from '../src/db/database.js';
+import { type DbHandle, openPGlite, openPostgres } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
+import { createLogger } from '../src/lib/logger.js';
+import { personalWorkspace } from '../src/lib/workspace.js';
 import { PublisherLoop } from '../src/publisher/loop.js';
 import type { Platform } from '../src/publisher/platforms/platform.js';
 import { createAccount } from '../src/services/accounts.js';
 import { createApiKey } from '../src/services/api-keys.js';
 import { addProvider } from '../src/services/providers.js';
-import { personalWorkspace } from '../src/lib/workspace.js';
-import { createLogger } from '../src/lib/logger.js';
-import pg from 'pg';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const THREADS = Number(process.env.BENCH_THREADS ?? 500);
@@ -62,14 +62,27 @@ async function run(label: string, db: DbHandle): Promise<void> {
   await migrateToLatest(db.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0', SKEIN_DATA_DIR: tmpdir() });
   config.rateLimit = { ...config.rateLimit, perAccount: 1e9, perIp: 1e9 };
-  const ctx = await createContext(config, { skeinSecret: randomBytes(32).toString('hex'), threadsAppSecret: null }, { db, logger: createLogger('silent'), skipMigrations: true });
+  const ctx = await createContext(
+    config,
+    { skeinSecret: randomBytes(32).toString('hex'), threadsAppSecret: null },
+    { db, logger: createLogger('silent'), skipMigrations: true },
+  );
   const account = await createAccount(ctx, { email: `bench-${label}@example.test`, timezone: 'UTC' });
   const { key } = await createApiKey(ctx, account);
-  const provider = await addProvider(ctx, account.id, personalWorkspace(account.id), { kind: 'THREADS', providerUserId: '1', username: 'bench', accessToken: 't' });
+  const provider = await addProvider(ctx, account.id, personalWorkspace(account.id), {
+    kind: 'THREADS',
+    providerUserId: '1',
+    username: 'bench',
+    accessToken: 't',
+  });
   const app = await buildApp(ctx);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
-  const body = JSON.stringify({ providerId: provider.id, scheduleAt: new Date(Date.now() + 3600_000).toISOString(), posts: [{ text: 'bench post one' }, { text: 'two' }] });
+  const body = JSON.stringify({
+    providerId: provider.id,
+    scheduleAt: new Date(Date.now() + 3600_000).toISOString(),
+    posts: [{ text: 'bench post one' }, { text: 'two' }],
+  });
   let sent = 0;
   const started = performance.now();
   const latencies: number[] = [];
@@ -78,7 +91,11 @@ async function run(label: string, db: DbHandle): Promise<void> {
       while (sent < REQUESTS) {
         sent++;
         const t = performance.now();
-        const res = await fetch(`${address}/api/v1/posts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+        const res = await fetch(`${address}/api/v1/posts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+        });
         await res.arrayBuffer();
         if (res.status !== 201) throw new Error(`status ${res.status}`);
         latencies.push(performance.now() - t);
@@ -91,7 +108,10 @@ async function run(label: string, db: DbHandle): Promise<void> {
   console.log(`${label}: POST /api/v1/posts ${(REQUESTS / apiSeconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
   await app.close();
 
-  await ctx.db.updateTable('threads').set({ scheduled_at: new Date(Date.now() - 1000) }).execute();
+  await ctx.db
+    .updateTable('threads')
+    .set({ scheduled_at: new Date(Date.now() - 1000) })
+    .execute();
   const loop = new PublisherLoop(ctx, { THREADS: instantNetwork }, 'bench');
   const pubStart = performance.now();
   let claimed = 0;

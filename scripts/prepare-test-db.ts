@@ -5,6 +5,7 @@
  * - PostgreSQL: a template database that each file copies with CREATE DATABASE … TEMPLATE.
  * Prints the environment lines for the test runner as JSON on stdout.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -13,7 +14,6 @@ import { migrateToLatest } from '../src/db/migrator.js';
 
 const cacheDir = resolve('.test-cache');
 const env: Record<string, string> = {};
-
 
 async function dumpPGliteTemplate(): Promise<string> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -37,7 +37,8 @@ async function preparePostgres(baseUrl: string): Promise<string | { skip: string
     return { skip: `PostgreSQL at ${baseUrl} is not reachable (${(err as Error).message})` };
   }
   try {
-    const template = 'skein_test_template';
+    // One template per checkout, so two working copies can run their suites at once.
+    const template = `skein_test_template_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.query(`CREATE DATABASE ${template}`);
     const url = new URL(baseUrl);
@@ -61,4 +62,4 @@ if (typeof pgResult === 'string') {
 } else {
   env.SKEIN_TEST_PG_SKIP = pgResult.skip;
 }
-process.stdout.write(JSON.stringify(env) + '\n');
+process.stdout.write(`${JSON.stringify(env)}\n`);

@@ -14,6 +14,21 @@ function findTests(dir) {
 }
 
 const filter = process.argv.slice(2);
+
+// The compiler and the linter are part of the test: a type error or a lint/format fault fails it.
+// The build also refreshes dist/, which the system tests run as real `skein` processes.
+for (const [what, args] of [
+  ['type check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit']],
+  ['build (tsc -p tsconfig.build.json)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],
+  ['lint and format (biome check)', ['node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.']],
+]) {
+  const step = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (step.status !== 0) {
+    console.error(`npm test: the ${what} failed`);
+    process.exit(1);
+  }
+  console.log(`# ${what}: ok`);
+}
 const files = filter.length ? filter : findTests('test').sort();
 
 const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-db.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -31,9 +46,8 @@ if (dbEnv.SKEIN_TEST_PG_SKIP) {
 }
 
 const concurrency = process.env.SKEIN_TEST_CONCURRENCY ?? '2';
-const run = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, ...dbEnv, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, ...dbEnv, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+});
 process.exit(run.status ?? 1);

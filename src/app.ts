@@ -1,13 +1,13 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
-import { newId } from './lib/ids.js';
 import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { errorsPlugin } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
+import { newId } from './lib/ids.js';
 
 /** The HTTP application. Never listens: server.ts does, tests use inject() or listen themselves. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

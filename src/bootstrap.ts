@@ -15,7 +15,7 @@ export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null
   const base = ctx.config.http.publicUrl;
   return [
     '',
-    'Skein created an owner account (owner@localhost, time zone ' + timezone + ') and its first API key.',
+    `Skein created an owner account (owner@localhost, time zone ${timezone}) and its first API key.`,
     'This key is shown only now; keep it somewhere safe:',
     '',
     `  ${key}`,

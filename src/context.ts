@@ -1,7 +1,9 @@
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
-import { openPGlite, openPostgres, type Db, type DbHandle, type DbKind } from './db/database.js';
+import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
+import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
+import { PgScheduleSignal } from './db/pg-schedule-signal.js';
 import type { Clock } from './lib/clock.js';
 import { systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
@@ -9,8 +11,6 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
-import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
-import { PgScheduleSignal } from './db/pg-schedule-signal.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */

@@ -3,7 +3,7 @@ import { createOwnerIfEmpty } from './bootstrap.js';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
-import { startPublisher, type RunningPublisher } from './publisher/runner.js';
+import { type RunningPublisher, startPublisher } from './publisher/runner.js';
 
 /**
  * `skein serve` / `npm start`: the API and (unless disabled) the publisher in one process.
@@ -28,6 +28,6 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
 
   const banner = await createOwnerIfEmpty(ctx);
   await app.listen({ host: config.http.host, port: config.http.port });
-  if (banner) process.stdout.write(banner + '\n');
+  if (banner) process.stdout.write(`${banner}\n`);
   if (config.publisher.enabled) publisher = startPublisher(ctx);
 }

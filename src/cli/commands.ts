@@ -3,13 +3,13 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config/config.js';
 import type { Secrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
-import { openPGlite, openPostgres } from '../db/database.js';
 import { acquireDataDirLock } from '../db/data-dir-lock.js';
+import { openPGlite, openPostgres } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
+import { runServer } from '../server.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
-import { runServer } from '../server.js';
 import { runWorker } from '../worker.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -68,7 +68,7 @@ export const COMMANDS: Command[] = [
       const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
       try {
         const applied = await migrateToLatest(handle.db);
-        process.stdout.write((values.json ? JSON.stringify({ applied }) : applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date') + '\n');
+        process.stdout.write(`${values.json ? JSON.stringify({ applied }) : applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date'}\n`);
         return 0;
       } finally {
         await handle.close();
@@ -177,7 +177,10 @@ export const COMMANDS: Command[] = [
       const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
       const rows = await listProviders(ctx.db, await resolveWorkspace(ctx.db, account, v.team as string | undefined));
       const providers = rows.map(providerView);
-      return { text: providers.map((p) => `${p.id}  ${p.provider}  @${p.username}  ${p.status}`).join('\n') || 'no providers', json: { providers, count: providers.length } };
+      return {
+        text: providers.map((p) => `${p.id}  ${p.provider}  @${p.username}  ${p.status}`).join('\n') || 'no providers',
+        json: { providers, count: providers.length },
+      };
     },
   },
 ];

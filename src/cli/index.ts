@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config/config.js';
+import { type Config, loadConfig } from '../config/config.js';
 import { loadSecrets } from '../config/secrets.js';
-import { createContext, type AppContext } from '../context.js';
+import { type AppContext, createContext } from '../context.js';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { AppError, ConfigError } from '../errors/index.js';
 import { COMMANDS, type Command } from './commands.js';
@@ -32,7 +32,7 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | nul
 /** Runs one command; returns the exit code. Errors become one line on stderr. */
 export async function main(argv: string[], env = process.env): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(HELP + '\n');
+    process.stdout.write(`${HELP}\n`);
     return argv.length === 0 ? 1 : 0;
   }
   const found = findCommand(argv);
@@ -56,12 +56,12 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     if (command.runLong) return await command.runLong(config, secrets, values as Record<string, string | boolean | undefined>);
     ctx = await createContext(quiet(config), secrets);
     const output = await command.run!(ctx, values as Record<string, string | boolean | undefined>);
-    process.stdout.write((values.json ? JSON.stringify(output.json) : output.text) + '\n');
+    process.stdout.write(`${values.json ? JSON.stringify(output.json) : output.text}\n`);
     return 0;
   } catch (err) {
     process.stderr.write(`skein: ${describe(err)}\n`);
     // Scripts that asked for JSON get the failure as JSON too (the stderr line is for people).
-    if (rest.includes('--json')) process.stdout.write(JSON.stringify({ error: { code: errorCode(err), message: describe(err) } }) + '\n');
+    if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: errorCode(err), message: describe(err) } })}\n`);
     return 1;
   } finally {
     await ctx?.close();
@@ -77,7 +77,8 @@ export class CliUsageError extends Error {}
 function errorCode(err: unknown): string {
   if (err instanceof DataDirBusyError) return 'DATA_DIR_BUSY';
   if (err instanceof ConfigError) return 'INVALID_CONFIG';
-  if (err instanceof CliUsageError || (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))) return 'USAGE';
+  if (err instanceof CliUsageError || (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')))
+    return 'USAGE';
   if (err instanceof AppError) return err.code;
   return 'INTERNAL';
 }

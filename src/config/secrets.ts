@@ -23,7 +23,7 @@ export function loadSecrets(dataDir: string, env: Record<string, string | undefi
       mkdirSync(dataDir, { recursive: true });
       skeinSecret = randomBytes(32).toString('base64url');
       try {
-        writeFileSync(file, skeinSecret + '\n', { mode: 0o600, flag: 'wx' });
+        writeFileSync(file, `${skeinSecret}\n`, { mode: 0o600, flag: 'wx' });
       } catch (err) {
         // Another process wrote it first: use that one, or the two would disagree.
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
+import { type Kysely, type MigrationProvider, Migrator } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

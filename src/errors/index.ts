@@ -78,7 +78,10 @@ export class UpstreamError extends AppError {
 
 /** Invalid configuration: stops the start with one line naming the variable. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }

@@ -60,7 +60,12 @@ export function toProblem(err: unknown): Problem {
   }
   if (fw.statusCode && fw.statusCode >= 400 && fw.statusCode < 500) {
     const detail = fw.message ?? 'Bad request.';
-    return problem(fw.statusCode, fw.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED', detail, fw.statusCode === 400 ? [{ path: '', message: detail }] : undefined);
+    return problem(
+      fw.statusCode,
+      fw.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED',
+      detail,
+      fw.statusCode === 400 ? [{ path: '', message: detail }] : undefined,
+    );
   }
   return problem(500, 'INTERNAL', 'An internal error occurred.');
 }

@@ -43,7 +43,7 @@ export class SecretBox {
 
 /** `skein_` + 43 URL-safe characters (256 random bits). */
 export function generateApiKey(): string {
-  return 'skein_' + randomBytes(32).toString('base64url');
+  return `skein_${randomBytes(32).toString('base64url')}`;
 }
 
 export const API_KEY_PATTERN = /^skein_[A-Za-z0-9_-]{32,128}$/;

@@ -4,9 +4,7 @@
  * happens twice and we take the earlier instant.
  */
 
-export type LocalTimeResult =
-  | { ok: true; instant: Date }
-  | { ok: false; reason: 'FORMAT' | 'RANGE' | 'NONEXISTENT' };
+export type LocalTimeResult = { ok: true; instant: Date } | { ok: false; reason: 'FORMAT' | 'RANGE' | 'NONEXISTENT' };
 
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?$/;
 

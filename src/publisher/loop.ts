@@ -2,9 +2,9 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
 import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
-import { keepLeasesAlive } from './lease.js';
 import { runDueJobs } from './jobs/run-job.js';
-import { publishClaimedThread, type Platforms } from './publish-thread.js';
+import { keepLeasesAlive } from './lease.js';
+import { type Platforms, publishClaimedThread } from './publish-thread.js';
 
 const BATCH = 10;
 /** Never sleep less than this when idle: a due row another worker took just now is not spun on. */

@@ -5,7 +5,7 @@ import { markProviderExpired } from '../services/connections.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { fencedProgress, type LeasedProgressStore } from './lease.js';
-import { LeaseLostError, PublishError, type Platform, type PlatformAccount, type PublishedRef } from './platforms/platform.js';
+import { LeaseLostError, type Platform, type PlatformAccount, PublishError, type PublishedRef } from './platforms/platform.js';
 
 export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
 
@@ -61,10 +61,24 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
   const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
   const posts = aggregate!.posts;
   if (provider.status !== 'ACTIVE') {
-    return failThread(deps, thread, firstUnpublished(posts), new PublishError('auth', 'PROVIDER_' + provider.status, `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}; reconnect it, then retry.`));
+    return failThread(
+      deps,
+      thread,
+      firstUnpublished(posts),
+      new PublishError(
+        'auth',
+        `PROVIDER_${provider.status}`,
+        `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}; reconnect it, then retry.`,
+      ),
+    );
   }
   if (!platform) {
-    return failThread(deps, thread, firstUnpublished(posts), new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`));
+    return failThread(
+      deps,
+      thread,
+      firstUnpublished(posts),
+      new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`),
+    );
   }
   const account = decryptAccount(ctx, provider);
   let root: PublishedRef | null = null;
@@ -83,7 +97,15 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     try {
       published = await platform.publishPost({
         account,
-        post: { id: post.id, text: post.content, topic: post.topic, media: media.map((m) => ({ url: m.url, altText: m.alt_text })), spoilerRanges, isSpoilerMedia: post.is_spoiler_media, writtenAt: post.created_at },
+        post: {
+          id: post.id,
+          text: post.content,
+          topic: post.topic,
+          media: media.map((m) => ({ url: m.url, altText: m.alt_text })),
+          spoilerRanges,
+          isSpoilerMedia: post.is_spoiler_media,
+          writtenAt: post.created_at,
+        },
         replyTo: root && parent ? { root, parent } : null,
         progress: saved,
         ...fenced,
@@ -131,7 +153,11 @@ function postProgressStore(deps: PublishDeps, threadId: string, postId: string, 
           .where('network_post_id', 'is', null)
           .executeTakeFirst();
         if (saved.numUpdatedRows === 0n) return false;
-        await trx.updateTable('threads').set({ locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs) }).where('id', '=', threadId).execute();
+        await trx
+          .updateTable('threads')
+          .set({ locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs) })
+          .where('id', '=', threadId)
+          .execute();
         return true;
       }),
     recordFacts: async (progress) => {
@@ -187,7 +213,10 @@ export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.rand
 }
 
 async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: ProviderRow, postId: string, err: unknown): Promise<void> {
-  const error = err instanceof PublishError ? err : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  const error =
+    err instanceof PublishError
+      ? err
+      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
   if (error.kind === 'auth') await markProviderExpired(deps.ctx, provider.id, provider.access_token_enc);
@@ -209,7 +238,11 @@ export function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<vo
   return releaseToReady(deps, thread, { attempts: Math.max(0, thread.attempts - 1) });
 }
 
-async function releaseToReady(deps: PublishDeps, thread: ThreadRow, changes: { next_attempt_at?: Date; last_error?: string; attempts?: number }): Promise<void> {
+async function releaseToReady(
+  deps: PublishDeps,
+  thread: ThreadRow,
+  changes: { next_attempt_at?: Date; last_error?: string; attempts?: number },
+): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
     const released = await trx

@@ -13,8 +13,7 @@ const TOKEN_REFRESH_EVERY_MS = 3600_000;
 export function startPublisher(ctx: AppContext): RunningPublisher {
   const loop = new PublisherLoop(ctx, createPlatforms(ctx));
   const threads = createThreadsClient(ctx);
-  const refreshTokens = () =>
-    refreshExpiringThreadsTokens(ctx, threads).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
+  const refreshTokens = () => refreshExpiringThreadsTokens(ctx, threads).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
   void refreshTokens();
   const timer = setInterval(refreshTokens, TOKEN_REFRESH_EVERY_MS);
   timer.unref();

@@ -1,8 +1,7 @@
-import type { Db } from '../db/database.js';
-import type { MediaRow, PostRow, ProviderKind, PublishStatus, SpoilerRangeRow, ThreadRow } from '../db/schema/index.js';
-import { newId } from '../lib/ids.js';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema/index.js';
+import type { Db } from '../db/database.js';
+import type { Database, MediaRow, PostRow, ProviderKind, PublishStatus, SpoilerRangeRow, ThreadRow } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
 import type { MediaInput, SpoilerRangeInput } from '../services/content-rules.js';
 
 export type DbOrTrx = Db | Transaction<Database>;

@@ -1,11 +1,11 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import type { DbOrTrx } from '../repos/threads.js';
 import type { AccountRow } from '../db/schema/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { isValidTimeZone } from '../lib/time.js';
 import { personalWorkspace, teamWorkspace, type Workspace } from '../lib/workspace.js';
+import type { DbOrTrx } from '../repos/threads.js';
 
 export interface AccountView {
   id: string;
@@ -34,7 +34,11 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
 }
 
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
 }
 
 export async function requireAccountByEmail(db: Db, email: string): Promise<AccountRow> {
@@ -51,7 +55,8 @@ export async function getAccount(db: Db, id: string): Promise<AccountRow> {
 
 export async function updateAccount(ctx: AppContext, account: AccountRow, patch: { timezone?: string; activeTeamId?: string | null }): Promise<AccountRow> {
   const faults = [];
-  if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) faults.push({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
+  if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone))
+    faults.push({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
   if (faults.length) throw new ValidationError(faults);
   if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
   return ctx.db
@@ -69,7 +74,11 @@ export async function createTeam(ctx: AppContext, owner: AccountRow, name: strin
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new ValidationError({ path: 'name', message: 'must be 1 to 100 characters' });
   return ctx.db.transaction().execute(async (trx) => {
-    const team = await trx.insertInto('teams').values({ id: newId(), name: trimmed, created_at: ctx.clock.now() }).returning(['id', 'name']).executeTakeFirstOrThrow();
+    const team = await trx
+      .insertInto('teams')
+      .values({ id: newId(), name: trimmed, created_at: ctx.clock.now() })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
     await trx.insertInto('memberships').values({ team_id: team.id, account_id: owner.id, role: 'owner', created_at: ctx.clock.now() }).execute();
     return team;
   });
@@ -83,7 +92,12 @@ export async function addTeamMember(ctx: AppContext, teamId: string, account: Ac
     .values({ team_id: teamId, account_id: account.id, role, created_at: ctx.clock.now() })
     .onConflict((oc) => oc.columns(['team_id', 'account_id']).doNothing())
     .execute();
-  const row = await ctx.db.selectFrom('memberships').select(['team_id', 'account_id', 'role']).where('team_id', '=', teamId).where('account_id', '=', account.id).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('memberships')
+    .select(['team_id', 'account_id', 'role'])
+    .where('team_id', '=', teamId)
+    .where('account_id', '=', account.id)
+    .executeTakeFirstOrThrow();
   return { teamId: row.team_id, accountId: row.account_id, role: row.role };
 }
 

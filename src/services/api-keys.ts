@@ -25,14 +25,30 @@ export async function createApiKey(ctx: AppContext, account: AccountRow, name = 
   const key = generateApiKey();
   const row = await ctx.db
     .insertInto('api_keys')
-    .values({ id: newId(), account_id: account.id, name: trimmed, key_hash: ctx.secrets.hashApiKey(key), last4: key.slice(-4), created_at: ctx.clock.now(), last_used_at: null, revoked_at: null })
+    .values({
+      id: newId(),
+      account_id: account.id,
+      name: trimmed,
+      key_hash: ctx.secrets.hashApiKey(key),
+      last4: key.slice(-4),
+      created_at: ctx.clock.now(),
+      last_used_at: null,
+      revoked_at: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { ...view(row), key };
 }
 
 export async function listApiKeys(ctx: AppContext, account: AccountRow): Promise<ApiKeyView[]> {
-  const rows = await ctx.db.selectFrom('api_keys').selectAll().where('account_id', '=', account.id).where('revoked_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  const rows = await ctx.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(view);
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import { ValidationError, type FieldFault } from '../errors/index.js';
+import { type FieldFault, ValidationError } from '../errors/index.js';
 import { graphemes, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
 

@@ -5,8 +5,8 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
-import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
 import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
+import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
 import { PublishError } from '../publisher/platforms/platform.js';
 import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -87,7 +87,14 @@ export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient
   await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
   await ctx.db
     .insertInto('oauth_states')
-    .values({ state, account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', created_at: now, expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS) })
+    .values({
+      state,
+      account_id: account.id,
+      team_id: workspace.teamId,
+      kind: 'THREADS',
+      created_at: now,
+      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
+    })
     .execute();
   return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
 }
@@ -96,11 +103,16 @@ export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient
  * Step 2: Meta redirects the browser back with `code` and `state` (no API key). The state says
  * who asked; the code becomes a long-lived token; the user id comes from /me as a string.
  */
-export async function finishThreadsConnect(ctx: AppContext, client: ThreadsClient, query: { code?: string; state?: string; error?: string; error_description?: string }): Promise<ProviderRow> {
+export async function finishThreadsConnect(
+  ctx: AppContext,
+  client: ThreadsClient,
+  query: { code?: string; state?: string; error?: string; error_description?: string },
+): Promise<ProviderRow> {
   requireThreadsApp(ctx);
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
   const row = await ctx.db.deleteFrom('oauth_states').where('state', '=', query.state).returningAll().executeTakeFirst();
-  if (!row || row.expires_at < ctx.clock.now()) throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+  if (!row || row.expires_at < ctx.clock.now())
+    throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
   if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
   if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
   const code = query.code.replace(/#_$/, '');

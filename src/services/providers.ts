@@ -76,6 +76,7 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
 }
 
 /** Restricts a providers query to one workspace. */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
 function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
   return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
 }

@@ -11,8 +11,7 @@ export function readDateTime(value: string, zone: string, path: string): Date {
   if (result.reason === 'NONEXISTENT') {
     throw new ValidationError({ path, message: `${value} does not exist in ${zone} (the clocks skip it)` }, 'INVALID_LOCAL_TIME');
   }
-  const message =
-    result.reason === 'FORMAT' ? 'must look like YYYY-MM-DDThh:mm:ss, optionally with Z or ±hh:mm' : 'is not a real date and time';
+  const message = result.reason === 'FORMAT' ? 'must look like YYYY-MM-DDThh:mm:ss, optionally with Z or ±hh:mm' : 'is not a real date and time';
   throw new ValidationError({ path, message });
 }
 

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { AccountRow, TagRow } from '../db/schema/index.js';
-import { ValidationError, type FieldFault } from '../errors/index.js';
+import { type FieldFault, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import { workspaceOf } from '../lib/workspace.js';
+import type { DbOrTrx } from '../repos/threads.js';
 import { resolveWorkspace } from './accounts.js';
 import { requireAccessibleThread } from './threads.js';
-import type { DbOrTrx } from '../repos/threads.js';
 
 export const MAX_TAGS_PER_THREAD = 50;
 const MAX_TAG_NAME = 50;
@@ -26,7 +26,15 @@ export function tagKey(name: string): string {
 }
 
 export function tagView(row: TagRow) {
-  return { id: row.id, name: row.name, color: row.color, teamId: row.team_id, createdBy: row.created_by, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    teamId: row.team_id,
+    createdBy: row.created_by,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
 }
 
 export function reducedTagView(row: Pick<TagRow, 'id' | 'name' | 'color'>) {
@@ -46,7 +54,12 @@ export async function listTags(ctx: AppContext, account: AccountRow, teamId?: st
 }
 
 async function threadTagRows(db: DbOrTrx, threadId: string) {
-  const rows = await db.selectFrom('thread_tags').innerJoin('tags', 'tags.id', 'thread_tags.tag_id').select(['tags.id', 'tags.name', 'tags.color']).where('thread_tags.thread_id', '=', threadId).execute();
+  const rows = await db
+    .selectFrom('thread_tags')
+    .innerJoin('tags', 'tags.id', 'thread_tags.tag_id')
+    .select(['tags.id', 'tags.name', 'tags.color'])
+    .where('thread_tags.thread_id', '=', threadId)
+    .execute();
   return rows.sort(byName).map(reducedTagView);
 }
 
@@ -61,7 +74,8 @@ function normaliseNames(names: string[]): string[] {
   const byKey = new Map<string, string>();
   names.forEach((raw, i) => {
     const name = raw.trim();
-    if (name.length < 1 || [...name].length > MAX_TAG_NAME) faults.push({ path: `tagNames.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
+    if (name.length < 1 || [...name].length > MAX_TAG_NAME)
+      faults.push({ path: `tagNames.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
     else if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
   });
   if (byKey.size > MAX_TAGS_PER_THREAD) faults.push({ path: 'tagNames', message: `a thread may carry at most ${MAX_TAGS_PER_THREAD} tags` });
@@ -99,7 +113,11 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
       ? await trx.selectFrom('tags').select('id').where('scope', '=', workspace.scope).where('name_key', 'in', names.map(tagKey)).execute()
       : [];
     await trx.deleteFrom('thread_tags').where('thread_id', '=', thread.id).execute();
-    if (tags.length) await trx.insertInto('thread_tags').values(tags.map((t) => ({ thread_id: thread.id, tag_id: t.id }))).execute();
+    if (tags.length)
+      await trx
+        .insertInto('thread_tags')
+        .values(tags.map((t) => ({ thread_id: thread.id, tag_id: t.id })))
+        .execute();
     return { threadId: thread.id, tags: await threadTagRows(trx, thread.id) };
   });
 }

@@ -1,8 +1,17 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderKind } from '../db/schema/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldFault } from '../errors/index.js';
-import { insertPost, replaceMedia, replaceSpoilerRanges, type DbOrTrx } from '../repos/threads.js';
-import { checkMedia, checkSpoilerRanges, checkText, checkTopic, checkPost, type MediaInput, type PostContent, type SpoilerRangeInput } from './content-rules.js';
+import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import { type DbOrTrx, insertPost, replaceMedia, replaceSpoilerRanges } from '../repos/threads.js';
+import {
+  checkMedia,
+  checkPost,
+  checkSpoilerRanges,
+  checkText,
+  checkTopic,
+  type MediaInput,
+  type PostContent,
+  type SpoilerRangeInput,
+} from './content-rules.js';
 import { assertAllPostsReady, requireAccessibleThread, toPostWrite } from './threads.js';
 
 export interface PostPatch {
@@ -21,7 +30,11 @@ async function providerKind(trx: DbOrTrx, providerId: string): Promise<ProviderK
 }
 
 async function bumpVersion(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
-  await trx.updateTable('threads').set((eb) => ({ version: eb('version', '+', 1), updated_at: now })).where('id', '=', threadId).execute();
+  await trx
+    .updateTable('threads')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', threadId)
+    .execute();
 }
 
 /**
@@ -61,8 +74,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     const kind = await providerKind(trx, thread.provider_id);
     const text = patch.content ?? post.content;
     const ranges =
-      patch.spoilerRanges ??
-      (await trx.selectFrom('spoiler_ranges').select(['offset', 'length']).where('post_id', '=', post.id).orderBy('position').execute());
+      patch.spoilerRanges ?? (await trx.selectFrom('spoiler_ranges').select(['offset', 'length']).where('post_id', '=', post.id).orderBy('position').execute());
     const faults: FieldFault[] = [
       ...(patch.content !== undefined ? checkText(kind, patch.content, 'content') : []),
       ...checkTopic(kind, patch.topic, 'topic'),
@@ -100,7 +112,11 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     await assertAllPostsReady(trx, thread, 'Editing the thread');
     const kind = await providerKind(trx, thread.provider_id);
-    const existing = await trx.selectFrom('posts').select(['id', 'post_order', 'network_container_id', 'network_post_id']).where('thread_id', '=', thread.id).execute();
+    const existing = await trx
+      .selectFrom('posts')
+      .select(['id', 'post_order', 'network_container_id', 'network_post_id'])
+      .where('thread_id', '=', thread.id)
+      .execute();
     assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = posts.flatMap((post, i) => checkPost(kind, post, `posts.${i}`));

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { AccountRow, ThreadRow } from '../db/schema/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldFault } from '../errors/index.js';
+import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
-import { findThread, insertPost, loadThreadAggregates, type DbOrTrx } from '../repos/threads.js';
+import { type DbOrTrx, findThread, insertPost, loadThreadAggregates } from '../repos/threads.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { getAutoPlug } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, type PostContent } from './content-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
-import { draftView, threadView, type DraftView, type ThreadView } from './thread-views.js';
+import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
 
 export interface CreateThreadInput {
   providerId: string;
@@ -32,6 +32,7 @@ export interface CreateThreadResult {
 const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /** Threads of one workspace. */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
 function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
   return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
 }
@@ -48,7 +49,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const faults: FieldFault[] = input.posts.flatMap((post, i) => checkPost(provider.kind, post, `posts.${i}`));
   // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
   // reconnected (same provider id) before then.
-  if (provider.status === 'REVOKED') faults.unshift({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
+  if (provider.status === 'REVOKED')
+    faults.unshift({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
   let repostHours: number | null = null;
   if (input.autoRepost?.enabled) {
     const checked = checkAutoRepostDelay(input.autoRepost.delays ?? [], 'autoRepost.delays');
@@ -124,7 +126,9 @@ function requestHash(input: CreateThreadInput): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -191,9 +195,7 @@ export async function listThreads(
   if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  let select = inWorkspace(ctx.db.selectFrom('threads').selectAll(), workspace)
-    .where('scheduled_at', '>=', from)
-    .where('scheduled_at', '<=', to);
+  let select = inWorkspace(ctx.db.selectFrom('threads').selectAll(), workspace).where('scheduled_at', '>=', from).where('scheduled_at', '<=', to);
   if (query.providerId !== undefined) select = select.where('provider_id', '=', query.providerId);
   const threads = await select.orderBy('scheduled_at').orderBy('id').execute();
   return (await loadThreadAggregates(ctx.db, threads)).map(threadView);
@@ -233,7 +235,11 @@ export async function deleteThread(ctx: AppContext, account: AccountRow, threadI
     if (publishInFlight(thread, ctx.clock.now())) {
       throw new ConflictError('PUBLISH_IN_PROGRESS', 'This thread is being published right now; try again when it is done.');
     }
-    const { count } = await trx.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('count')).where('thread_id', '=', thread.id).executeTakeFirstOrThrow();
+    const { count } = await trx
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('thread_id', '=', thread.id)
+      .executeTakeFirstOrThrow();
     await trx.deleteFrom('threads').where('id', '=', thread.id).execute();
     return { deleted: true, threadId: thread.id, postsDeleted: Number(count) };
   });

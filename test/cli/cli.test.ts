@@ -20,7 +20,19 @@ describe('skein command line (embedded database)', () => {
   test('--help lists every command', () => {
     const res = skein(['--help'], env);
     assert.equal(res.code, 0);
-    for (const cmd of ['user create', 'key create', 'key list', 'key revoke', 'team create', 'team add-member', 'provider add', 'provider list', 'serve', 'worker', 'migrate']) {
+    for (const cmd of [
+      'user create',
+      'key create',
+      'key list',
+      'key revoke',
+      'team create',
+      'team add-member',
+      'provider add',
+      'provider list',
+      'serve',
+      'worker',
+      'migrate',
+    ]) {
       assert.ok(res.stdout.includes(cmd), cmd);
     }
   });
@@ -43,7 +55,26 @@ describe('skein command line (embedded database)', () => {
     skein(['user', 'create', '--email', 'bob@example.test', '--timezone', 'UTC', '--json'], env);
     const member = JSON.parse(skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--json'], env).stdout);
     assert.deepEqual(member, { teamId: team.id, accountId: member.accountId, role: 'member' });
-    const provider = skein(['provider', 'add', '--email', 'ann@example.test', '--kind', 'BLUESKY', '--provider-user-id', 'did:plc:abc', '--username', 'ann.test', '--access-token', 'app-pass', '--team', team.id, '--json'], env);
+    const provider = skein(
+      [
+        'provider',
+        'add',
+        '--email',
+        'ann@example.test',
+        '--kind',
+        'BLUESKY',
+        '--provider-user-id',
+        'did:plc:abc',
+        '--username',
+        'ann.test',
+        '--access-token',
+        'app-pass',
+        '--team',
+        team.id,
+        '--json',
+      ],
+      env,
+    );
     assert.equal(provider.code, 0, provider.stderr);
     assert.equal(JSON.parse(provider.stdout).teamId, team.id);
     assert.ok(!provider.stdout.includes('app-pass'));
@@ -70,7 +101,10 @@ describe('skein command line (embedded database)', () => {
   });
 
   test('a command says so in one line when a running server holds the embedded database', async () => {
-    const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await waitFor(() => (existsSync(join(dataDir, 'skein.pid')) && readFileSync(join(dataDir, 'skein.pid'), 'utf8') === String(server.pid) ? true : null));
       const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
@@ -92,7 +126,10 @@ describe('first start on an empty embedded database', () => {
 
   test('creates an owner, prints its key once with a curl line that works; SIGTERM exits 0', async () => {
     const port = await freePort();
-    const server = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     server.stdout.on('data', (chunk) => (out += chunk));
     try {
@@ -109,7 +146,10 @@ describe('first start on an empty embedded database', () => {
       assert.equal(await new Promise((resolve) => server.on('exit', resolve)), 0);
     }
     // A second start finds the account and prints no key.
-    const again = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const again = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out2 = '';
     again.stdout.on('data', (chunk) => (out2 += chunk));
     await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ? true : null));

@@ -27,12 +27,19 @@ test('each invalid variable is named', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ];
   for (const [env, variable] of cases) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable));
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable),
+    );
   }
 });
 
 test('an invalid variable stops `skein serve` with one line naming it', () => {
-  const res = spawnSync(process.execPath, [join(process.cwd(), 'bin', 'skein.js'), 'serve'], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(process.execPath, [join(process.cwd(), 'bin', 'skein.js'), 'serve'], {
+    env: { ...process.env, PORT: 'eighty' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(res.status, 1);
   assert.equal(res.stderr.trim().split('\n').length, 1);
   assert.match(res.stderr, /^skein: PORT: must be a whole number/);

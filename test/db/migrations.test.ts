@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { sql, type Kysely } from 'kysely';
-import { createMigrator, migrateToLatest } from '../../src/db/migrator.js';
+import { describe, test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
 import { migrations } from '../../src/db/migrations/index.js';
-import { openTestDb } from '../helpers/db.js';
-import { DIALECTS, postgresSkipReason } from '../helpers/db.js';
-import { describe } from 'node:test';
+import { createMigrator, migrateToLatest } from '../../src/db/migrator.js';
+import { DIALECTS, openTestDb, postgresSkipReason } from '../helpers/db.js';
 
 async function schemaOf(db: Kysely<any>): Promise<string[]> {
   const columns = await sql<{ t: string; c: string; ty: string; n: string }>`
     SELECT table_name AS t, column_name AS c, data_type AS ty, is_nullable AS n
     FROM information_schema.columns WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%'
     ORDER BY table_name, column_name`.execute(db);
-  const indexes = await sql<{ d: string }>`SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%' ORDER BY indexname`.execute(db);
+  const indexes = await sql<{
+    d: string;
+  }>`SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%' ORDER BY indexname`.execute(db);
   return [...columns.rows.map((r) => `${r.t}.${r.c} ${r.ty} ${r.n}`), ...indexes.rows.map((r) => r.d)];
 }
 

@@ -1,8 +1,8 @@
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import { type AppContext, createContext } from '../../src/context.js';
 import type { DbKind } from '../../src/db/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
@@ -36,13 +36,17 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   if (!options.realRateLimits) config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
   if (options.config) config = options.config(config);
   const clock = options.clock ?? new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
-  const ctx = await createContext(config, { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null }, {
-    db,
-    clock,
-    logger: options.logger ?? createLogger(process.env.LOG_LEVEL ?? 'silent'),
-    skipMigrations: db.migrated,
-    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
-  });
+  const ctx = await createContext(
+    config,
+    { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null },
+    {
+      db,
+      clock,
+      logger: options.logger ?? createLogger(process.env.LOG_LEVEL ?? 'silent'),
+      skipMigrations: db.migrated,
+      ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    },
+  );
   const app = await buildApp(ctx);
   await app.ready();
   return {

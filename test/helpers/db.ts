@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { openPGlite, openPostgres, type DbHandle, type DbKind } from '../../src/db/database.js';
+import { type DbHandle, type DbKind, openPGlite, openPostgres } from '../../src/db/database.js';
 
 export const DIALECTS: DbKind[] = ['pglite', 'postgres'];
 

@@ -48,7 +48,14 @@ export class FakePlatform implements Platform {
     const fault = this.faults.shift();
     if (fault instanceof Error) throw fault;
     const networkPostId = String(this.#seq++);
-    this.published.push({ postId: post.id, networkPostId, text: post.text, replyTo: replyTo?.parent.networkPostId ?? null, replyRoot: replyTo?.root.networkPostId ?? null, account: input.account.providerUserId });
+    this.published.push({
+      postId: post.id,
+      networkPostId,
+      text: post.text,
+      replyTo: replyTo?.parent.networkPostId ?? null,
+      replyRoot: replyTo?.root.networkPostId ?? null,
+      account: input.account.providerUserId,
+    });
     if (fault && 'dropResponse' in fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
     return { networkPostId, cid: null, permalink: `https://fake.example/p/${networkPostId}` };
   }

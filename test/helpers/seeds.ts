@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
+import { personalWorkspace, teamWorkspace } from '../../src/lib/workspace.js';
 import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { addProvider } from '../../src/services/providers.js';
-import { personalWorkspace, teamWorkspace } from '../../src/lib/workspace.js';
 
 export interface TestUser {
   account: AccountRow;
@@ -31,12 +31,12 @@ export async function createProvider(ctx: AppContext, account: AccountRow, kind:
     kind,
     providerUserId: `${kind.toLowerCase()}-${randomBytes(4).toString('hex')}`,
     username: `user_${randomBytes(3).toString('hex')}`,
-    accessToken: 'token-' + randomBytes(8).toString('hex'),
+    accessToken: `token-${randomBytes(8).toString('hex')}`,
   });
 }
 
 export async function createTeamWith(ctx: AppContext, owner: AccountRow, members: AccountRow[] = []) {
-  const team = await createTeam(ctx, owner, 'Team ' + randomBytes(3).toString('hex'));
+  const team = await createTeam(ctx, owner, `Team ${randomBytes(3).toString('hex')}`);
   for (const m of members) await addTeamMember(ctx, team.id, m);
   return team;
 }
@@ -46,7 +46,10 @@ export async function rowCounts(ctx: AppContext): Promise<Record<string, number>
   const tables = ['threads', 'posts', 'media', 'spoiler_ranges', 'tags', 'thread_tags', 'idempotency_records', 'api_keys', 'workspace_settings'] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) {
-    const row = await ctx.db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     counts[t] = Number(row.n);
   }
   return counts;

@@ -9,7 +9,13 @@ describeEachDb('workspaces and access', (env) => {
     const owner = await createUser(ctx);
     const stranger = await createUser(ctx);
     const provider = await createProvider(ctx, owner.account);
-    const id = (await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2026-12-01T00:00:00Z', posts: [{ text: 'mine' }] } })).json().threadId;
+    const id = (
+      await owner.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2026-12-01T00:00:00Z', posts: [{ text: 'mine' }] },
+      })
+    ).json().threadId;
     const postId = (await owner.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).json().thread.posts[0].id;
     const calls = [
       { method: 'GET', url: `/api/v1/posts/${id}` },
@@ -37,7 +43,11 @@ describeEachDb('workspaces and access', (env) => {
     const outsider = await createUser(ctx);
     const team = await createTeamWith(ctx, owner.account, [member.account]);
     const provider = await createProvider(ctx, owner.account, 'BLUESKY', team.id);
-    const created = await member.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, teamId: team.id, scheduleAt: '2026-12-01T00:00:00Z', posts: [{ text: 'team' }] } });
+    const created = await member.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: provider.id, teamId: team.id, scheduleAt: '2026-12-01T00:00:00Z', posts: [{ text: 'team' }] },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().threadId;
     assert.equal((await owner.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).statusCode, 200);
@@ -46,7 +56,12 @@ describeEachDb('workspaces and access', (env) => {
     const personal = await owner.call(app, { method: 'GET', url: '/api/v1/posts?from=2026-11-30T00:00:00Z&to=2026-12-02T00:00:00Z' });
     assert.equal(personal.json().count, 0);
     assert.equal((await outsider.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).statusCode, 404);
-    for (const url of [`/api/v1/posts/drafts?teamId=${team.id}`, `/api/v1/tags?teamId=${team.id}`, `/api/v1/providers?teamId=${team.id}`, `/api/v1/auto-plug?teamId=${team.id}`]) {
+    for (const url of [
+      `/api/v1/posts/drafts?teamId=${team.id}`,
+      `/api/v1/tags?teamId=${team.id}`,
+      `/api/v1/providers?teamId=${team.id}`,
+      `/api/v1/auto-plug?teamId=${team.id}`,
+    ]) {
       const res = await outsider.call(app, { method: 'GET', url });
       assert.equal(res.statusCode, 404, url);
     }
@@ -64,13 +79,23 @@ describeEachDb('workspaces and access', (env) => {
     assert.equal(patch.statusCode, 200, patch.body);
     assert.equal(patch.json().activeTeamId, team.id);
     const providers = (await owner.call(app, { method: 'GET', url: '/api/v1/providers' })).json();
-    assert.deepEqual(providers.providers.map((p: { id: string }) => p.id), [teamProvider.id]);
+    assert.deepEqual(
+      providers.providers.map((p: { id: string }) => p.id),
+      [teamProvider.id],
+    );
     const personal = (await owner.call(app, { method: 'GET', url: '/api/v1/providers?teamId=personal' })).json();
-    assert.deepEqual(personal.providers.map((p: { id: string }) => p.id), [personalProvider.id]);
+    assert.deepEqual(
+      personal.providers.map((p: { id: string }) => p.id),
+      [personalProvider.id],
+    );
     // A provider of another workspace: 404 for the provider.
     const wrong = await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: personalProvider.id, posts: [{ text: 'x' }] } });
     assert.equal(wrong.statusCode, 404);
-    const right = await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: personalProvider.id, teamId: 'personal', posts: [{ text: 'x' }] } });
+    const right = await owner.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: personalProvider.id, teamId: 'personal', posts: [{ text: 'x' }] },
+    });
     assert.equal(right.statusCode, 201);
     const notMember = await owner.call(app, { method: 'PATCH', url: '/api/v1/account', payload: { activeTeamId: 'nope' } });
     assert.equal(notMember.statusCode, 404);
@@ -82,7 +107,13 @@ describeEachDb('workspaces and access', (env) => {
     const provider = await createProvider(ctx, user.account);
     const account = await user.call(app, { method: 'GET', url: '/api/v1/account' });
     assert.deepEqual(account.json(), { id: user.account.id, email: user.account.email, timezone: 'Europe/Paris', activeTeamId: null });
-    const id = (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2026-12-01T10:00:00', posts: [{ text: 'x' }] } })).json().threadId;
+    const id = (
+      await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2026-12-01T10:00:00', posts: [{ text: 'x' }] },
+      })
+    ).json().threadId;
     const bad = await user.call(app, { method: 'PATCH', url: '/api/v1/account', payload: { timezone: 'Mars/Olympus' } });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().errors[0].path, 'timezone');
@@ -99,7 +130,13 @@ describeEachDb('workspaces and access', (env) => {
     assert.deepEqual((await user.call(app, { method: 'GET', url: '/api/v1/auto-plug' })).json(), { enabled: false, text: '', minLikes: 10 });
     const bad = await user.call(app, { method: 'PUT', url: '/api/v1/auto-plug', payload: { enabled: true, text: '  ', minLikes: 0 } });
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json().errors.map((e: { path: string }) => e.path).sort(), ['minLikes', 'text']);
+    assert.deepEqual(
+      bad
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+      ['minLikes', 'text'],
+    );
     const set = await user.call(app, { method: 'PUT', url: '/api/v1/auto-plug', payload: { enabled: true, text: 'Follow me', minLikes: 5 } });
     assert.equal(set.statusCode, 200);
     assert.deepEqual((await user.call(app, { method: 'GET', url: '/api/v1/auto-plug' })).json(), { enabled: true, text: 'Follow me', minLikes: 5 });

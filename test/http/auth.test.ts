@@ -10,7 +10,13 @@ describeEachDb('API keys and authentication', (env) => {
     assert.equal((await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: `Bearer ${user.key}` } })).statusCode, 200);
     assert.equal((await app.inject({ method: 'GET', url: '/api/v1/account', headers: { 'x-api-key': user.key } })).statusCode, 200);
     const bodies = new Set<string>();
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Basic ${user.key}` }, { 'x-api-key': 'skein_' + 'A'.repeat(43) }, { authorization: `Bearer ${user.key}x` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: `Basic ${user.key}` },
+      { 'x-api-key': `skein_${'A'.repeat(43)}` },
+      { authorization: `Bearer ${user.key}x` },
+    ]) {
       const res = await app.inject({ method: 'GET', url: '/api/v1/account', headers });
       assert.equal(res.statusCode, 401, JSON.stringify(headers));
       assert.equal(res.json().code, 'UNAUTHENTICATED');
@@ -58,7 +64,11 @@ describeEachDb('API keys and authentication', (env) => {
     assert.equal((await use()).statusCode, 401);
     assert.equal((await user.call(app, { method: 'DELETE', url: `/api/v1/keys/${key.id}` })).statusCode, 404);
     const other = await createUser(ctx);
-    assert.equal((await other.call(app, { method: 'DELETE', url: `/api/v1/keys/${(await user.call(app, { method: 'GET', url: '/api/v1/keys' })).json().keys[0].id}` })).statusCode, 404);
+    assert.equal(
+      (await other.call(app, { method: 'DELETE', url: `/api/v1/keys/${(await user.call(app, { method: 'GET', url: '/api/v1/keys' })).json().keys[0].id}` }))
+        .statusCode,
+      404,
+    );
   });
 
   test('Idempotency-Key: same body replays the first response and creates one thread; other body → 409', async () => {
@@ -73,7 +83,11 @@ describeEachDb('API keys and authentication', (env) => {
     assert.deepEqual(a.json(), b.json());
     const again = await send(body);
     assert.deepEqual(again.json(), a.json());
-    const count = await ctx.db.selectFrom('threads').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', user.account.id).executeTakeFirstOrThrow();
+    const count = await ctx.db
+      .selectFrom('threads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', user.account.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1);
     const other = await send({ ...body, posts: [{ text: 'different' }] });
     assert.equal(other.statusCode, 409);
@@ -95,7 +109,11 @@ describeEachDb('API keys and authentication', (env) => {
     const replay = await send();
     assert.equal(replay.statusCode, 201, replay.body);
     assert.deepEqual(replay.json(), first.json());
-    const count = await ctx.db.selectFrom('threads').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', user.account.id).executeTakeFirstOrThrow();
+    const count = await ctx.db
+      .selectFrom('threads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', user.account.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1);
     clock.set('2026-11-22T12:00:00.000Z');
   });

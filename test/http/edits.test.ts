@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
-import type { FastifyInstance } from 'fastify';
 
 async function makeThread(app: FastifyInstance, user: TestUser, providerId: string, posts: object[]) {
   const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId, scheduleAt: '2026-12-01T00:00:00Z', posts } });
@@ -27,7 +27,11 @@ describeEachDb('edit endpoints', (env) => {
     assert.equal(after.topic, null);
     assert.deepEqual(after.spoilerRanges, [{ offset: 0, length: 5 }]);
 
-    const media = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${id}/posts/${postId}`, payload: { media: [{ url: 'https://a.example/1.jpg' }, { url: 'https://a.example/2.jpg', altText: 'two' }], spoilerRanges: [], isSpoilerMedia: true } });
+    const media = await user.call(app, {
+      method: 'PATCH',
+      url: `/api/v1/posts/${id}/posts/${postId}`,
+      payload: { media: [{ url: 'https://a.example/1.jpg' }, { url: 'https://a.example/2.jpg', altText: 'two' }], spoilerRanges: [], isSpoilerMedia: true },
+    });
     assert.deepEqual(media.json().updated, { content: false, topic: false, media: true, spoilerRanges: true, isSpoilerMedia: true });
     const after2 = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).json().thread.posts[0];
     assert.deepEqual(after2.images, ['https://a.example/1.jpg', 'https://a.example/2.jpg']);
@@ -72,8 +76,14 @@ describeEachDb('edit endpoints', (env) => {
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { threadId: id, postsUpdated: 2, postsCreated: 1, postsDeleted: 1, totalPosts: 3 });
     const after = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).json().thread.posts;
-    assert.deepEqual(after.map((p: { content: string }) => p.content), ['three!', 'new', 'one!']);
-    assert.deepEqual(after.map((p: { postOrder: number }) => p.postOrder), [0, 1, 2]);
+    assert.deepEqual(
+      after.map((p: { content: string }) => p.content),
+      ['three!', 'new', 'one!'],
+    );
+    assert.deepEqual(
+      after.map((p: { postOrder: number }) => p.postOrder),
+      [0, 1, 2],
+    );
     assert.equal(after[0].id, p3.id);
     assert.equal(after[2].id, p1.id);
     assert.deepEqual(after[2].spoilerRanges, []);
@@ -90,12 +100,24 @@ describeEachDb('edit endpoints', (env) => {
     const foreign = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${a.id}/edit`, payload: { posts: [{ id: b.thread.posts[0].id, text: 'x' }] } });
     assert.equal(foreign.statusCode, 400);
     assert.equal(foreign.json().errors[0].path, 'posts.0.id');
-    const dup = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${a.id}/edit`, payload: { posts: [{ id: a.thread.posts[0].id, text: 'x' }, { id: a.thread.posts[0].id, text: 'y' }] } });
+    const dup = await user.call(app, {
+      method: 'PUT',
+      url: `/api/v1/posts/${a.id}/edit`,
+      payload: {
+        posts: [
+          { id: a.thread.posts[0].id, text: 'x' },
+          { id: a.thread.posts[0].id, text: 'y' },
+        ],
+      },
+    });
     assert.equal(dup.statusCode, 400);
     assert.equal(dup.json().errors[0].path, 'posts.1.id');
     const empty = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${a.id}/edit`, payload: { posts: [] } });
     assert.equal(empty.statusCode, 400);
     const after = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${a.id}` })).json().thread.posts;
-    assert.deepEqual(after.map((p: { content: string }) => p.content), ['a1', 'a2']);
+    assert.deepEqual(
+      after.map((p: { content: string }) => p.content),
+      ['a1', 'a2'],
+    );
   });
 });

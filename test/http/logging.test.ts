@@ -23,13 +23,18 @@ test('request logs carry request ids and never a key, token or secret', async ()
   const { app, ctx } = env;
   const user = await createUser(ctx);
   const provider = await createProvider(ctx, user.account, 'THREADS');
-  const token = ctx.secrets.decrypt((await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!);
+  const token = ctx.secrets.decrypt(
+    (await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!,
+  );
   await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: `Bearer ${user.key}`, 'x-request-id': 'trace-me-1' } });
   await app.inject({ method: 'GET', url: '/api/v1/providers', headers: { 'x-api-key': user.key } });
   await app.inject({ method: 'POST', url: '/api/v1/keys', headers: { 'x-api-key': user.key }, payload: { name: 'new' } });
   await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: 'Bearer skein_wrongwrongwrongwrongwrongwrongwrongwrong' } });
   assert.ok(lines.length > 4, 'something was logged');
-  assert.ok(lines.some((l) => l.includes('"reqId":"trace-me-1"')), 'the request id is in the log');
+  assert.ok(
+    lines.some((l) => l.includes('"reqId":"trace-me-1"')),
+    'the request id is in the log',
+  );
   for (const line of lines) {
     assert.ok(!line.includes(user.key), `key leaked: ${line}`);
     assert.ok(!line.includes('skein_wrong'), `presented key leaked: ${line}`);

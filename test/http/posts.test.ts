@@ -3,7 +3,22 @@ import { test } from 'node:test';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
-const POST_FIELDS = ['analytics', 'autoRepostDelay', 'content', 'error', 'id', 'images', 'isSpoilerMedia', 'permaLink', 'postMedia', 'postOrder', 'publishedAt', 'spoilerRanges', 'status', 'topic'];
+const POST_FIELDS = [
+  'analytics',
+  'autoRepostDelay',
+  'content',
+  'error',
+  'id',
+  'images',
+  'isSpoilerMedia',
+  'permaLink',
+  'postMedia',
+  'postOrder',
+  'publishedAt',
+  'spoilerRanges',
+  'status',
+  'topic',
+];
 const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'scheduledAt', 'status', 'threadId'];
 const DRAFT_POST_FIELDS = ['content', 'id', 'images', 'isSpoilerMedia', 'postMedia', 'postOrder', 'spoilerRanges', 'topic'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -27,7 +42,13 @@ describeEachDb('posts API', (env) => {
         scheduleAt: '2026-11-23T09:30:00',
         autoRepost: { enabled: true, delays: ['6'] },
         posts: [
-          { text: 'first', topic: 'News', media: [{ url: 'https://img.example/a.png', altText: 'an a' }], spoilerRanges: [{ offset: 0, length: 3 }], isSpoilerMedia: true },
+          {
+            text: 'first',
+            topic: 'News',
+            media: [{ url: 'https://img.example/a.png', altText: 'an a' }],
+            spoilerRanges: [{ offset: 0, length: 3 }],
+            isSpoilerMedia: true,
+          },
           { text: 'second' },
         ],
       },
@@ -109,10 +130,16 @@ describeEachDb('posts API', (env) => {
     const list = await user.call(app, { method: 'GET', url: '/api/v1/posts?from=2026-12-01T09:00:00&to=2026-12-01T10:00:00' });
     assert.equal(list.statusCode, 200, list.body);
     // 09:00 Berlin = 08:00Z (b, inclusive) … 10:00 Berlin = 09:00Z (a, inclusive)
-    assert.deepEqual(list.json().threads.map((t: { threadId: string }) => t.threadId), [b, a]);
+    assert.deepEqual(
+      list.json().threads.map((t: { threadId: string }) => t.threadId),
+      [b, a],
+    );
     assert.equal(list.json().count, 2);
     const filtered = await user.call(app, { method: 'GET', url: `/api/v1/posts?from=2026-11-30T00:00:00Z&to=2026-12-03T00:00:00Z&providerId=${provider.id}` });
-    assert.deepEqual(filtered.json().threads.map((t: { threadId: string }) => t.threadId), [a, c]);
+    assert.deepEqual(
+      filtered.json().threads.map((t: { threadId: string }) => t.threadId),
+      [a, c],
+    );
   });
 
   test('list posts range rules', async () => {
@@ -134,7 +161,8 @@ describeEachDb('posts API', (env) => {
   test('time rules: past → SCHEDULE_IN_PAST, DST gap → INVALID_LOCAL_TIME, overlap → earlier', async () => {
     const { app } = env();
     const { user, provider } = await setup('THREADS', 'America/New_York');
-    const post = (scheduleAt: string) => user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt, posts: [{ text: 'x' }] } });
+    const post = (scheduleAt: string) =>
+      user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt, posts: [{ text: 'x' }] } });
     const past = await post('2026-11-22T11:58:59Z'); // clock is 12:00:00Z
     assert.equal(past.statusCode, 400);
     assert.equal(past.json().code, 'SCHEDULE_IN_PAST');
@@ -154,7 +182,9 @@ describeEachDb('posts API', (env) => {
   test('delete a thread', async () => {
     const { app } = env();
     const { user, provider } = await setup();
-    const id = (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a' }, { text: 'b' }] } })).json().threadId;
+    const id = (
+      await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a' }, { text: 'b' }] } })
+    ).json().threadId;
     const del = await user.call(app, { method: 'DELETE', url: `/api/v1/posts/${id}`, headers: { 'content-type': 'application/json' } });
     assert.equal(del.statusCode, 200, del.body);
     assert.deepEqual(del.json(), { deleted: true, threadId: id, postsDeleted: 2 });
@@ -165,7 +195,9 @@ describeEachDb('posts API', (env) => {
   test('reschedule: moves the time, schedules a draft, refuses the past', async () => {
     const { app } = env();
     const { user, provider } = await setup();
-    const id = (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a' }, { text: 'b' }] } })).json().threadId;
+    const id = (
+      await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a' }, { text: 'b' }] } })
+    ).json().threadId;
     const res = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${id}/reschedule`, payload: { scheduleAt: '2026-12-24T18:00:00' } });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { threadId: id, scheduledAt: '2026-12-24T18:00:00.000Z', postsUpdated: 2 });
@@ -180,13 +212,27 @@ describeEachDb('posts API', (env) => {
   test('non-READY posts: edits and reschedule answer 409 NOT_EDITABLE; retry only for FAILED', async () => {
     const { app, ctx } = env();
     const { user, provider } = await setup();
-    const id = (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2026-11-23T00:00:00Z', posts: [{ text: 'a' }, { text: 'b' }] } })).json().threadId;
+    const id = (
+      await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2026-11-23T00:00:00Z', posts: [{ text: 'a' }, { text: 'b' }] },
+      })
+    ).json().threadId;
     const thread = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${id}` })).json().thread;
     const notFailed = await user.call(app, { method: 'POST', url: `/api/v1/posts/${id}/retry` });
     assert.equal(notFailed.statusCode, 409);
     // First post published, second failed: what the publisher leaves after a permanent error.
-    await ctx.db.updateTable('posts').set({ status: 'PUBLISHED', published_at: new Date(), network_post_id: 'n1', permalink: 'https://x/1' }).where('id', '=', thread.posts[0].id).execute();
-    await ctx.db.updateTable('posts').set({ status: 'FAILED', error_code: 'INVALID_MEDIA', error_message: 'bad image' }).where('id', '=', thread.posts[1].id).execute();
+    await ctx.db
+      .updateTable('posts')
+      .set({ status: 'PUBLISHED', published_at: new Date(), network_post_id: 'n1', permalink: 'https://x/1' })
+      .where('id', '=', thread.posts[0].id)
+      .execute();
+    await ctx.db
+      .updateTable('posts')
+      .set({ status: 'FAILED', error_code: 'INVALID_MEDIA', error_message: 'bad image' })
+      .where('id', '=', thread.posts[1].id)
+      .execute();
     await ctx.db.updateTable('threads').set({ status: 'FAILED' }).where('id', '=', id).execute();
 
     const editPublished = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${id}/posts/${thread.posts[0].id}`, payload: { content: 'new' } });
@@ -213,8 +259,18 @@ describeEachDb('posts API', (env) => {
   test('delete while a publish is in flight: 409 PUBLISH_IN_PROGRESS', async () => {
     const { app, ctx, clock } = env();
     const { user, provider } = await setup();
-    const id = (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2026-11-22T12:00:30Z', posts: [{ text: 'a' }] } })).json().threadId;
-    await ctx.db.updateTable('threads').set({ status: 'PUBLISHING', locked_by: 'w1', locked_until: new Date(clock.now().getTime() + 60_000) }).where('id', '=', id).execute();
+    const id = (
+      await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2026-11-22T12:00:30Z', posts: [{ text: 'a' }] },
+      })
+    ).json().threadId;
+    await ctx.db
+      .updateTable('threads')
+      .set({ status: 'PUBLISHING', locked_by: 'w1', locked_until: new Date(clock.now().getTime() + 60_000) })
+      .where('id', '=', id)
+      .execute();
     const del = await user.call(app, { method: 'DELETE', url: `/api/v1/posts/${id}` });
     assert.equal(del.statusCode, 409);
     assert.equal(del.json().code, 'PUBLISH_IN_PROGRESS');

@@ -9,9 +9,17 @@ describeEachDb('connecting a Bluesky account', (env) => {
     const user = await createUser(ctx);
     const before = await rowCounts(ctx);
     for (const service of ['http://127.0.0.1:9', 'http://localhost:9', 'http://169.254.169.254', 'http://10.0.0.1', 'http://[::1]:9', 'https://192.168.1.1']) {
-      const res = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd', service } });
+      const res = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd', service },
+      });
       assert.equal(res.statusCode, 400, `${service}: ${res.body}`);
-      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['service'], service);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        ['service'],
+        service,
+      );
     }
     assert.deepEqual(await rowCounts(ctx), before);
   });
@@ -20,7 +28,12 @@ describeEachDb('connecting a Bluesky account', (env) => {
     const { app, ctx } = env();
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account, 'BLUESKY');
-    const create = () => user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2030-01-01T10:00:00Z', posts: [{ text: 'hello' }] } });
+    const create = () =>
+      user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2030-01-01T10:00:00Z', posts: [{ text: 'hello' }] },
+      });
     await ctx.db.updateTable('providers').set({ status: 'EXPIRED' }).where('id', '=', provider.id).execute();
     assert.equal((await create()).statusCode, 201);
     const disconnected = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` });
@@ -28,7 +41,10 @@ describeEachDb('connecting a Bluesky account', (env) => {
     const before = await rowCounts(ctx);
     const refused = await create();
     assert.equal(refused.statusCode, 400, refused.body);
-    assert.deepEqual(refused.json().errors.map((e: { path: string }) => e.path), ['providerId']);
+    assert.deepEqual(
+      refused.json().errors.map((e: { path: string }) => e.path),
+      ['providerId'],
+    );
     assert.match(refused.json().detail, /disconnected/);
     assert.deepEqual(await rowCounts(ctx), before);
   });

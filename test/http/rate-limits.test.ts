@@ -9,7 +9,7 @@ import { createApiKey } from '../../src/services/api-keys.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
 
-const REDIS_URL = `redis://${process.env.SKEIN_TEST_REDIS_HOST ?? "127.0.0.1:6379"}`;
+const REDIS_URL = `redis://${process.env.SKEIN_TEST_REDIS_HOST ?? '127.0.0.1:6379'}`;
 
 async function redisSkipReason(): Promise<string | null> {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
@@ -87,7 +87,11 @@ for (const store of STORES) {
       const res = await app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: `Bearer ${second.key}` }, remoteAddress: '10.0.2.1' });
       assert.equal(res.statusCode, 429);
       const other = await createUser(ctx);
-      assert.equal((await other.call(app, { method: 'GET', url: '/api/v1/account', remoteAddress: '10.0.2.1' })).statusCode, 200, 'another account is not limited');
+      assert.equal(
+        (await other.call(app, { method: 'GET', url: '/api/v1/account', remoteAddress: '10.0.2.1' })).statusCode,
+        200,
+        'another account is not limited',
+      );
       clock.advance(10 * 60_000);
     });
 
@@ -116,7 +120,10 @@ for (const store of STORES) {
       const from = { remoteAddress: '10.8.8.8' };
       for (const url of ['/docs', '/no/such/page', '/api/v1/openapi.json']) {
         const res = await app.inject({ method: 'GET', url, ...from });
-        assert.ok(res.headers['ratelimit-limit'] && res.headers['ratelimit-remaining'] && res.headers['ratelimit-reset'] !== undefined, `${url} has RateLimit headers`);
+        assert.ok(
+          res.headers['ratelimit-limit'] && res.headers['ratelimit-remaining'] && res.headers['ratelimit-reset'] !== undefined,
+          `${url} has RateLimit headers`,
+        );
       }
       for (let i = 3; i < 300; i++) assert.notEqual((await app.inject({ method: 'GET', url: '/no/such/page', ...from })).statusCode, 429, `request ${i}`);
       const limited = await app.inject({ method: 'GET', url: '/docs', ...from });

@@ -45,7 +45,8 @@ describeEachDb('over real HTTP', (env) => {
     for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>)) {
       for (const [method, operation] of Object.entries(operations)) {
         for (const [status, response] of Object.entries(operation.responses)) {
-          if (Number(status) >= 400 && response.content) assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`);
+          if (Number(status) >= 400 && response.content)
+            assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`);
         }
       }
     }

@@ -12,13 +12,19 @@ describeEachDb('tags', (env) => {
     const first = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${id}/tags`, payload: { tagNames: ['Launch', ' launch ', 'beta', 'Zeta'] } });
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(first.json().threadId, id);
-    assert.deepEqual(first.json().tags.map((t: { name: string }) => t.name), ['beta', 'Launch', 'Zeta']);
+    assert.deepEqual(
+      first.json().tags.map((t: { name: string }) => t.name),
+      ['beta', 'Launch', 'Zeta'],
+    );
     for (const tag of first.json().tags) {
       assert.deepEqual(Object.keys(tag).sort(), ['color', 'id', 'name']);
       assert.match(tag.color, /^#[0-9A-F]{6}$/);
     }
     const second = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${id}/tags`, payload: { tagNames: ['LAUNCH', 'new'] } });
-    assert.deepEqual(second.json().tags.map((t: { name: string }) => t.name), ['Launch', 'new']);
+    assert.deepEqual(
+      second.json().tags.map((t: { name: string }) => t.name),
+      ['Launch', 'new'],
+    );
     const launchId = first.json().tags.find((t: { name: string }) => t.name === 'Launch').id;
     assert.equal(second.json().tags.find((t: { name: string }) => t.name === 'Launch').id, launchId);
     const got = await user.call(app, { method: 'GET', url: `/api/v1/posts/${id}/tags` });
@@ -27,7 +33,10 @@ describeEachDb('tags', (env) => {
     const all = await user.call(app, { method: 'GET', url: '/api/v1/tags' });
     assert.equal(all.statusCode, 200);
     const tags = all.json().tags;
-    assert.deepEqual(tags.map((t: { name: string }) => t.name), ['beta', 'Launch', 'new', 'Zeta']);
+    assert.deepEqual(
+      tags.map((t: { name: string }) => t.name),
+      ['beta', 'Launch', 'new', 'Zeta'],
+    );
     assert.deepEqual(Object.keys(tags[0]).sort(), ['color', 'createdAt', 'createdBy', 'id', 'name', 'teamId', 'updatedAt']);
     assert.equal(tags[0].teamId, null);
     assert.equal(tags[0].createdBy, user.account.id);
@@ -60,10 +69,15 @@ describeEachDb('tags', (env) => {
     const member = await createUser(ctx);
     const team = await createTeamWith(ctx, owner.account, [member.account]);
     const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
-    const id = (await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, teamId: team.id, posts: [{ text: 'x' }] } })).json().threadId;
+    const id = (
+      await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, teamId: team.id, posts: [{ text: 'x' }] } })
+    ).json().threadId;
     await owner.call(app, { method: 'PUT', url: `/api/v1/posts/${id}/tags`, payload: { tagNames: ['Shared'] } });
     const memberView = await member.call(app, { method: 'GET', url: `/api/v1/tags?teamId=${team.id}` });
-    assert.deepEqual(memberView.json().tags.map((t: { name: string; teamId: string }) => [t.name, t.teamId]), [['Shared', team.id]]);
+    assert.deepEqual(
+      memberView.json().tags.map((t: { name: string; teamId: string }) => [t.name, t.teamId]),
+      [['Shared', team.id]],
+    );
     const memberSets = await member.call(app, { method: 'PUT', url: `/api/v1/posts/${id}/tags`, payload: { tagNames: ['shared', 'Second'] } });
     assert.equal(memberSets.statusCode, 200);
     assert.deepEqual((await owner.call(app, { method: 'GET', url: '/api/v1/tags?teamId=personal' })).json().tags, []);

@@ -3,7 +3,19 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { isValidTimeZone, readLocalTime, zoneOffsetMinutes } from '../../src/lib/time.js';
 
-const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'America/Sao_Paulo', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/St_Johns', 'Africa/Casablanca', 'Asia/Tokyo', 'Pacific/Apia'];
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'America/Sao_Paulo',
+  'Australia/Lord_Howe',
+  'Asia/Kolkata',
+  'Pacific/Chatham',
+  'America/St_Johns',
+  'Africa/Casablanca',
+  'Asia/Tokyo',
+  'Pacific/Apia',
+];
 
 function pad(n: number, w = 2) {
   return String(n).padStart(w, '0');
@@ -11,7 +23,16 @@ function pad(n: number, w = 2) {
 
 /** Wall-clock representation of an instant in a zone, via Intl (independent of the code under test). */
 function wallClock(instantMs: number, zone: string): string {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(instantMs)).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
@@ -58,7 +79,7 @@ test('every reported gap really has no instant with that wall clock', () => {
       } else {
         assert.equal(result.reason, 'NONEXISTENT');
         // Scan ±1 day minute by minute: nothing shows this wall clock.
-        const guess = Date.parse(wall + 'Z');
+        const guess = Date.parse(`${wall}Z`);
         for (let t = guess - 86_400_000; t <= guess + 86_400_000; t += 60_000) assert.notEqual(wallClock(t, z), wall);
       }
     }),

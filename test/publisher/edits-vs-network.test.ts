@@ -31,13 +31,23 @@ describeEachDb(
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const network = fake.createAccount(`edits${serial++}`);
-      const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), { kind: 'THREADS', providerUserId: network.userId, username: 'edits', accessToken: network.accessToken });
-      const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: texts.map((text) => ({ text })) } });
+      const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
+        kind: 'THREADS',
+        providerUserId: network.userId,
+        username: 'edits',
+        accessToken: network.accessToken,
+      });
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: texts.map((text) => ({ text })) },
+      });
       assert.equal(created.statusCode, 201, created.body);
       const threadId: string = created.json().threadId;
       const get = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread;
       const postIds: string[] = (await get()).posts.map((p: { id: string }) => p.id);
-      const patch = (postId: string, content: string) => user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${postId}`, payload: { content } });
+      const patch = (postId: string, content: string) =>
+        user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${postId}`, payload: { content } });
       const putThread = (posts: unknown[]) => user.call(app, { method: 'PUT', url: `/api/v1/posts/${threadId}/edit`, payload: { posts } });
       const onNetwork = () => fake.published.filter((p) => p.ownerId === network.userId).map((p) => p.text);
       return { user, threadId, get, postIds, patch, putThread, onNetwork, loop: new PublisherLoop(ctx, createPlatforms(ctx), `edits-${serial}`) };
@@ -61,7 +71,10 @@ describeEachDb(
         assert.equal(single.statusCode, 409, single.body);
         assert.equal(single.json().code, 'NOT_EDITABLE');
         assert.match(single.json().detail, /may already be on the network/);
-        const whole = await t.putThread([{ id: t.postIds[0], text: 'changed text' }, { id: t.postIds[1], text: 'second text' }]);
+        const whole = await t.putThread([
+          { id: t.postIds[0], text: 'changed text' },
+          { id: t.postIds[1], text: 'second text' },
+        ]);
         assert.equal(whole.statusCode, 409, whole.body);
         assert.equal(whole.json().code, 'NOT_EDITABLE');
         const later = await t.patch(t.postIds[1]!, 'second, changed');
@@ -71,7 +84,11 @@ describeEachDb(
         const thread = await t.get();
         assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
         assert.deepEqual(t.onNetwork(), ['first text', 'second, changed']);
-        assert.deepEqual(thread.posts.map((p: { content: string }) => p.content), ['first text', 'second, changed'], 'what Skein shows is what the network has');
+        assert.deepEqual(
+          thread.posts.map((p: { content: string }) => p.content),
+          ['first text', 'second, changed'],
+          'what Skein shows is what the network has',
+        );
       });
     }
 
@@ -82,7 +99,11 @@ describeEachDb(
       const failed = await t.get();
       assert.equal(failed.status, 'FAILED');
       assert.equal(failed.posts[0].error.code, 'THREADS_MEDIA_FAILED');
-      const retried = await t.user.call(env().app, { method: 'POST', url: `/api/v1/posts/${t.threadId}/retry`, payload: { scheduleAt: new Date(clock.now().getTime() + 3_600_000).toISOString() } });
+      const retried = await t.user.call(env().app, {
+        method: 'POST',
+        url: `/api/v1/posts/${t.threadId}/retry`,
+        payload: { scheduleAt: new Date(clock.now().getTime() + 3_600_000).toISOString() },
+      });
       assert.equal(retried.statusCode, 200, retried.body);
       const edit = await t.patch(t.postIds[0]!, 'fixed text');
       assert.equal(edit.statusCode, 200, edit.body);

@@ -22,7 +22,11 @@ describeEachDb(
       const provider = await createProvider(ctx, user.account);
       const ids: string[] = [];
       for (const text of ['slow one', 'waiting one']) {
-        const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text }] } });
+        const res = await user.call(app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text }] },
+        });
         assert.equal(res.statusCode, 201, res.body);
         ids.push(res.json().threadId);
       }
@@ -44,8 +48,17 @@ describeEachDb(
       assert.equal(await worker.runOnce(), 2);
       assert.equal(otherClaimed, 0, 'the other worker found nothing to take over');
       const rows = await ctx.db.selectFrom('threads').select(['status', 'attempts']).where('id', 'in', ids).execute();
-      assert.deepEqual(rows.map((r) => [r.status, r.attempts]), [['PUBLISHED', 1], ['PUBLISHED', 1]]);
-      assert.deepEqual(fake.published.map((p) => p.text), ['slow one', 'waiting one']);
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts]),
+        [
+          ['PUBLISHED', 1],
+          ['PUBLISHED', 1],
+        ],
+      );
+      assert.deepEqual(
+        fake.published.map((p) => p.text),
+        ['slow one', 'waiting one'],
+      );
     });
   },
   { config: (c) => ({ ...c, publisher: { ...c.publisher, leaseMs: LEASE_MS } }) },

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { claimDueThreads, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { MAX_ATTEMPTS, backoffMs } from '../../src/publisher/publish-thread.js';
 import { PublishError } from '../../src/publisher/platforms/platform.js';
+import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
@@ -13,7 +13,11 @@ describeEachDb('publisher loop', (env) => {
     const { ctx, app } = env();
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account);
-    const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: at, posts: texts.map((text) => ({ text })) } });
+    const res = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: provider.id, scheduleAt: at, posts: texts.map((text) => ({ text })) },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const get = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${res.json().threadId}` })).json().thread;
     return { user, provider, threadId: res.json().threadId as string, get };
@@ -28,12 +32,19 @@ describeEachDb('publisher loop', (env) => {
     const sooner = await scheduled(['sooner'], '2026-11-22T12:30:00Z');
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:30:00.000Z');
     // A retry is due at the later of its schedule and its backoff.
-    await ctx.db.updateTable('threads').set({ next_attempt_at: new Date('2026-11-22T12:45:00Z') }).where('id', '=', sooner.threadId).execute();
+    await ctx.db
+      .updateTable('threads')
+      .set({ next_attempt_at: new Date('2026-11-22T12:45:00Z') })
+      .where('id', '=', sooner.threadId)
+      .execute();
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:45:00.000Z');
     // A claimed thread is due again when its lease runs out.
     clock.set('2026-11-22T12:50:00Z');
     const claimed = await claimDueThreads(ctx.db, 'w0', clock.now(), 60_000, 10);
-    assert.deepEqual(claimed.map((t) => t.id), [sooner.threadId]);
+    assert.deepEqual(
+      claimed.map((t) => t.id),
+      [sooner.threadId],
+    );
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:51:00.000Z');
     await ctx.db.updateTable('threads').set({ status: 'FAILED', locked_by: null, locked_until: null }).where('id', '=', sooner.threadId).execute();
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T13:00:00.000Z');
@@ -53,8 +64,14 @@ describeEachDb('publisher loop', (env) => {
     const thread = await get();
     assert.equal(thread.status, 'PUBLISHED');
     const mine = fake.published.filter((p) => thread.posts.some((q: { id: string }) => q.id === p.postId));
-    assert.deepEqual(mine.map((p) => p.text), ['one', 'two', 'three']);
-    assert.deepEqual(mine.map((p) => p.replyTo), [null, mine[0]!.networkPostId, mine[1]!.networkPostId]);
+    assert.deepEqual(
+      mine.map((p) => p.text),
+      ['one', 'two', 'three'],
+    );
+    assert.deepEqual(
+      mine.map((p) => p.replyTo),
+      [null, mine[0]!.networkPostId, mine[1]!.networkPostId],
+    );
     for (const post of thread.posts) {
       assert.equal(post.status, 'PUBLISHED');
       assert.equal(post.publishedAt, clock.now().toISOString());
@@ -95,12 +112,16 @@ describeEachDb('publisher loop', (env) => {
     const { get, user, threadId } = await scheduled(['a', 'b', 'c']);
     clock.advance(60_000);
     fake.beforePublish = async (post) => {
-      if (post.text === 'b' && fake.faults.length === 0 && !fake.calls.includes('retried')) fake.faults.push(new PublishError('permanent', 'INVALID_MEDIA', 'The image could not be fetched'));
+      if (post.text === 'b' && fake.faults.length === 0 && !fake.calls.includes('retried'))
+        fake.faults.push(new PublishError('permanent', 'INVALID_MEDIA', 'The image could not be fetched'));
     };
     await loop.runOnce();
     let thread = await get();
     assert.equal(thread.status, 'FAILED');
-    assert.deepEqual(thread.posts.map((p: { status: string }) => p.status), ['PUBLISHED', 'FAILED', 'READY']);
+    assert.deepEqual(
+      thread.posts.map((p: { status: string }) => p.status),
+      ['PUBLISHED', 'FAILED', 'READY'],
+    );
     assert.deepEqual(thread.posts[1].error, { code: 'INVALID_MEDIA', message: 'The image could not be fetched' });
     const failedPost = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${thread.posts[1].id}`, payload: { content: 'b fixed' } });
     assert.equal(failedPost.statusCode, 409, 'the FAILED post itself needs a retry first');
@@ -159,8 +180,19 @@ describeEachDb('publisher loop', (env) => {
     const claimed = await claimDueThreads(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10);
     assert.equal(claimed.length, 1);
     const first = (await get()).posts[0];
-    const ref = await fake.publishPost({ account: {} as never, post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() }, replyTo: null, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
-    await ctx.db.updateTable('posts').set({ status: 'PUBLISHED', network_post_id: ref.networkPostId, permalink: ref.permalink, published_at: clock.now() }).where('id', '=', first.id).execute();
+    const ref = await fake.publishPost({
+      account: {} as never,
+      post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() },
+      replyTo: null,
+      progress: { containerId: null, networkPostId: null, cid: null },
+      onProgress: async () => {},
+      confirmLease: async () => {},
+    });
+    await ctx.db
+      .updateTable('posts')
+      .set({ status: 'PUBLISHED', network_post_id: ref.networkPostId, permalink: ref.permalink, published_at: clock.now() })
+      .where('id', '=', first.id)
+      .execute();
     let thread = await get();
     assert.equal(thread.status, 'PUBLISHING');
     const other = new PublisherLoop(ctx, { THREADS: fake }, 'w2');
@@ -171,7 +203,10 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.status, 'PUBLISHED');
     const ids = thread.posts.map((p: { id: string }) => p.id);
     const mine = fake.published.filter((p) => ids.includes(p.postId));
-    assert.deepEqual(mine.map((p) => p.text), ['a', 'b', 'c']);
+    assert.deepEqual(
+      mine.map((p) => p.text),
+      ['a', 'b', 'c'],
+    );
     assert.equal(mine[1]!.replyTo, mine[0]!.networkPostId);
     clock.set('2026-11-22T12:00:00.000Z');
   });
@@ -212,13 +247,21 @@ describeEachDb('publisher loop', (env) => {
     };
     loop.start();
     await new Promise<void>((resolve) => {
-      const timer = setInterval(() => stopped && (clearInterval(timer), resolve()), 5);
+      const timer = setInterval(() => {
+        if (!stopped) return;
+        clearInterval(timer);
+        resolve();
+      }, 5);
     });
     await stopped;
     fake.beforePublish = null;
     const thread = await get();
     assert.equal(thread.status, 'READY', 'handed back');
-    assert.deepEqual(thread.posts.map((p: { status: string }) => p.status), ['PUBLISHED', 'PUBLISHED', 'READY'], 'the post in flight was finished');
+    assert.deepEqual(
+      thread.posts.map((p: { status: string }) => p.status),
+      ['PUBLISHED', 'PUBLISHED', 'READY'],
+      'the post in flight was finished',
+    );
     const row = await ctx.db.selectFrom('threads').selectAll().where('id', '=', threadId).executeTakeFirstOrThrow();
     assert.deepEqual([row.locked_by, row.locked_until, row.next_attempt_at, row.attempts], [null, null, null, 0], 'due at once, the attempt not counted');
     const next = new PublisherLoop(ctx, { THREADS: fake }, 'next');
@@ -226,7 +269,10 @@ describeEachDb('publisher loop', (env) => {
     const done = await get();
     assert.equal(done.status, 'PUBLISHED');
     const ids = done.posts.map((p: { id: string }) => p.id);
-    assert.deepEqual(fake.published.filter((p) => ids.includes(p.postId)).map((p) => p.text), ['s1', 's2', 's3']);
+    assert.deepEqual(
+      fake.published.filter((p) => ids.includes(p.postId)).map((p) => p.text),
+      ['s1', 's2', 's3'],
+    );
     clock.set('2026-11-22T12:00:00.000Z');
   });
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Frozen. Pending OAuth connects: the `state` sent to Meta names who asked and for which
 // workspace, since Meta's redirect back carries no API key.

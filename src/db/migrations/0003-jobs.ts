@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Frozen. Follow-up work on a published thread (auto-repost, auto-plug, analytics refresh) as
 // rows that a worker claims with a lease, like threads: they survive restarts and crashes.

@@ -28,9 +28,9 @@ export interface Database {
 }
 
 export type * from './accounts.js';
-export type * from './oauth_states.js';
 export type * from './api_keys.js';
 export type * from './jobs.js';
+export type * from './oauth_states.js';
 export type * from './posts.js';
 export type * from './providers.js';
 export type * from './settings.js';

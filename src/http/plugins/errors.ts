@@ -1,11 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitedError, ValidationError, type FieldFault } from '../../errors/index.js';
+import { type FieldFault, RateLimitedError, ValidationError } from '../../errors/index.js';
 import { PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
 
 /** Ajv's error → our fault: `path` names the field itself, e.g. `posts.0.text`. */
 function toFault(e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }, dataVar: string): FieldFault {
-  const segments = e.instancePath.split('/').filter(Boolean).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
     segments.push(e.params.missingProperty);
     return { path: segments.join('.'), message: 'is required' };
@@ -30,7 +33,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).type(PROBLEM_CONTENT_TYPE).send(problem(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
+    reply
+      .status(404)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problem(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
 });
 

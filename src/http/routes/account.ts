@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { accountView, resolveWorkspace, updateAccount } from '../../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
@@ -32,7 +32,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.get('/api/v1/keys', {
-    schema: { tags: ['Keys'], summary: 'API keys of the account (never their values)', response: withProblems({ 200: Type.Object({ keys: Type.Array(ApiKey) }) }) },
+    schema: {
+      tags: ['Keys'],
+      summary: 'API keys of the account (never their values)',
+      response: withProblems({ 200: Type.Object({ keys: Type.Array(ApiKey) }) }),
+    },
     handler: async (request) => ({ keys: await listApiKeys(ctx, caller(request)) }),
   });
 
@@ -41,7 +45,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       tags: ['Keys'],
       summary: 'Create an API key; its value is shown in this response only',
       body: Type.Object({ name: Type.String() }),
-      response: withProblems({ 201: Type.Object({ id: Id, key: Type.String(), name: Type.String(), last4: Type.String(), createdAt: IsoDateTime }) }, [400, 401, 413, 415, 429]),
+      response: withProblems(
+        { 201: Type.Object({ id: Id, key: Type.String(), name: Type.String(), last4: Type.String(), createdAt: IsoDateTime }) },
+        [400, 401, 413, 415, 429],
+      ),
     },
     handler: async (request, reply) => {
       const { id, key, name, last4, createdAt } = await createApiKey(ctx, caller(request), request.body.name);
@@ -50,7 +57,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.delete('/api/v1/keys/:id', {
-    schema: { tags: ['Keys'], summary: 'Revoke an API key (effective on the next request)', params: Type.Object({ id: Id }), response: withProblems({ 200: Type.Object({ id: Id, revoked: Type.Boolean() }) }) },
+    schema: {
+      tags: ['Keys'],
+      summary: 'Revoke an API key (effective on the next request)',
+      params: Type.Object({ id: Id }),
+      response: withProblems({ 200: Type.Object({ id: Id, revoked: Type.Boolean() }) }),
+    },
     handler: async (request) => {
       await revokeApiKey(ctx, caller(request), request.params.id);
       return { id: request.params.id, revoked: true };
@@ -63,7 +75,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.put('/api/v1/auto-plug', {
-    schema: { tags: ['Auto-plug'], summary: "Set the workspace's auto-plug", querystring: TeamQuery, body: AutoPlug, response: withProblems({ 200: AutoPlug }, [400, 401, 404, 413, 415, 429]) },
+    schema: {
+      tags: ['Auto-plug'],
+      summary: "Set the workspace's auto-plug",
+      querystring: TeamQuery,
+      body: AutoPlug,
+      response: withProblems({ 200: AutoPlug }, [400, 401, 404, 413, 415, 429]),
+    },
     handler: async (request) => setAutoPlug(ctx, await resolveWorkspace(ctx.db, caller(request), request.query.teamId), request.body),
   });
 };

@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { editPost, editThread } from '../../services/thread-edits.js';
 import { createThread, deleteThread, getThread, listDrafts, listThreads, rescheduleThread, retryThread } from '../../services/threads.js';
@@ -21,7 +21,12 @@ const tags = ['Posts'];
 
 export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/posts', {
-    schema: { tags, summary: 'List scheduled and published threads in a date range', querystring: ListPostsQuery, response: withProblems({ 200: Type.Object({ threads: Type.Array(Thread), count: Type.Integer() }) }) },
+    schema: {
+      tags,
+      summary: 'List scheduled and published threads in a date range',
+      querystring: ListPostsQuery,
+      response: withProblems({ 200: Type.Object({ threads: Type.Array(Thread), count: Type.Integer() }) }),
+    },
     handler: async (request) => {
       const threads = await listThreads(ctx, caller(request), request.query);
       return { threads, count: threads.length };
@@ -43,7 +48,12 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/posts/drafts', {
-    schema: { tags, summary: 'List drafts', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ drafts: Type.Array(Draft), count: Type.Integer() }) }) },
+    schema: {
+      tags,
+      summary: 'List drafts',
+      querystring: TeamQuery,
+      response: withProblems({ 200: Type.Object({ drafts: Type.Array(Draft), count: Type.Integer() }) }),
+    },
     handler: async (request) => {
       const drafts = await listDrafts(ctx, caller(request), request.query.teamId);
       return { drafts, count: drafts.length };
@@ -51,7 +61,12 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/posts/:threadId', {
-    schema: { tags, summary: 'Get one thread with its posts and analytics', params: ThreadIdParams, response: withProblems({ 200: Type.Object({ thread: Thread }) }) },
+    schema: {
+      tags,
+      summary: 'Get one thread with its posts and analytics',
+      params: ThreadIdParams,
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }),
+    },
     handler: async (request) => ({ thread: await getThread(ctx, caller(request), request.params.threadId) }),
   });
 
@@ -76,7 +91,13 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           200: Type.Object({
             postId: Id,
             threadId: Id,
-            updated: Type.Object({ content: Type.Boolean(), topic: Type.Boolean(), media: Type.Boolean(), spoilerRanges: Type.Boolean(), isSpoilerMedia: Type.Boolean() }),
+            updated: Type.Object({
+              content: Type.Boolean(),
+              topic: Type.Boolean(),
+              media: Type.Boolean(),
+              spoilerRanges: Type.Boolean(),
+              isSpoilerMedia: Type.Boolean(),
+            }),
           }),
         },
         [400, 401, 404, 409, 413, 415, 429],
@@ -92,7 +113,15 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       params: ThreadIdParams,
       body: EditThreadBody,
       response: withProblems(
-        { 200: Type.Object({ threadId: Id, postsUpdated: Type.Integer(), postsCreated: Type.Integer(), postsDeleted: Type.Integer(), totalPosts: Type.Integer() }) },
+        {
+          200: Type.Object({
+            threadId: Id,
+            postsUpdated: Type.Integer(),
+            postsCreated: Type.Integer(),
+            postsDeleted: Type.Integer(),
+            totalPosts: Type.Integer(),
+          }),
+        },
         [400, 401, 404, 409, 413, 415, 429],
       ),
     },
@@ -105,7 +134,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       summary: 'Change the scheduled time (also schedules a draft)',
       params: ThreadIdParams,
       body: RescheduleBody,
-      response: withProblems({ 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems(
+        { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
+        [400, 401, 404, 409, 413, 415, 429],
+      ),
     },
     handler: async (request) => rescheduleThread(ctx, caller(request), request.params.threadId, request.body.scheduleAt),
   });

@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { createThreadsClient } from '../../publisher/platforms/index.js';
 import { resolveWorkspace } from '../../services/accounts.js';
@@ -23,7 +23,12 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   const threads = createThreadsClient(ctx);
 
   app.get('/api/v1/providers', {
-    schema: { tags, summary: 'Connected accounts of a workspace', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ providers: Type.Array(Provider), count: Type.Integer() }) }) },
+    schema: {
+      tags,
+      summary: 'Connected accounts of a workspace',
+      querystring: TeamQuery,
+      response: withProblems({ 200: Type.Object({ providers: Type.Array(Provider), count: Type.Integer() }) }),
+    },
     handler: async (request) => {
       const rows = await listProviders(ctx.db, await resolveWorkspace(ctx.db, caller(request), request.query.teamId));
       return { providers: rows.map(providerView), count: rows.length };
@@ -46,7 +51,12 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.get('/api/v1/providers/threads/connect', {
-    schema: { tags, summary: "Start connecting a Threads account: open authorizeUrl in a browser", querystring: TeamQuery, response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]) },
+    schema: {
+      tags,
+      summary: 'Start connecting a Threads account: open authorizeUrl in a browser',
+      querystring: TeamQuery,
+      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]),
+    },
     handler: async (request) => startThreadsConnect(ctx, threads, caller(request), request.query.teamId),
   });
 
@@ -68,7 +78,12 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.delete('/api/v1/providers/:id', {
-    schema: { tags, summary: 'Disconnect an account (its credentials are forgotten)', params: Type.Object({ id: Id }), response: withProblems({ 200: Provider }) },
+    schema: {
+      tags,
+      summary: 'Disconnect an account (its credentials are forgotten)',
+      params: Type.Object({ id: Id }),
+      response: withProblems({ 200: Provider }),
+    },
     handler: async (request) => providerView(await disconnectProvider(ctx, caller(request), request.params.id)),
   });
 };

@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
 import { caller } from '../plugins/auth-and-limits.js';
@@ -20,7 +20,12 @@ const ThreadTags = Type.Object({ threadId: Id, tags: Type.Array(ReducedTag) });
 
 export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/tags', {
-    schema: { tags, summary: 'List the tags of a workspace, sorted by name', querystring: TeamQuery, response: withProblems({ 200: Type.Object({ tags: Type.Array(Tag) }) }) },
+    schema: {
+      tags,
+      summary: 'List the tags of a workspace, sorted by name',
+      querystring: TeamQuery,
+      response: withProblems({ 200: Type.Object({ tags: Type.Array(Tag) }) }),
+    },
     handler: async (request) => ({ tags: await listTags(ctx, caller(request), request.query.teamId) }),
   });
 

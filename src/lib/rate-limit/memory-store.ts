@@ -4,15 +4,7 @@
  * one hit at a time and `hit` never awaits between checking and counting, check-then-add is
  * atomic without locks.
  */
-import {
-  allUnderLimit,
-  buildResult,
-  validateHit,
-  type KeyObservation,
-  type RateLimitResult,
-  type RateLimitRule,
-  type RateLimitStore,
-} from './store.js';
+import { allUnderLimit, buildResult, type KeyObservation, type RateLimitResult, type RateLimitRule, type RateLimitStore, validateHit } from './store.js';
 
 export interface MemoryRateLimitStoreOptions {
   /** Sweep idle keys at least this often, measured on the callers' clock. Default 60 s. */

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { buildResult, validateHit, type KeyObservation, type RateLimitResult, type RateLimitRule, type RateLimitStore } from './store.js';
+import { buildResult, type KeyObservation, type RateLimitResult, type RateLimitRule, type RateLimitStore, validateHit } from './store.js';
 
 /**
  * KEYS: the sorted sets, one per rule.

@@ -137,8 +137,7 @@ export function tighterLimit(limits: readonly RateLimitState[]): RateLimitState 
   let tightest = limits[0];
   if (tightest === undefined) throw new RangeError('rate limit: no limits to choose from');
   for (const candidate of limits.slice(1)) {
-    const tighter =
-      candidate.remaining < tightest.remaining || (candidate.remaining === tightest.remaining && candidate.limit < tightest.limit);
+    const tighter = candidate.remaining < tightest.remaining || (candidate.remaining === tightest.remaining && candidate.limit < tightest.limit);
     if (tighter) tightest = candidate;
   }
   return tightest;

@@ -44,8 +44,14 @@ export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Pr
  */
 export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown): Promise<void> {
   const { ctx } = deps;
-  const error = err instanceof PublishError ? err : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
-  ctx.logger.warn({ jobId: job.id, threadId: job.thread_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts }, `follow-up job failed: ${error.message}`);
+  const error =
+    err instanceof PublishError
+      ? err
+      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  ctx.logger.warn(
+    { jobId: job.id, threadId: job.thread_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts },
+    `follow-up job failed: ${error.message}`,
+  );
   if (error.kind === 'transient' && job.attempts < MAX_JOB_ATTEMPTS) {
     const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
     return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });

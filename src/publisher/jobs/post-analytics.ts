@@ -22,6 +22,10 @@ export function toStoredAnalytics(counts: Analytics, fetchedAt: Date): StoredAna
 export async function saveAnalytics(ctx: AppContext, postId: string, counts: Analytics): Promise<StoredAnalytics> {
   const now = ctx.clock.now();
   const stored = toStoredAnalytics(counts, now);
-  await ctx.db.updateTable('posts').set({ analytics: JSON.stringify(stored), updated_at: now }).where('id', '=', postId).execute();
+  await ctx.db
+    .updateTable('posts')
+    .set({ analytics: JSON.stringify(stored), updated_at: now })
+    .where('id', '=', postId)
+    .execute();
   return stored;
 }

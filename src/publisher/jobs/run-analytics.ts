@@ -5,7 +5,7 @@ import { renewJobLease } from './claim.js';
 import { completeJob, rescheduleJob } from './outcome.js';
 import { saveAnalytics } from './post-analytics.js';
 import { nextAnalyticsRun, spreadOf } from './schedule.js';
-import { publishedRef, type JobTarget } from './target.js';
+import { type JobTarget, publishedRef } from './target.js';
 
 /**
  * Refreshes the analytics of every post of the thread (one batch per thread), then books the
@@ -41,7 +41,8 @@ async function fillInPermalink(deps: PublishDeps, target: JobTarget, post: PostR
   const { ctx } = deps;
   try {
     const permalink = await target.platform.lookUpPermalink(target.account, publishedRef(post));
-    if (permalink) await ctx.db.updateTable('posts').set({ permalink, updated_at: ctx.clock.now() }).where('id', '=', post.id).where('permalink', 'is', null).execute();
+    if (permalink)
+      await ctx.db.updateTable('posts').set({ permalink, updated_at: ctx.clock.now() }).where('id', '=', post.id).where('permalink', 'is', null).execute();
   } catch (err) {
     ctx.logger.info({ postId: post.id, err }, 'the permalink of a published post could not be read; trying again at the next refresh');
   }

@@ -6,7 +6,7 @@ import { failOrRetryJob, handBackJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runPlug } from './run-plug.js';
 import { runRepost } from './run-repost.js';
-import { loadJobTarget, type JobTarget } from './target.js';
+import { type JobTarget, loadJobTarget } from './target.js';
 
 type JobRunner = (deps: PublishDeps, job: JobRow, target: JobTarget) => Promise<void>;
 

@@ -1,13 +1,13 @@
 import type { AppContext } from '../../context.js';
 import type { JobRow } from '../../db/schema/index.js';
 import { fencedProgress, type LeasedProgressStore } from '../lease.js';
-import { PublishError, type PostToPublish, type PublishedRef } from '../platforms/platform.js';
+import { type PostToPublish, PublishError, type PublishedRef } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';
 import { saveAnalytics } from './post-analytics.js';
 import { nextPlugCheck, PLUG_GIVE_UP_AFTER_MS } from './schedule.js';
-import { publishedRef, type JobTarget } from './target.js';
+import { type JobTarget, publishedRef } from './target.js';
 
 /**
  * The auto-plug: once the first post has `auto_plug_min_likes` likes, `auto_plug_text` is
@@ -31,7 +31,13 @@ export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget)
   const saved = { containerId: job.network_container_id, networkPostId: job.network_post_id, cid: job.network_cid };
   const fenced = fencedProgress(plugProgressStore(deps, job.id), saved);
   await fenced.confirmLease();
-  const published = await target.platform.publishPost({ account: target.account, post: plugPost(job.id, thread.auto_plug_text, job.created_at), replyTo, progress: saved, ...fenced });
+  const published = await target.platform.publishPost({
+    account: target.account,
+    post: plugPost(job.id, thread.auto_plug_text, job.created_at),
+    replyTo,
+    progress: saved,
+    ...fenced,
+  });
   await savePlugPublished(ctx, job.id, published);
   await completeJob(deps, job);
 }
@@ -55,7 +61,11 @@ async function waitForLikes(deps: PublishDeps, job: JobRow, target: JobTarget, l
   if (next) return rescheduleJob(deps, job, next);
   const days = PLUG_GIVE_UP_AFTER_MS / 86_400_000;
   const minLikes = target.thread.auto_plug_min_likes;
-  return failJob(deps, job, new PublishError('permanent', 'MIN_LIKES_NOT_REACHED', `The first post had ${likes} of ${minLikes} likes after ${days} days; the plug was not posted.`));
+  return failJob(
+    deps,
+    job,
+    new PublishError('permanent', 'MIN_LIKES_NOT_REACHED', `The first post had ${likes} of ${minLikes} likes after ${days} days; the plug was not posted.`),
+  );
 }
 
 function plugPost(id: string, text: string, writtenAt: Date): PostToPublish {
@@ -72,7 +82,13 @@ function plugProgressStore(deps: PublishDeps, jobId: string): LeasedProgressStor
       const now = ctx.clock.now();
       const saved = await ctx.db
         .updateTable('jobs')
-        .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs), updated_at: now })
+        .set({
+          network_container_id: next.containerId,
+          network_post_id: next.networkPostId,
+          network_cid: next.cid,
+          locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs),
+          updated_at: now,
+        })
         .where('id', '=', jobId)
         .where('locked_by', '=', deps.workerId)
         .where('status', '=', 'RUNNING')

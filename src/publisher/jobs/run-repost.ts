@@ -2,7 +2,7 @@ import type { JobRow } from '../../db/schema/index.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob } from './outcome.js';
-import { publishedRef, type JobTarget } from './target.js';
+import { type JobTarget, publishedRef } from './target.js';
 
 /**
  * Reposts the thread's first post. Both platforms make a repost idempotent (Bluesky: a record

@@ -1,6 +1,6 @@
 import type { JobRow, PostRow, ThreadRow } from '../../db/schema/index.js';
 import { findThread } from '../../repos/threads.js';
-import { PublishError, type Platform, type PlatformAccount, type PublishedRef } from '../platforms/platform.js';
+import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount, type PublishDeps } from '../publish-thread.js';
 
 /** What a job works on: its thread, the thread's posts in order, and the network to call. */
@@ -22,7 +22,11 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   if (!thread) return null;
   const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
   if (provider.status !== 'ACTIVE') {
-    throw new PublishError('permanent', 'PROVIDER_' + provider.status, `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}.`);
+    throw new PublishError(
+      'permanent',
+      `PROVIDER_${provider.status}`,
+      `The ${provider.kind} account @${provider.username} is ${provider.status.toLowerCase()}.`,
+    );
   }
   const platform = deps.platforms[provider.kind];
   if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);

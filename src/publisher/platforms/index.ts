@@ -22,7 +22,12 @@ export function providerSessionStore(ctx: AppContext): BlueskySessions {
 }
 
 export function createThreadsClient(ctx: AppContext): ThreadsClient {
-  return new ThreadsClient({ apiUrl: ctx.config.threads.apiUrl, appId: ctx.config.threads.appId, appSecret: ctx.threadsAppSecret, now: () => ctx.clock.now().getTime() });
+  return new ThreadsClient({
+    apiUrl: ctx.config.threads.apiUrl,
+    appId: ctx.config.threads.appId,
+    appSecret: ctx.threadsAppSecret,
+    now: () => ctx.clock.now().getTime(),
+  });
 }
 
 /** The network clients the publisher uses, built once per process (they pool sessions). */

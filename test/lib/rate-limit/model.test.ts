@@ -53,13 +53,13 @@ const windowArb = fc.constantFrom(1_000, 2_500, 60_000);
 
 function opsArb(windowMs: number): fc.Arbitrary<Op[]> {
   // Moves cluster around the window's edges, where off-by-one mistakes live.
-  const advance = fc.oneof(
-    fc.integer({ min: 0, max: Math.floor(windowMs / 4) }),
-    fc.constantFrom(0, 1, windowMs - 1, windowMs, windowMs + 1),
-  );
+  const advance = fc.oneof(fc.integer({ min: 0, max: Math.floor(windowMs / 4) }), fc.constantFrom(0, 1, windowMs - 1, windowMs, windowMs + 1));
   const combinations: RateLimitRule[][] = [[RULES.ip!], [RULES.ip!, RULES.a!], [RULES.ip!, RULES.b!], [RULES.a!], [RULES.a!, RULES.b!]];
   const hit = fc.constantFrom(...combinations);
-  const op: fc.Arbitrary<Op> = fc.oneof({ arbitrary: advance.map((ms) => ({ advance: ms })), weight: 1 }, { arbitrary: hit.map((rules) => ({ hit: rules })), weight: 3 });
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { arbitrary: advance.map((ms) => ({ advance: ms })), weight: 1 },
+    { arbitrary: hit.map((rules) => ({ hit: rules })), weight: 3 },
+  );
   return fc.array(op, { minLength: 1, maxLength: 80 });
 }
 

@@ -35,7 +35,10 @@ test('a refused hit adds nothing to any key', async (t) => {
   if (!redisReady(t)) return;
   await withRedis(async (redis, prefix) => {
     const store = new RedisRateLimitStore(redis, prefix);
-    const rules = [{ key: 'ip:x', limit: 10 }, { key: 'acct:a', limit: 1 }];
+    const rules = [
+      { key: 'ip:x', limit: 10 },
+      { key: 'acct:a', limit: 1 },
+    ];
     assert.equal((await store.hit(rules, T0, WINDOW)).allowed, true);
     assert.equal((await store.hit(rules, T0 + 1, WINDOW)).allowed, false);
     assert.equal(await redis.zcard(`${prefix}ip:x`), 1);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tighterLimit, type RateLimitState } from '../../../src/lib/rate-limit/store.js';
+import { type RateLimitState, tighterLimit } from '../../../src/lib/rate-limit/store.js';
 
 const state = (key: string, limit: number, remaining: number): RateLimitState => ({ key, limit, remaining, resetSeconds: 60 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { tighterLimit, type RateLimitResult, type RateLimitRule, type RateLimitStore } from '../../../src/lib/rate-limit/store.js';
+import { type RateLimitResult, type RateLimitRule, type RateLimitStore, tighterLimit } from '../../../src/lib/rate-limit/store.js';
 import { forEachStore } from './stores.js';
 
 const WINDOW = 60_000;

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { createPlatforms } from '../../../src/publisher/platforms/index.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { createUser } from '../../helpers/seeds.js';
-import { startPds, type LocalAccount, type LocalNetwork } from '../../support/pds.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pds.js';
 import { pngImage } from '../platforms/bluesky/fixtures.js';
 import { startFileServer } from '../platforms/bluesky/support.js';
-import type { TestNetworkNoAppView } from '@atproto/dev-env';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
 let files: Awaited<ReturnType<typeof startFileServer>>;
@@ -43,11 +43,19 @@ describeEachDb(
       const user = await createUser(ctx);
       const bsky = await pds.createAccount(`skeine2e${accountSeq++}${Math.floor(Math.random() * 1000)}`);
 
-      const wrong = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: bsky.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
+      const wrong = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: bsky.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url },
+      });
       assert.equal(wrong.statusCode, 400, wrong.body);
       assert.equal(wrong.json().errors[0].path, 'appPassword');
 
-      const connected = await user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url } });
+      const connected = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url },
+      });
       assert.equal(connected.statusCode, 201, connected.body);
       const provider = connected.json();
       assert.equal(provider.provider, 'BLUESKY');
@@ -64,7 +72,11 @@ describeEachDb(
           providerId: provider.id,
           scheduleAt: new Date(clock.now().getTime() + 30_000).toISOString(),
           posts: [
-            { text: 'Hello from Skein 🧵 #skein https://example.com', media: [{ url: `${files.base}/cat.png`, altText: 'a small cat' }], spoilerRanges: [{ offset: 0, length: 5 }] },
+            {
+              text: 'Hello from Skein 🧵 #skein https://example.com',
+              media: [{ url: `${files.base}/cat.png`, altText: 'a small cat' }],
+              spoilerRanges: [{ offset: 0, length: 5 }],
+            },
             { text: 'second' },
             { text: 'third' },
           ],
@@ -79,7 +91,10 @@ describeEachDb(
       assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
 
       const records = await listPosts(bsky);
-      assert.deepEqual(records.map((r) => r.value.text), ['Hello from Skein 🧵 #skein https://example.com', 'second', 'third']);
+      assert.deepEqual(
+        records.map((r) => r.value.text),
+        ['Hello from Skein 🧵 #skein https://example.com', 'second', 'third'],
+      );
       const [first, second, third] = records;
       assert.equal(first!.value.reply, undefined);
       assert.deepEqual(second!.value.reply, { root: { uri: first!.uri, cid: first!.cid }, parent: { uri: first!.uri, cid: first!.cid } });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
 import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { ManualClock } from '../../../src/lib/clock.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { createPlatforms, createThreadsClient } from '../../../src/publisher/platforms/index.js';
 import { ThreadsClient } from '../../../src/publisher/platforms/threads/client.js';
 import { refreshExpiringThreadsTokens } from '../../../src/services/connections.js';
-import { ManualClock } from '../../../src/lib/clock.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
@@ -44,7 +44,7 @@ describeEachDb(
       assert.match(authorizeUrl.searchParams.get('scope')!, /threads_content_publish/);
       const { code, userId } = fake.authorize({ username: 'skein_e2e', redirectUri });
 
-      const callback = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${encodeURIComponent(code + '#_')}&state=${state}` });
+      const callback = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${encodeURIComponent(`${code}#_`)}&state=${state}` });
       assert.equal(callback.statusCode, 200, callback.body);
       const provider = callback.json();
       assert.equal(provider.provider, 'THREADS');
@@ -70,12 +70,18 @@ describeEachDb(
       const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
       assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
       const mine = fake.published.filter((p) => p.ownerId === userId);
-      assert.deepEqual(mine.map((p) => p.text), ['first 🙂 spoiler', 'second', 'third']);
+      assert.deepEqual(
+        mine.map((p) => p.text),
+        ['first 🙂 spoiler', 'second', 'third'],
+      );
       assert.equal(mine[0]!.replyToId, null);
       assert.equal(mine[1]!.replyToId, mine[0]!.id);
       assert.equal(mine[2]!.replyToId, mine[1]!.id);
       assert.equal(mine[0]!.topicTag, 'Skein');
-      assert.deepEqual(mine[0]!.spoilers.map((s) => [s.offset, s.length]), [[9, 7]]);
+      assert.deepEqual(
+        mine[0]!.spoilers.map((s) => [s.offset, s.length]),
+        [[9, 7]],
+      );
       thread.posts.forEach((post: { permaLink: string; publishedAt: string }) => {
         assert.match(post.permaLink, /^https:\/\/www\.threads\.net\/@skein_e2e\/post\//);
         assert.equal(post.publishedAt, clock.now().toISOString());
@@ -103,7 +109,11 @@ describeEachDb(
       const providers = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
       assert.equal(providers.find((p: { id: string }) => p.id === provider.id).status, 'EXPIRED');
 
-      const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'will fail' }] } });
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'will fail' }] },
+      });
       await new PublisherLoop(ctx, createPlatforms(ctx), 'e2e').runOnce();
       const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
       assert.equal(thread.status, 'FAILED');
@@ -116,7 +126,9 @@ describeEachDb(
       const user = await createUser(ctx);
       const provider = await connectThroughOAuth(app, user, 'racer');
       clock.advance(55 * 86_400_000);
-      const token = ctx.secrets.decrypt((await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!);
+      const token = ctx.secrets.decrypt(
+        (await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!,
+      );
       let disconnected = 0;
       // The user disconnects while Meta is answering this provider's refresh.
       const racing: typeof fetch = async (input, init) => {
@@ -126,7 +138,13 @@ describeEachDb(
         }
         return fetch(input, init);
       };
-      const client = new ThreadsClient({ apiUrl: ctx.config.threads.apiUrl, appId: ctx.config.threads.appId, appSecret: ctx.threadsAppSecret, now: () => ctx.clock.now().getTime(), fetch: racing });
+      const client = new ThreadsClient({
+        apiUrl: ctx.config.threads.apiUrl,
+        appId: ctx.config.threads.appId,
+        appSecret: ctx.threadsAppSecret,
+        now: () => ctx.clock.now().getTime(),
+        fetch: racing,
+      });
       await refreshExpiringThreadsTokens(ctx, client); // other tests' providers may be refreshed too
       assert.equal(disconnected, 1, 'the refresh was in flight');
       const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
@@ -138,8 +156,13 @@ describeEachDb(
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const other = await createUser(ctx);
-      const { userId, accessToken } = fake.createAccount('disc' + Math.floor(Math.random() * 1e6));
-      const provider = await (await import('../../../src/services/providers.js')).addProvider(ctx, user.account.id, { teamId: null, ownerAccountId: user.account.id, scope: `personal:${user.account.id}` }, { kind: 'THREADS', providerUserId: userId, username: 'd', accessToken });
+      const { userId, accessToken } = fake.createAccount(`disc${Math.floor(Math.random() * 1e6)}`);
+      const provider = await (await import('../../../src/services/providers.js')).addProvider(
+        ctx,
+        user.account.id,
+        { teamId: null, ownerAccountId: user.account.id, scope: `personal:${user.account.id}` },
+        { kind: 'THREADS', providerUserId: userId, username: 'd', accessToken },
+      );
       assert.equal((await other.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` })).statusCode, 404);
       const res = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${provider.id}` });
       assert.equal(res.statusCode, 200);

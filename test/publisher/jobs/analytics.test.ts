@@ -10,7 +10,11 @@ describeEachDb('analytics refresh job', (env) => {
     let likes = 3;
     t.fake.analyticsOf = (ref) => ({ views: 40, likes: ref.networkPostId === t.networkIds[0] ? likes : 1, replies: 2, reposts: 1, quotes: 0, shares: null });
     let view = await t.view();
-    assert.deepEqual(view.posts.map((p: { analytics: unknown }) => p.analytics), [null, null], 'null before the first refresh');
+    assert.deepEqual(
+      view.posts.map((p: { analytics: unknown }) => p.analytics),
+      [null, null],
+      'null before the first refresh',
+    );
     await runAt(env(), t.loop, t.publishedAt.getTime() + 9 * MINUTE);
     assert.deepEqual(t.fake.analyticsCalls, [], 'the first refresh is at +10 min');
     const first = (await t.job('ANALYTICS'))!.run_at;
@@ -41,7 +45,10 @@ describeEachDb('analytics refresh job', (env) => {
     const planned = [10 * MINUTE, HOUR, 6 * HOUR, ...Array.from({ length: 30 }, (_, i) => (i + 1) * DAY)];
     runs.forEach((offset, i) => {
       const gap = planned[i]! - (planned[i - 1] ?? 0);
-      assert.ok(offset >= planned[i]! && offset <= planned[i]! + gap / 10, `refresh ${i} at +${offset} ms, planned +${planned[i]} ms (+10 % of the gap at most)`);
+      assert.ok(
+        offset >= planned[i]! && offset <= planned[i]! + gap / 10,
+        `refresh ${i} at +${offset} ms, planned +${planned[i]} ms (+10 % of the gap at most)`,
+      );
     });
     assert.equal(t.fake.analyticsCalls.length, 33 * 2, 'one call per post per refresh');
     await runAt(env(), t.loop, t.publishedAt.getTime() + 60 * DAY);
@@ -124,6 +131,9 @@ describeEachDb('analytics refresh job', (env) => {
     t.fake.analyticsOf = () => ({ views: 1.5, likes: -1, replies: Number.NaN, reposts: 7, quotes: null, shares: 2 ** 60 });
     await runAt(env(), t.loop, (await t.job('ANALYTICS'))!.run_at);
     const { analytics } = (await t.view()).posts[0];
-    assert.deepEqual({ ...analytics, fetchedAt: undefined }, { views: null, likes: null, replies: null, reposts: 7, quotes: null, shares: null, fetchedAt: undefined });
+    assert.deepEqual(
+      { ...analytics, fetchedAt: undefined },
+      { views: null, likes: null, replies: null, reposts: 7, quotes: null, shares: null, fetchedAt: undefined },
+    );
   });
 });

@@ -16,9 +16,19 @@ describeEachDb('follow-up jobs', (env) => {
     const { ctx, clock } = env();
     const t = await publishedThread(env(), { autoRepostHours: 5, plug: { text: 'plug', minLikes: 3 } });
     const jobs = await jobsOf(t.threadId);
-    assert.deepEqual(jobs.map((j) => [j.kind, j.status, j.attempts]), [['ANALYTICS', 'PENDING', 0], ['PLUG', 'PENDING', 0], ['REPOST', 'PENDING', 0]]);
+    assert.deepEqual(
+      jobs.map((j) => [j.kind, j.status, j.attempts]),
+      [
+        ['ANALYTICS', 'PENDING', 0],
+        ['PLUG', 'PENDING', 0],
+        ['REPOST', 'PENDING', 0],
+      ],
+    );
     await enqueueFollowUpJobs(ctx.db, t.threadId, clock.now());
-    assert.deepEqual((await jobsOf(t.threadId)).map((j) => j.id), jobs.map((j) => j.id));
+    assert.deepEqual(
+      (await jobsOf(t.threadId)).map((j) => j.id),
+      jobs.map((j) => j.id),
+    );
   });
 
   test('a thread that fails gets no jobs', async () => {
@@ -29,7 +39,11 @@ describeEachDb('follow-up jobs', (env) => {
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account);
-    const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: '2026-11-22T12:00:30Z', posts: [{ text: 'x' }], autoRepost: { enabled: true, delays: ['1'] } } });
+    const created = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: provider.id, scheduleAt: '2026-11-22T12:00:30Z', posts: [{ text: 'x' }], autoRepost: { enabled: true, delays: ['1'] } },
+    });
     fake.faults.push(new PublishError('permanent', 'REJECTED', 'no'));
     clock.advance(MINUTE);
     await loop.runOnce();

@@ -3,14 +3,21 @@ import { test } from 'node:test';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
 import { PublishError } from '../../../src/publisher/platforms/platform.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { DAY, HOUR, MINUTE, publishedThread, runAt, type PublishedThread } from './support.js';
+import { DAY, HOUR, MINUTE, type PublishedThread, publishedThread, runAt } from './support.js';
 
 const PLUG = { text: 'Liked it? Follow me for more', minLikes: 5 };
 
 describeEachDb('auto-plug job', (env) => {
   /** The first post's likes are `likes.value`; every other post has none. */
   function likesOnFirst(t: PublishedThread, likes: { value: number }) {
-    t.fake.analyticsOf = (ref) => ({ views: 100, likes: ref.networkPostId === t.networkIds[0] ? likes.value : 0, replies: 0, reposts: 0, quotes: 0, shares: 0 });
+    t.fake.analyticsOf = (ref) => ({
+      views: 100,
+      likes: ref.networkPostId === t.networkIds[0] ? likes.value : 0,
+      replies: 0,
+      reposts: 0,
+      quotes: 0,
+      shares: 0,
+    });
   }
   const plugs = (t: PublishedThread) => t.fake.published.filter((p) => p.text === PLUG.text);
 
@@ -70,7 +77,14 @@ describeEachDb('auto-plug job', (env) => {
     assert.ok(job);
     const parent = { networkPostId: t.networkIds.at(-1)!, cid: null, permalink: null };
     const root = { networkPostId: t.networkIds[0]!, cid: null, permalink: null };
-    await t.fake.publishPost({ account: {} as never, post: { id: job.id, text: PLUG.text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: job.created_at }, replyTo: { root, parent }, progress: { containerId: null, networkPostId: null, cid: null }, onProgress: async () => {}, confirmLease: async () => {} });
+    await t.fake.publishPost({
+      account: {} as never,
+      post: { id: job.id, text: PLUG.text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: job.created_at },
+      replyTo: { root, parent },
+      progress: { containerId: null, networkPostId: null, cid: null },
+      onProgress: async () => {},
+      confirmLease: async () => {},
+    });
     await t.loop.runOnce();
     assert.equal((await t.job('PLUG'))?.status, 'RUNNING', 'lease still held');
     await runAt(env(), t.loop, clock.now().getTime() + ctx.config.publisher.leaseMs + 1000);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ANALYTICS_OFFSETS_MS, jobBackoffMs, nextAnalyticsRun, nextPlugCheck, spreadOf } from '../../../src/publisher/jobs/schedule.js';
 import { newId } from '../../../src/lib/ids.js';
+import { ANALYTICS_OFFSETS_MS, jobBackoffMs, nextAnalyticsRun, nextPlugCheck, spreadOf } from '../../../src/publisher/jobs/schedule.js';
 import { DAY, HOUR, MINUTE } from './support.js';
 
 // Pure functions: no database involved, so no describeEachDb.

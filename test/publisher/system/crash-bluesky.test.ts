@@ -16,8 +16,20 @@ import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { startPds, type LocalAccount, type LocalNetwork } from '../../support/pds.js';
-import { dumpWorkerLogs, openSystemEnv, pickSeed, seconds, seededRandom, shutDown, sleep, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pds.js';
+import {
+  dumpWorkerLogs,
+  openSystemEnv,
+  pickSeed,
+  type SystemEnv,
+  seconds,
+  seededRandom,
+  shutDown,
+  sleep,
+  startWorker,
+  type WorkerProcess,
+  waitFor,
+} from './harness.js';
 
 const skip = postgresSkipReason();
 const KILLS = 10;
@@ -37,7 +49,11 @@ before(async () => {
   env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) }); // the PDS is on loopback
   user = await createUser(env.ctx);
   account = await pds.createAccount(`crash${Math.floor(Math.random() * 1e6)}`);
-  const connected = await user.call(env.app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: account.handle, appPassword: account.appPassword, service: pds.url } });
+  const connected = await user.call(env.app, {
+    method: 'POST',
+    url: '/api/v1/providers/bluesky',
+    payload: { identifier: account.handle, appPassword: account.appPassword, service: pds.url },
+  });
   assert.equal(connected.statusCode, 201, connected.body);
   providerId = connected.json().id;
 });
@@ -79,7 +95,8 @@ function checkChain(all: PdsPost[], texts: string[]): string[] {
   if (problems.length) return problems;
   found.forEach((post, i) => {
     if (i === 0 && post!.reply) problems.push('post 0 is a reply');
-    if (i > 0 && (post!.reply?.parent.uri !== found[i - 1]!.uri || post!.reply?.root.uri !== found[0]!.uri)) problems.push(`post ${i} does not reply to post ${i - 1} under the thread's root`);
+    if (i > 0 && (post!.reply?.parent.uri !== found[i - 1]!.uri || post!.reply?.root.uri !== found[0]!.uri))
+      problems.push(`post ${i} does not reply to post ${i - 1} under the thread's root`);
   });
   return problems;
 }
@@ -88,7 +105,10 @@ async function statusOf(threadId: string): Promise<string | undefined> {
   return (await env.ctx.db.selectFrom('threads').select('status').where('id', '=', threadId).executeTakeFirst())?.status;
 }
 
-test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: every post exactly once, in order`, { skip: skip ?? false, timeout: 240_000 }, async () => {
+test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: every post exactly once, in order`, {
+  skip: skip ?? false,
+  timeout: 240_000,
+}, async () => {
   const seed = pickSeed();
   const random = seededRandom(seed);
   const started = Date.now();
@@ -100,11 +120,16 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   };
   const newThread = async (label: string) => {
     const texts = Array.from({ length: POSTS }, (_, j) => `${label} post ${j + 1} of ${POSTS} (${seed})`);
-    const created = await createThread(env.ctx, user.account, { providerId, scheduleAt: new Date(Date.now() + 200).toISOString(), posts: texts.map((text) => ({ text })) });
+    const created = await createThread(env.ctx, user.account, {
+      providerId,
+      scheduleAt: new Date(Date.now() + 200).toISOString(),
+      posts: texts.map((text) => ({ text })),
+    });
     return { threadId: created.threadId, texts };
   };
   const claimed = (threadId: string) => waitFor(`thread ${threadId} to be claimed`, async () => (await statusOf(threadId)) !== 'READY', 30_000, 5);
-  const ended = (threadId: string) => waitFor(`thread ${threadId} to end`, async () => ['PUBLISHED', 'FAILED'].includes((await statusOf(threadId)) ?? ''), 60_000, 20);
+  const ended = (threadId: string) =>
+    waitFor(`thread ${threadId} to end`, async () => ['PUBLISHED', 'FAILED'].includes((await statusOf(threadId)) ?? ''), 60_000, 20);
 
   let current = spawn();
   const problems: string[] = [];
@@ -138,10 +163,16 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
       current = spawn();
       await ended(threadId);
       const found = checkChain(await postsOnPds(), texts);
-      const posts = await env.ctx.db.selectFrom('posts').select(['status', 'permalink', 'network_post_id']).where('thread_id', '=', threadId).orderBy('post_order').execute();
+      const posts = await env.ctx.db
+        .selectFrom('posts')
+        .select(['status', 'permalink', 'network_post_id'])
+        .where('thread_id', '=', threadId)
+        .orderBy('post_order')
+        .execute();
       if ((await statusOf(threadId)) !== 'PUBLISHED') found.push(`thread ended ${await statusOf(threadId)}`);
       posts.forEach((p, j) => {
-        if (p.status !== 'PUBLISHED' || !p.permalink || !p.network_post_id) found.push(`post ${j} in the database: ${p.status}, ${p.permalink}, ${p.network_post_id}`);
+        if (p.status !== 'PUBLISHED' || !p.permalink || !p.network_post_id)
+          found.push(`post ${j} in the database: ${p.status}, ${p.permalink}, ${p.network_post_id}`);
       });
       if (found.length) problems.push(`thread ${i} (killed ${delayMs} ms after the claim): ${found.join('; ')}`);
     }
@@ -154,7 +185,8 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   const duplicates = allTexts.reduce((n, t) => n + Math.max(0, onPds.filter((p) => p.text === t).length - 1), 0);
   const missing = allTexts.filter((t) => !onPds.some((p) => p.text === t)).length;
   const midThread = kills.filter((k) => !k.done).length;
-  for (const [i, k] of kills.entries()) console.log(`#   thread ${i}: killed ${k.delayMs} ms after the claim; ${k.postsOut}/${POSTS} posts were out${k.done ? ' (thread already done)' : ''}`);
+  for (const [i, k] of kills.entries())
+    console.log(`#   thread ${i}: killed ${k.delayMs} ms after the claim; ${k.postsOut}/${POSTS} posts were out${k.done ? ' (thread already done)' : ''}`);
   console.log(
     `# crash bluesky: ${kills.length} kills (${midThread} mid-thread), ${allTexts.length} posts, ${duplicates} duplicates, ${missing} missing, ` +
       `${onPds.length} records on the PDS, ${workers.length} worker processes, ${seconds(Date.now() - started)} s (seed ${seed})`,
@@ -165,5 +197,8 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   assert.equal(missing, 0);
   assert.equal(onPds.length, allTexts.length, 'nothing else was posted');
   assert.ok(midThread >= KILLS / 2, `most kills must land while the thread is being published (${midThread} of ${KILLS})`);
-  assert.ok(kills.some((k) => k.postsOut > 0 && k.postsOut < POSTS), 'some kills land after part of the thread is out');
+  assert.ok(
+    kills.some((k) => k.postsOut > 0 && k.postsOut < POSTS),
+    'some kills land after part of the thread is out',
+  );
 });

@@ -19,8 +19,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createThread } from '../../../src/services/threads.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { postgresSkipReason } from '../../helpers/db.js';
+import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
 import {
   checkThreadInDb,
@@ -29,15 +29,15 @@ import {
   dumpWorkerLogs,
   GraphProxy,
   openSystemEnv,
+  type ProxyDecision,
   pickSeed,
+  type SystemEnv,
   seconds,
   seededRandom,
   shutDown,
   startWorker,
-  waitFor,
-  type ProxyDecision,
-  type SystemEnv,
   type WorkerProcess,
+  waitFor,
 } from './harness.js';
 
 const skip = postgresSkipReason();
@@ -77,7 +77,10 @@ interface KillRecord {
   threadDoneAtKill: boolean;
 }
 
-test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the network exactly once, in order`, { skip: skip ?? false, timeout: 280_000 }, async () => {
+test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the network exactly once, in order`, {
+  skip: skip ?? false,
+  timeout: 280_000,
+}, async () => {
   const seed = pickSeed();
   const random = seededRandom(seed);
   const started = Date.now();
@@ -173,7 +176,8 @@ test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the 
       const api: string[] = [];
       if (view.status !== 'PUBLISHED') api.push(`Get Thread shows ${view.status}`);
       for (const [j, post] of (view.posts as Array<{ status: string; permaLink: string | null; publishedAt: string | null; content: string }>).entries()) {
-        if (post.status !== 'PUBLISHED' || !post.permaLink || !post.publishedAt) api.push(`Get Thread post ${j}: ${post.status} ${post.permaLink} ${post.publishedAt}`);
+        if (post.status !== 'PUBLISHED' || !post.permaLink || !post.publishedAt)
+          api.push(`Get Thread post ${j}: ${post.status} ${post.permaLink} ${post.publishedAt}`);
         if (post.content !== threadTexts[j]) api.push(`Get Thread post ${j} content ${post.content}`);
       }
       const found = [...network.problems, ...db, ...api];
@@ -192,7 +196,9 @@ test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the 
   const midThread = kills.filter((k) => !k.threadDoneAtKill).length;
   const elapsed = Date.now() - started;
   for (const k of kills) {
-    console.log(`#   thread ${String(k.thread).padStart(2)}: ${k.mode.padEnd(13)}${k.slow ? ' slow' : '     '} killed ${k.at}; ${k.postsOnNetworkAtKill}/${POSTS} posts were out${k.threadDoneAtKill ? ' (thread already done)' : ''}`);
+    console.log(
+      `#   thread ${String(k.thread).padStart(2)}: ${k.mode.padEnd(13)}${k.slow ? ' slow' : '     '} killed ${k.at}; ${k.postsOnNetworkAtKill}/${POSTS} posts were out${k.threadDoneAtKill ? ' (thread already done)' : ''}`,
+    );
   }
   console.log(
     `# crash: ${kills.length} kills (${midThread} mid-thread), ${allTexts.length} posts, ${duplicates} duplicates, ${missing} missing, ` +
@@ -203,7 +209,10 @@ test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the 
   assert.deepEqual(problems, []);
   assert.equal(kills.length, THREADS, 'one kill per thread');
   assert.ok(midThread >= THREADS - 3, `most kills must land while the thread is being published (${midThread} of ${kills.length})`);
-  assert.ok(kills.some((k) => k.postsOnNetworkAtKill > 0 && k.postsOnNetworkAtKill < POSTS), 'some kills land after part of the thread is out');
+  assert.ok(
+    kills.some((k) => k.postsOnNetworkAtKill > 0 && k.postsOnNetworkAtKill < POSTS),
+    'some kills land after part of the thread is out',
+  );
   assert.equal(duplicates, 0);
   assert.equal(missing, 0);
   assert.equal(mine.length, THREADS * POSTS, 'nothing else was published');

@@ -19,13 +19,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import type { PublisherLoop as Loop } from '../../../src/publisher/loop.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { ThreadsClient, ThreadsPlatform } from '../../../src/publisher/platforms/threads/platform.js';
-import type { PublisherLoop as Loop } from '../../../src/publisher/loop.js';
 import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi, type Fault, type FakeEndpoint } from '../platforms/threads/fake-graph-api.js';
+import { type FakeEndpoint, FakeGraphApi, type Fault } from '../platforms/threads/fake-graph-api.js';
 import {
   checkThreadInDb,
   checkThreadOnNetwork,
@@ -34,14 +34,14 @@ import {
   GraphProxy,
   openSystemEnv,
   pickSeed,
+  type SystemEnv,
   seconds,
   seededRandom,
   shutDown,
   sleep,
   startWorker,
-  waitFor,
-  type SystemEnv,
   type WorkerProcess,
+  waitFor,
 } from './harness.js';
 
 const skip = postgresSkipReason();
@@ -74,7 +74,14 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
   });
 
   function platform(options: { sleep?: (ms: number) => Promise<void>; fetch?: typeof fetch; apiUrl?: string } = {}) {
-    const client = new ThreadsClient({ apiUrl: options.apiUrl ?? fake.url, appId: null, appSecret: null, timeoutMs: CLIENT_TIMEOUT_MS, now: () => clock.now().getTime(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    const client = new ThreadsClient({
+      apiUrl: options.apiUrl ?? fake.url,
+      appId: null,
+      appSecret: null,
+      timeoutMs: CLIENT_TIMEOUT_MS,
+      now: () => clock.now().getTime(),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     return { THREADS: new ThreadsPlatform({ client, ...(options.sleep ? { sleep: options.sleep } : {}) }) };
   }
   const loops = () => [new PublisherLoop(env.ctx, platform(), `fault-a-${serial}`), new PublisherLoop(env.ctx, platform(), `fault-b-${serial}`)];
@@ -98,10 +105,17 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     for (let round = 0; round < (options.maxRounds ?? 200); round++) {
       options.beforeRound?.(round);
       await Promise.all(loopsToRun.map((l) => l.runOnce()));
-      const open = await env.ctx.db.selectFrom('threads').select(['status', 'scheduled_at', 'next_attempt_at', 'locked_until']).where('id', 'in', threadIds).where('status', 'in', ['READY', 'PUBLISHING']).execute();
+      const open = await env.ctx.db
+        .selectFrom('threads')
+        .select(['status', 'scheduled_at', 'next_attempt_at', 'locked_until'])
+        .where('id', 'in', threadIds)
+        .where('status', 'in', ['READY', 'PUBLISHING'])
+        .execute();
       if (open.length === 0) return round + 1;
       const now = clock.now().getTime();
-      const due = open.map((t) => (t.status === 'READY' ? Math.max(t.scheduled_at!.getTime(), t.next_attempt_at?.getTime() ?? 0) : t.locked_until!.getTime() + 1));
+      const due = open.map((t) =>
+        t.status === 'READY' ? Math.max(t.scheduled_at!.getTime(), t.next_attempt_at?.getTime() ?? 0) : t.locked_until!.getTime() + 1,
+      );
       clock.set(Math.max(now + 1000, Math.min(...due)));
     }
     throw new Error(`threads still open after ${options.maxRounds ?? 200} rounds`);
@@ -114,7 +128,8 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     return [...network.problems, ...db];
   }
 
-  const attemptsOf = async (threadId: string) => (await env.ctx.db.selectFrom('threads').select('attempts').where('id', '=', threadId).executeTakeFirstOrThrow()).attempts;
+  const attemptsOf = async (threadId: string) =>
+    (await env.ctx.db.selectFrom('threads').select('attempts').where('id', '=', threadId).executeTakeFirstOrThrow()).attempts;
 
   const KINDS: Record<string, Fault> = {
     http500: { kind: 'http500' },
@@ -132,9 +147,21 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     }
     // The answer to a publish is lost, then the lookup that finds the post fails too.
     for (const [name, fault] of Object.entries(KINDS)) {
-      cases.push({ name: `dropResponse on the first publish, then ${name} on threads.list`, faults: [['threads_publish', KINDS.dropResponse!], ['threads.list', fault]] });
+      cases.push({
+        name: `dropResponse on the first publish, then ${name} on threads.list`,
+        faults: [
+          ['threads_publish', KINDS.dropResponse!],
+          ['threads.list', fault],
+        ],
+      });
     }
-    cases.push({ name: '500 on create, then two hangs on publish', faults: [['threads.create', KINDS.http500!], ['threads_publish', KINDS.hang!, 2]] });
+    cases.push({
+      name: '500 on create, then two hangs on publish',
+      faults: [
+        ['threads.create', KINDS.http500!],
+        ['threads_publish', KINDS.hang!, 2],
+      ],
+    });
     cases.push({ name: 'dropResponse on every create, three times', faults: [['threads.create', KINDS.dropResponse!, 3]] });
 
     const problems: string[] = [];
@@ -148,7 +175,9 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
       if (attempts < 2) problems.push(`${c.name}: the fault did not cause a retry (the test did not test it)`);
       problems.push(...(await verify(threadId, texts)).map((p) => `${c.name}: ${p}`));
     }
-    console.log(`# faults matrix: ${cases.length} cases, ${retries} retries, ${problems.length} problems, ${fake.duplicatePublishAttempts} refused re-publishes, ${seconds(Date.now() - started)} s`);
+    console.log(
+      `# faults matrix: ${cases.length} cases, ${retries} retries, ${problems.length} problems, ${fake.duplicatePublishAttempts} refused re-publishes, ${seconds(Date.now() - started)} s`,
+    );
     assert.deepEqual(problems, []);
     assert.equal(fake.duplicatePublishAttempts, 0);
   });
@@ -188,7 +217,8 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     let failed = 0;
     const flaky: typeof fetch = async (input, init) => {
       const url = new URL(String(input));
-      if (url.searchParams.get('fields')?.includes('permalink') && failed === 0 && ++failed) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      if (url.searchParams.get('fields')?.includes('permalink') && failed === 0 && ++failed)
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
       return realFetch(input, init);
     };
     const loop = new PublisherLoop(env.ctx, platform({ fetch: flaky }), 'permalink');
@@ -216,10 +246,12 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     };
     // Publish calls take a moment to travel (A 50 ms, B 150 ms), so whichever of A and B sees the
     // container FINISHED first, the other one sees it too before the first publish lands: both send it.
-    const slowPublish = (ms: number): typeof fetch => async (input, init) => {
-      if (String(input).endsWith('/threads_publish')) await sleep(ms);
-      return fetch(input, init);
-    };
+    const slowPublish =
+      (ms: number): typeof fetch =>
+      async (input, init) => {
+        if (String(input).endsWith('/threads_publish')) await sleep(ms);
+        return fetch(input, init);
+      };
     const a = new PublisherLoop(env.ctx, platform({ sleep: movingSleep, fetch: slowPublish(50) }), 'lease-a');
     const b = new PublisherLoop(env.ctx, platform({ sleep: movingSleep, fetch: slowPublish(150) }), 'lease-b');
     const refusedBefore = fake.duplicatePublishAttempts;
@@ -236,10 +268,22 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     await drive([a, b], [threadId]);
     const network = checkThreadOnNetwork(fake, account.userId, texts);
     const row = await env.ctx.db.selectFrom('threads').select(['status', 'last_error']).where('id', '=', threadId).executeTakeFirstOrThrow();
-    console.log(`# faults lease: B took the thread over: ${bTookOver}; thread ${row.status} (${row.last_error ?? 'no error'}); network copies per post ${network.counts.join('/')}; ${fake.duplicatePublishAttempts - refusedBefore} refused re-publishes`);
-    if (process.env.SKEIN_SYSTEM_DEBUG) console.log(fake.requests.slice(-40).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.params).slice(0, 100)}`).join('\n'));
+    console.log(
+      `# faults lease: B took the thread over: ${bTookOver}; thread ${row.status} (${row.last_error ?? 'no error'}); network copies per post ${network.counts.join('/')}; ${fake.duplicatePublishAttempts - refusedBefore} refused re-publishes`,
+    );
+    if (process.env.SKEIN_SYSTEM_DEBUG)
+      console.log(
+        fake.requests
+          .slice(-40)
+          .map((r) => `${r.method} ${r.path} ${JSON.stringify(r.params).slice(0, 100)}`)
+          .join('\n'),
+      );
     assert.equal(bTookOver, false, 'A kept its lease while Meta processed the video');
-    assert.deepEqual(network.problems.filter((p) => p.includes('times')), [], 'no post twice');
+    assert.deepEqual(
+      network.problems.filter((p) => p.includes('times')),
+      [],
+      'no post twice',
+    );
     assert.equal(row.status, 'PUBLISHED', `the thread ended ${row.status}: ${row.last_error}`);
     assert.deepEqual(await verify(threadId, texts), []);
   });
@@ -291,7 +335,14 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     release();
     await aRun;
     const row = await env.ctx.db.selectFrom('threads').select(['status', 'last_error', 'locked_by']).where('id', '=', threadId).executeTakeFirstOrThrow();
-    return { threadId, texts, row, containers: fake.callsTo('threads.create').length - creates, publishCalls: fake.callsTo('threads_publish').length - publishes, refused: fake.duplicatePublishAttempts - refusedBefore };
+    return {
+      threadId,
+      texts,
+      row,
+      containers: fake.callsTo('threads.create').length - creates,
+      publishCalls: fake.callsTo('threads_publish').length - publishes,
+      refused: fake.duplicatePublishAttempts - refusedBefore,
+    };
   }
 
   test('a worker that lost its lease while creating a container never publishes that container', async () => {
@@ -315,7 +366,9 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     const random = seededRandom(seed);
     const t0 = clock.now().getTime();
     // Due over 10 minutes of test clock; faults during the first 5.
-    const threads = await Promise.all(Array.from({ length: 40 }, () => newThread(1 + Math.floor(random() * 3), 'random', undefined, Math.floor(random() * 600_000))));
+    const threads = await Promise.all(
+      Array.from({ length: 40 }, () => newThread(1 + Math.floor(random() * 3), 'random', undefined, Math.floor(random() * 600_000))),
+    );
     const faultsUntil = t0 + 300_000;
     const kinds = Object.keys(KINDS);
     const injected: Record<string, number> = {};
@@ -324,12 +377,19 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     const proxy = await GraphProxy.start(fake.url);
     proxy.decide = (req) => {
       const endpoint: FakeEndpoint | null =
-        req.call === 'limit' ? 'threads_publishing_limit'
-        : req.call === 'create' ? 'threads.create'
-        : req.call === 'status' || req.call === 'permalink' ? 'object.get'
-        : req.call === 'publish' ? 'threads_publish'
-        : req.call === 'list' ? (req.path.endsWith('/replies') ? 'replies.list' : 'threads.list')
-        : null;
+        req.call === 'limit'
+          ? 'threads_publishing_limit'
+          : req.call === 'create'
+            ? 'threads.create'
+            : req.call === 'status' || req.call === 'permalink'
+              ? 'object.get'
+              : req.call === 'publish'
+                ? 'threads_publish'
+                : req.call === 'list'
+                  ? req.path.endsWith('/replies')
+                    ? 'replies.list'
+                    : 'threads.list'
+                  : null;
       if (endpoint && clock.now().getTime() < faultsUntil && random() < 0.12) {
         const kind = kinds[Math.floor(random() * kinds.length)]!;
         fake.failNext(endpoint, kind === 'http429' ? { kind: 'http429', retryAfterSec: 5 + Math.floor(random() * 120) } : KINDS[kind]!);
@@ -340,7 +400,11 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     const before = fake.duplicatePublishAttempts;
     let rounds: number;
     try {
-      rounds = await drive([new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-a'), new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-b')], threads.map((t) => t.threadId), { maxRounds: 500 });
+      rounds = await drive(
+        [new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-a'), new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-b')],
+        threads.map((t) => t.threadId),
+        { maxRounds: 500 },
+      );
     } finally {
       await proxy.close();
     }
@@ -352,12 +416,22 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
       noPermalink += (await env.ctx.db.selectFrom('posts').select('id').where('thread_id', '=', t.threadId).where('permalink', 'is', null).execute()).length;
       retries += (await attemptsOf(t.threadId)) - 1;
     }
-    const rows = await env.ctx.db.selectFrom('threads').select(['published_at', 'scheduled_at']).where('id', 'in', threads.map((t) => t.threadId)).execute();
+    const rows = await env.ctx.db
+      .selectFrom('threads')
+      .select(['published_at', 'scheduled_at'])
+      .where(
+        'id',
+        'in',
+        threads.map((t) => t.threadId),
+      )
+      .execute();
     const late = rows.map((r) => (r.published_at ? r.published_at.getTime() - r.scheduled_at!.getTime() : 0));
     const posts = threads.reduce((n, t) => n + t.texts.length, 0);
     const faults = Object.values(injected).reduce((a, b) => a + b, 0);
     console.log(
-      `# faults random: ${threads.length} threads / ${posts} posts, ${faults} faults (${Object.entries(injected).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
+      `# faults random: ${threads.length} threads / ${posts} posts, ${faults} faults (${Object.entries(injected)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}), ` +
         `${retries} retries, ${rounds} rounds, at most ${seconds(Math.max(...late))} s late (test clock), ${problems.length} problems, ` +
         `${fake.duplicatePublishAttempts - before} refused re-publishes, ${noPermalink} posts without permalink, ${seconds(Date.now() - started)} s`,
     );
@@ -397,14 +471,30 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     const threads: Array<{ threadId: string; texts: string[] }> = [];
     for (const [i, size] of sizes.entries()) {
       const texts = Array.from({ length: size }, (_, j) => `${label} ${i} post ${j + 1} (${seed})`);
-      const created = await createThread(env.ctx, user.account, { providerId: account.provider.id, scheduleAt: new Date(Date.now() + 1000).toISOString(), posts: texts.map((text) => ({ text })) });
+      const created = await createThread(env.ctx, user.account, {
+        providerId: account.provider.id,
+        scheduleAt: new Date(Date.now() + 1000).toISOString(),
+        posts: texts.map((text) => ({ text })),
+      });
       threads.push({ threadId: created.threadId, texts });
     }
     inject();
     try {
       await waitFor(
         `the ${label} threads to end`,
-        async () => (await env.ctx.db.selectFrom('threads').select('id').where('id', 'in', threads.map((t) => t.threadId)).where('status', 'in', ['READY', 'PUBLISHING']).execute()).length === 0,
+        async () =>
+          (
+            await env.ctx.db
+              .selectFrom('threads')
+              .select('id')
+              .where(
+                'id',
+                'in',
+                threads.map((t) => t.threadId),
+              )
+              .where('status', 'in', ['READY', 'PUBLISHING'])
+              .execute()
+          ).length === 0,
         timeoutMs,
         100,
       );
@@ -437,13 +527,24 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     proxy.decide = () => ({ action: 'forward' });
     // The slow worker publishes only after its answer came; wait for it to be done too.
     await sleep(2000);
-    const again = checkThreadOnNetwork(fake, account.userId, Array.from({ length: 2 }, (_, j) => `slow answer 0 post ${j + 1} (${seed})`));
+    const again = checkThreadOnNetwork(
+      fake,
+      account.userId,
+      Array.from({ length: 2 }, (_, j) => `slow answer 0 post ${j + 1} (${seed})`),
+    );
     if (process.env.SKEIN_SYSTEM_DEBUG) {
-      console.log(fake.requests.slice(-30).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.params).slice(0, 120)}`).join('\n'));
+      console.log(
+        fake.requests
+          .slice(-30)
+          .map((r) => `${r.method} ${r.path} ${JSON.stringify(r.params).slice(0, 120)}`)
+          .join('\n'),
+      );
       for (const w of workers) console.log(w.name, w.lines.slice(-20).join('\n'));
     }
     const creates = fake.callsTo('threads.create').filter((r) => r.params.text === `slow answer 0 post 1 (${seed})`).length;
-    console.log(`# faults slow answer: ${creates} containers created for post 1, network copies per post ${again.counts.join('/')}, ${result.problems.length + again.problems.length} problems, ${seconds(result.elapsed)} s`);
+    console.log(
+      `# faults slow answer: ${creates} containers created for post 1, network copies per post ${again.counts.join('/')}, ${result.problems.length + again.problems.length} problems, ${seconds(result.elapsed)} s`,
+    );
     assert.equal(slowed, 1);
     assert.equal(creates, 1, 'the waiting worker kept its lease: no second container');
     assert.deepEqual([...result.problems, ...again.problems], []);
@@ -452,17 +553,22 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
   test('500s, 429 with Retry-After, dropped answers and a hang: published late, once', { timeout: 120_000 }, async () => {
     proxy.decide = () => ({ action: 'forward' });
     const before = fake.duplicatePublishAttempts;
-    const result = await publishAll('proc faults', [3, 2, 1, 3, 2, 1], () => {
-      fake.failNext('threads.create', { kind: 'http500' }, 2);
-      fake.failNext('threads_publish', { kind: 'http429', retryAfterSec: 2 });
-      fake.failNext('threads_publish', { kind: 'dropResponse' });
-      fake.failNext('object.get', { kind: 'dropResponse' });
-      fake.failNext('threads.create', { kind: 'dropResponse' });
-      // Worker's client waits 30 s on this one; its lease (3 s) runs out and the other worker
-      // takes the thread over.
-      fake.failNext('threads_publish', { kind: 'hang' });
-      fake.failNext('threads_publish', { kind: 'dropResponse' });
-    }, 100_000);
+    const result = await publishAll(
+      'proc faults',
+      [3, 2, 1, 3, 2, 1],
+      () => {
+        fake.failNext('threads.create', { kind: 'http500' }, 2);
+        fake.failNext('threads_publish', { kind: 'http429', retryAfterSec: 2 });
+        fake.failNext('threads_publish', { kind: 'dropResponse' });
+        fake.failNext('object.get', { kind: 'dropResponse' });
+        fake.failNext('threads.create', { kind: 'dropResponse' });
+        // Worker's client waits 30 s on this one; its lease (3 s) runs out and the other worker
+        // takes the thread over.
+        fake.failNext('threads_publish', { kind: 'hang' });
+        fake.failNext('threads_publish', { kind: 'dropResponse' });
+      },
+      100_000,
+    );
     console.log(
       `# faults processes: 6 threads / ${result.posts} posts, 8 faults, ${result.retries} retries, ${result.problems.length} problems, ` +
         `${fake.duplicatePublishAttempts - before} refused re-publishes, ${seconds(result.elapsed)} s`,
@@ -471,5 +577,4 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     assert.ok(result.retries >= 5, `the faults caused retries (${result.retries})`);
     assert.equal(fake.duplicatePublishAttempts - before, 0);
   });
-
 });

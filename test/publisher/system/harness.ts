@@ -3,7 +3,7 @@
  * of the test file's own, the strict fake Graph API over real HTTP, and a small HTTP proxy in
  * front of the fake that adds latency and kills workers at chosen requests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +12,8 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../../src/app.js';
-import { loadConfig, type Config } from '../../../src/config/config.js';
-import { createContext, type AppContext } from '../../../src/context.js';
+import { type Config, loadConfig } from '../../../src/config/config.js';
+import { type AppContext, createContext } from '../../../src/context.js';
 import type { DbHandle } from '../../../src/db/database.js';
 import type { Clock } from '../../../src/lib/clock.js';
 import { createLogger } from '../../../src/lib/logger.js';
@@ -76,12 +76,16 @@ export async function openSystemEnv(options: { clock?: Clock; config?: (c: Confi
   let config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' });
   config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
   if (options.config) config = options.config(config);
-  const ctx = await createContext(config, { skeinSecret: SYSTEM_SECRET, threadsAppSecret: null }, {
-    db,
-    logger: createLogger(process.env.SKEIN_SYSTEM_LOG ? 'warn' : 'silent'),
-    skipMigrations: true,
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
+  const ctx = await createContext(
+    config,
+    { skeinSecret: SYSTEM_SECRET, threadsAppSecret: null },
+    {
+      db,
+      logger: createLogger(process.env.SKEIN_SYSTEM_LOG ? 'warn' : 'silent'),
+      skipMigrations: true,
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
+  );
   const app = await buildApp(ctx);
   await app.ready();
   return {
@@ -268,7 +272,7 @@ export interface ProxiedRequest {
  * hook kills the worker before the answer is delivered).
  */
 export type ProxyDecision =
-  | { action: 'forward'; delayMs?: number; /** Holds the fake's answer back this long (Meta slow to answer). */ answerDelayMs?: number }
+  | { action: 'forward'; delayMs?: number /** Holds the fake's answer back this long (Meta slow to answer). */; answerDelayMs?: number }
   | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> };
 
 export function classify(method: string, path: string, params: Record<string, string>): GraphCall {
@@ -418,8 +422,10 @@ export async function checkThreadInDb(ctx: AppContext, threadId: string, network
     if (!post.permalink) problems.push(`post ${i} has no permalink`);
     if (!post.published_at) problems.push(`post ${i} has no publishedAt`);
     const onNetwork = network[i];
-    if (onNetwork && post.network_post_id !== onNetwork.id) problems.push(`post ${i} records network id ${post.network_post_id}, the network has ${onNetwork.id}`);
-    if (onNetwork && post.permalink && !post.permalink.endsWith(`/post/${onNetwork.shortcode}`)) problems.push(`post ${i} permalink ${post.permalink} is not the network's`);
+    if (onNetwork && post.network_post_id !== onNetwork.id)
+      problems.push(`post ${i} records network id ${post.network_post_id}, the network has ${onNetwork.id}`);
+    if (onNetwork && post.permalink && !post.permalink.endsWith(`/post/${onNetwork.shortcode}`))
+      problems.push(`post ${i} permalink ${post.permalink} is not the network's`);
   });
   return problems;
 }

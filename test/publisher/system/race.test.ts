@@ -28,14 +28,14 @@ import {
   GraphProxy,
   openSystemEnv,
   pickSeed,
+  type SystemEnv,
   seconds,
   seededRandom,
   shutDown,
   sleep,
   startWorker,
-  waitFor,
-  type SystemEnv,
   type WorkerProcess,
+  waitFor,
 } from './harness.js';
 
 const skip = postgresSkipReason();
@@ -130,7 +130,17 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
           posts: versions.map(([text]) => ({ text: text! })),
         });
         const posts = await env.ctx.db.selectFrom('posts').select('id').where('thread_id', '=', created.threadId).orderBy('post_order').execute();
-        plans[index] = { index, threadId: created.threadId, ownerId: account.userId, scheduledAt, postIds: posts.map((p) => p.id), versions, role, edits: [], deletes: [] };
+        plans[index] = {
+          index,
+          threadId: created.threadId,
+          ownerId: account.userId,
+          scheduledAt,
+          postIds: posts.map((p) => p.id),
+          versions,
+          role,
+          edits: [],
+          deletes: [],
+        };
       }),
     );
   }
@@ -252,15 +262,18 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
           problems.push(`${label}: delete answered ${d.status} ${d.code}`);
         }
       }
-      if (!last || last.status !== 200) {
+      if (last?.status !== 200) {
         problems.push(`${label}: never deleted (${last?.status} ${last?.code})`);
         continue;
       }
       if (out.length === 0) tally.deletedBeforePublish++;
       else tally.deletedAfterPublish++;
-      if (out.length !== 0 && out.length !== plan.postIds.length) problems.push(`${label}: ${out.length} of ${plan.postIds.length} posts are out after the delete`);
-      for (const p of out) if (p.publishedAt > last.end) problems.push(`${label}: "${p.text}" was published ${p.publishedAt - last.end} ms after the delete answered 200`);
-      if (plan.deletes.some((d) => d.status === 409) && out.length !== plan.postIds.length) problems.push(`${label}: a delete said a publish was in progress, yet the thread is not out`);
+      if (out.length !== 0 && out.length !== plan.postIds.length)
+        problems.push(`${label}: ${out.length} of ${plan.postIds.length} posts are out after the delete`);
+      for (const p of out)
+        if (p.publishedAt > last.end) problems.push(`${label}: "${p.text}" was published ${p.publishedAt - last.end} ms after the delete answered 200`);
+      if (plan.deletes.some((d) => d.status === 409) && out.length !== plan.postIds.length)
+        problems.push(`${label}: a delete said a publish was in progress, yet the thread is not out`);
       expectedOnNetwork += out.length;
       const row = await env.ctx.db.selectFrom('threads').select('id').where('id', '=', plan.threadId).executeTakeFirst();
       if (row) problems.push(`${label}: still in the database after the delete answered 200`);

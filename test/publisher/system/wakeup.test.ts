@@ -11,7 +11,7 @@ import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
-import { connectFakeThreads, openSystemEnv, shutDown, startWorker, waitFor, type SystemEnv, type WorkerProcess } from './harness.js';
+import { connectFakeThreads, openSystemEnv, type SystemEnv, shutDown, startWorker, type WorkerProcess, waitFor } from './harness.js';
 
 const skip = postgresSkipReason();
 const POLL_MS = 60_000;
@@ -32,10 +32,16 @@ before(async () => {
   await worker.ready;
   // The worker listens once its first idle wait begins.
   const dbName = new URL(env.dbUrl).pathname.slice(1);
-  await waitFor('the worker to LISTEN', async () => {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${dbName} AND query LIKE 'LISTEN%'`.execute(env.ctx.db);
-    return rows[0]!.n > 0;
-  }, 10_000);
+  await waitFor(
+    'the worker to LISTEN',
+    async () => {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${dbName} AND query LIKE 'LISTEN%'`.execute(
+        env.ctx.db,
+      );
+      return rows[0]!.n > 0;
+    },
+    10_000,
+  );
 });
 
 after(async () => {

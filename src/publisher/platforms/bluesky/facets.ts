@@ -1,4 +1,4 @@
-import { AppBskyRichtextFacet, RichText, XRPCError, type Agent } from '@atproto/api';
+import { type Agent, AppBskyRichtextFacet, RichText, XRPCError } from '@atproto/api';
 
 /**
  * Rich-text facets (links, #hashtags, @mentions) with UTF-8 byte offsets, as Bluesky needs

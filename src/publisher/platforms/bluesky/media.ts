@@ -4,9 +4,9 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { PublishError } from '../platform.js';
-import { IMAGE_MIMES, imageSize, sniffImageType, type ImageMime, type ImageSize } from './image-info.js';
-import { stripMetadata } from './strip-metadata.js';
+import { IMAGE_MIMES, type ImageMime, type ImageSize, imageSize, sniffImageType } from './image-info.js';
 import { isPublicAddress } from './ip-policy.js';
+import { stripMetadata } from './strip-metadata.js';
 
 /**
  * Downloads a post's image from the URL the user gave, guarded against SSRF: only http(s),

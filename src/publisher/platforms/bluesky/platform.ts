@@ -1,14 +1,14 @@
 import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
-import { systemClock, type Clock } from '../../../lib/clock.js';
+import { type Clock, systemClock } from '../../../lib/clock.js';
 import {
-  LeaseLostError,
-  PublishError,
   type Analytics,
+  LeaseLostError,
   type MediaItem,
   type Platform,
   type PlatformAccount,
   type PostProgress,
   type PostToPublish,
+  PublishError,
   type PublishedRef,
   type PublishInput,
   type ReplyTarget,
@@ -17,9 +17,9 @@ import { isXrpcError, toPublishError } from './errors.js';
 import { agentHandleResolver, buildFacets } from './facets.js';
 import { downloadImage, type MediaFetchOptions } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
-import { AgentPool, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout, type BlueskySessions } from './sessions.js';
+import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
 
-export { connectBluesky, type BlueskySession, type BlueskySessions, type ConnectedAccount } from './sessions.js';
+export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
@@ -143,7 +143,13 @@ export class BlueskyPlatform implements Platform {
   }
 
   /** putOnce; a refusal that certainly wrote nothing clears the pending key (the post is editable again). */
-  async #writeOnce(agent: AtpAgent, key: RecordKey, record: Record<string, unknown>, isOurs: (existing: StoredRecord) => boolean, input: PublishInput): Promise<StoredRecord> {
+  async #writeOnce(
+    agent: AtpAgent,
+    key: RecordKey,
+    record: Record<string, unknown>,
+    isOurs: (existing: StoredRecord) => boolean,
+    input: PublishInput,
+  ): Promise<StoredRecord> {
     try {
       return await putOnce(agent, key, record, isOurs);
     } catch (err) {

@@ -61,7 +61,9 @@ export function postRkey(postId: string): string {
  * writes the same key and cannot double-repost.
  */
 export function repostRkey(subjectUri: string): string {
-  const digest = createHash('sha256').update(REPOST_SALT + subjectUri).digest();
+  const digest = createHash('sha256')
+    .update(REPOST_SALT + subjectUri)
+    .digest();
   const subjectKey = subjectUri.split('/').pop() ?? '';
   if (!isTid(subjectKey)) {
     const micros = digest.readBigUInt64BE(0) & MAX_MICROS;

@@ -1,5 +1,5 @@
 import { AtpAgent, type AtpSessionData, type AtpSessionEvent } from '@atproto/api';
-import { PublishError, type PlatformAccount } from '../platform.js';
+import { type PlatformAccount, PublishError } from '../platform.js';
 import { isSessionRejected, toPublishError } from './errors.js';
 
 /**

@@ -38,7 +38,8 @@ function stripJpeg(b: Buffer): Buffer {
     const segment = b.subarray(offset, end);
     const body = segment.subarray(4);
     if (marker === 0xe1 && body.toString('latin1', 0, 6) === 'Exif\0\0') orientation ??= exifOrientation(body);
-    const metadata = (marker === 0xe1 && (body.toString('latin1', 0, 6) === 'Exif\0\0' || body.toString('latin1', 0, XMP_ID.length) === XMP_ID)) || marker === 0xed;
+    const metadata =
+      (marker === 0xe1 && (body.toString('latin1', 0, 6) === 'Exif\0\0' || body.toString('latin1', 0, XMP_ID.length) === XMP_ID)) || marker === 0xed;
     if (!metadata) kept.push(segment);
     offset = end;
   }

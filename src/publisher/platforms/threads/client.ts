@@ -135,7 +135,11 @@ export class ThreadsClient {
 
   async exchangeForLongLived(shortToken: string): Promise<LongLivedToken> {
     const action = 'exchange for a long-lived token';
-    const body = await this.#send(action, 'GET', '/access_token', { grant_type: 'th_exchange_token', client_secret: this.#requireAppSecret(), access_token: shortToken });
+    const body = await this.#send(action, 'GET', '/access_token', {
+      grant_type: 'th_exchange_token',
+      client_secret: this.#requireAppSecret(),
+      access_token: shortToken,
+    });
     return this.#longLived(body, action);
   }
 
@@ -291,14 +295,16 @@ export class ThreadsAccountApi {
     const action = input.replies ? 'list recent replies' : 'list recent posts';
     const fields = input.replies ? 'id,text,media_type,timestamp,replied_to' : 'id,text,media_type,timestamp,reposted_post';
     const body = await this.send(action, 'GET', input.replies ? 'me/replies' : 'me/threads', { fields, limit: String(input.limit) });
-    return readArray(body, 'data', action).filter(isObject).map((item) => ({
-      id: readString(item, 'id', action),
-      text: optionalString(item, 'text'),
-      mediaType: optionalString(item, 'media_type'),
-      repliedToId: isObject(item.replied_to) ? optionalString(item.replied_to, 'id') : null,
-      repostedId: isObject(item.reposted_post) ? optionalString(item.reposted_post, 'id') : null,
-      timestamp: optionalString(item, 'timestamp'),
-    }));
+    return readArray(body, 'data', action)
+      .filter(isObject)
+      .map((item) => ({
+        id: readString(item, 'id', action),
+        text: optionalString(item, 'text'),
+        mediaType: optionalString(item, 'media_type'),
+        repliedToId: isObject(item.replied_to) ? optionalString(item.replied_to, 'id') : null,
+        repostedId: isObject(item.reposted_post) ? optionalString(item.reposted_post, 'id') : null,
+        timestamp: optionalString(item, 'timestamp'),
+      }));
   }
 
   async #create(mediaType: 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL', fields: Params): Promise<string> {
@@ -411,7 +417,10 @@ function networkError(action: string, err: unknown): PublishError {
     return new PublishError('transient', 'THREADS_TIMEOUT', `Threads ${action} failed: no answer in time.`, { outcomeUnknown: true, cause: err });
   }
   const refused = causeCode === 'ECONNREFUSED' || causeCode === 'ENOTFOUND';
-  return new PublishError('transient', 'THREADS_UNAVAILABLE', `Threads ${action} failed: ${refused ? 'could not connect' : 'the connection failed'}.`, { outcomeUnknown: !refused, cause: err });
+  return new PublishError('transient', 'THREADS_UNAVAILABLE', `Threads ${action} failed: ${refused ? 'could not connect' : 'the connection failed'}.`, {
+    outcomeUnknown: !refused,
+    cause: err,
+  });
 }
 
 export function responseError(action: string, status: number, headers: Headers, text: string, nowMs: number): PublishError {
@@ -421,7 +430,10 @@ export function responseError(action: string, status: number, headers: Headers, 
   const retryAfter = retryAfterMs(headers.get('retry-after'), nowMs);
   if (status === 429 || (error && isRateLimit(error))) {
     const quota = error !== null && isQuota(error);
-    return new PublishError('transient', quota ? 'THREADS_QUOTA_EXHAUSTED' : 'THREADS_RATE_LIMITED', message, { retryAfterMs: retryAfter ?? (quota ? QUOTA_RETRY_MS : undefined), outcomeUnknown: false });
+    return new PublishError('transient', quota ? 'THREADS_QUOTA_EXHAUSTED' : 'THREADS_RATE_LIMITED', message, {
+      retryAfterMs: retryAfter ?? (quota ? QUOTA_RETRY_MS : undefined),
+      outcomeUnknown: false,
+    });
   }
   if (status >= 500 && !(error && isPermanentCode(error))) {
     // The request reached Meta and may have been carried out before the failure.
@@ -437,9 +449,12 @@ function classifyGraphError(error: GraphError, message: string, retryAfter: numb
   if (error.oauth) return new PublishError('auth', 'THREADS_OAUTH_FAILED', message);
   if (typeof code === 'number' && TOKEN_CODES.has(code)) return new PublishError('auth', 'THREADS_TOKEN_INVALID', message);
   if (code === 10 || (typeof code === 'number' && code >= 200 && code <= 299)) return new PublishError('auth', 'THREADS_PERMISSION_DENIED', message);
-  if (code === NOT_READY.code && subcode === NOT_READY.subcode) return new PublishError('transient', 'THREADS_CONTAINER_NOT_READY', message, { outcomeUnknown: false });
-  if (code === 368) return new PublishError('transient', 'THREADS_TEMPORARILY_BLOCKED', message, { retryAfterMs: retryAfter ?? POLICY_BLOCK_RETRY_MS, outcomeUnknown: false });
-  if (code === 1 || code === 2 || error.isTransient) return new PublishError('transient', 'THREADS_UNAVAILABLE', message, { retryAfterMs: retryAfter, outcomeUnknown: true });
+  if (code === NOT_READY.code && subcode === NOT_READY.subcode)
+    return new PublishError('transient', 'THREADS_CONTAINER_NOT_READY', message, { outcomeUnknown: false });
+  if (code === 368)
+    return new PublishError('transient', 'THREADS_TEMPORARILY_BLOCKED', message, { retryAfterMs: retryAfter ?? POLICY_BLOCK_RETRY_MS, outcomeUnknown: false });
+  if (code === 1 || code === 2 || error.isTransient)
+    return new PublishError('transient', 'THREADS_UNAVAILABLE', message, { retryAfterMs: retryAfter, outcomeUnknown: true });
   if (code === 506) return new PublishError('permanent', 'THREADS_DUPLICATE_POST', message);
   if (code === 100) return new PublishError('permanent', 'THREADS_INVALID_PARAMETER', message);
   if (typeof code === 'string') return new PublishError('permanent', code.replace(/^THREADS_API__/, 'THREADS_'), message);

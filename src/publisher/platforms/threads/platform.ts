@@ -1,5 +1,5 @@
-import { PublishError, type Analytics, type MediaItem, type Platform, type PlatformAccount, type PublishedRef, type PublishInput } from '../platform.js';
-import { ThreadsClient, type ContainerState, type ThreadsAccountApi } from './client.js';
+import { type Analytics, type MediaItem, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
+import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.js';
 
 export { ThreadsClient, type ThreadsClientOptions } from './client.js';
 
@@ -84,7 +84,8 @@ export class ThreadsPlatform implements Platform {
   }
 
   #api(account: PlatformAccount): ThreadsAccountApi {
-    if (!account.accessToken) throw new PublishError('auth', 'THREADS_NOT_CONNECTED', `The Threads account @${account.username} has no access token; reconnect it.`);
+    if (!account.accessToken)
+      throw new PublishError('auth', 'THREADS_NOT_CONNECTED', `The Threads account @${account.username} has no access token; reconnect it.`);
     return this.#client.forAccount(account.accessToken);
   }
 
@@ -134,7 +135,10 @@ export class ThreadsPlatform implements Platform {
     const limit = await api.getPublishingLimit();
     const [used, total, what] = reply ? [limit.replyQuotaUsage, limit.replyQuotaTotal, 'reply'] : [limit.quotaUsage, limit.quotaTotal, 'publishing'];
     if (used >= total) {
-      throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads ${what} quota used up (${used}/${total} in 24 h).`, { retryAfterMs: QUOTA_RETRY_MS, outcomeUnknown: false });
+      throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads ${what} quota used up (${used}/${total} in 24 h).`, {
+        retryAfterMs: QUOTA_RETRY_MS,
+        outcomeUnknown: false,
+      });
     }
   }
 
@@ -180,7 +184,12 @@ export class ThreadsPlatform implements Platform {
       if (state.status !== 'IN_PROGRESS') return state;
       if (waited >= this.#polling.maxWaitMs) {
         // The saved container id lets the next attempt pick up where this one stopped.
-        throw new PublishError('transient', 'THREADS_CONTAINER_NOT_READY', `Threads was still processing container ${containerId} after ${Math.round(waited / 1000)} s.`, { outcomeUnknown: false });
+        throw new PublishError(
+          'transient',
+          'THREADS_CONTAINER_NOT_READY',
+          `Threads was still processing container ${containerId} after ${Math.round(waited / 1000)} s.`,
+          { outcomeUnknown: false },
+        );
       }
       const step = Math.min(delay, this.#polling.maxWaitMs - waited);
       await this.#sleep(step);
@@ -256,7 +265,12 @@ export class ThreadsPlatform implements Platform {
         !(item.timestamp && Date.parse(item.timestamp) < earliest),
     );
     if (!match) {
-      throw new PublishError('transient', 'THREADS_PUBLISHED_POST_NOT_FOUND', 'Threads reports the post as published but it is not in the account\'s recent posts yet.', { outcomeUnknown: true });
+      throw new PublishError(
+        'transient',
+        'THREADS_PUBLISHED_POST_NOT_FOUND',
+        "Threads reports the post as published but it is not in the account's recent posts yet.",
+        { outcomeUnknown: true },
+      );
     }
     return match.id;
   }

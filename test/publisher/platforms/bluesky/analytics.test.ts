@@ -7,8 +7,8 @@ import { after, before, test } from 'node:test';
 import type { TestNetwork } from '@atproto/dev-env';
 import { BlueskyPlatform } from '../../../../src/publisher/platforms/bluesky/platform.js';
 import { PublishError } from '../../../../src/publisher/platforms/platform.js';
-import { startFullNetwork, type LocalAccount, type LocalNetwork } from '../../../support/pds.js';
-import { MemorySessions, emptyProgress, newPost, platformAccount, progressLog } from './support.js';
+import { type LocalAccount, type LocalNetwork, startFullNetwork } from '../../../support/pds.js';
+import { emptyProgress, MemorySessions, newPost, platformAccount, progressLog } from './support.js';
 
 let net: LocalNetwork<TestNetwork>;
 let alice: LocalAccount;
@@ -27,7 +27,14 @@ test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView',
   const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
   const account = platformAccount(alice, net.url);
   const log = progressLog();
-  const ref = await platform.publishPost({ account, post: newPost('count me'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} });
+  const ref = await platform.publishPost({
+    account,
+    post: newPost('count me'),
+    replyTo: null,
+    progress: emptyProgress(),
+    onProgress: log.onProgress,
+    confirmLease: async () => {},
+  });
   const subject = { uri: ref.networkPostId, cid: ref.cid! };
 
   await bob.agent.like(subject.uri, subject.cid);
@@ -47,12 +54,24 @@ test('a post missing from the AppView: transient while its record exists (not in
   const isError = (kind: string, code: string) => (err: unknown) => err instanceof PublishError && err.kind === kind && err.code === code;
 
   // A record the PDS holds but the AppView does not show as a post: what "not indexed yet" looks like.
-  await alice.agent.com.atproto.repo.putRecord({ repo: alice.did, collection: 'app.bsky.actor.profile', rkey: 'self', record: { $type: 'app.bsky.actor.profile', displayName: 'Alice' } });
+  await alice.agent.com.atproto.repo.putRecord({
+    repo: alice.did,
+    collection: 'app.bsky.actor.profile',
+    rkey: 'self',
+    record: { $type: 'app.bsky.actor.profile', displayName: 'Alice' },
+  });
   const unindexed = { networkPostId: `at://${alice.did}/app.bsky.actor.profile/self`, cid: null, permalink: null };
   await assert.rejects(platform.fetchAnalytics(account, unindexed), isError('transient', 'POST_NOT_FOUND'));
 
   const log = progressLog();
-  const ref = await platform.publishPost({ account, post: newPost('deleted later'), replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} });
+  const ref = await platform.publishPost({
+    account,
+    post: newPost('deleted later'),
+    replyTo: null,
+    progress: emptyProgress(),
+    onProgress: log.onProgress,
+    confirmLease: async () => {},
+  });
   await net.network.processAll();
   assert.equal((await platform.fetchAnalytics(account, ref)).likes, 0);
   await alice.agent.deletePost(ref.networkPostId);

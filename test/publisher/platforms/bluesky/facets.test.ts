@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { XRPCError } from '@atproto/api';
-import { buildFacets, type Facet } from '../../../../src/publisher/platforms/bluesky/facets.js';
 import { retryAfterMs, toPublishError } from '../../../../src/publisher/platforms/bluesky/errors.js';
+import { buildFacets, type Facet } from '../../../../src/publisher/platforms/bluesky/facets.js';
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
@@ -34,7 +34,13 @@ describe('buildFacets', () => {
   test('the docs’ example offsets', async () => {
     const text = '✨ example mentioning @atproto.com to share the URL 👨‍❤️‍👨 https://en.wikipedia.org/wiki/CBOR.';
     const facets = await buildFacets(text, async () => 'did:plc:atproto');
-    assert.deepEqual(facets.map((f) => [f.index.byteStart, f.index.byteEnd]), [[23, 35], [74, 108]]);
+    assert.deepEqual(
+      facets.map((f) => [f.index.byteStart, f.index.byteEnd]),
+      [
+        [23, 35],
+        [74, 108],
+      ],
+    );
   });
 
   test('drops mentions that do not resolve and keeps the rest', async () => {
@@ -46,13 +52,19 @@ describe('buildFacets', () => {
 
   test('resolves each handle once', async () => {
     let calls = 0;
-    await buildFacets('@bob.test @bob.test @bob.test', async (h) => (calls++, dids[h] ?? null));
+    await buildFacets('@bob.test @bob.test @bob.test', async (h) => {
+      calls++;
+      return dids[h] ?? null;
+    });
     assert.equal(calls, 1);
   });
 
   test('plain text has no facets; resolver outages propagate', async () => {
     assert.deepEqual(await buildFacets('just words, no links', resolve), []);
-    await assert.rejects(buildFacets('hi @bob.test', async () => Promise.reject(new XRPCError(502, 'UpstreamFailure'))), XRPCError);
+    await assert.rejects(
+      buildFacets('hi @bob.test', async () => Promise.reject(new XRPCError(502, 'UpstreamFailure'))),
+      XRPCError,
+    );
   });
 });
 
@@ -89,7 +101,11 @@ describe('toPublishError', () => {
   });
 
   test('request and record validation errors are permanent', () => {
-    const tooLong = toPublishError(new XRPCError(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes'), 'publish', now);
+    const tooLong = toPublishError(
+      new XRPCError(400, 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes'),
+      'publish',
+      now,
+    );
     assert.equal(tooLong.kind, 'permanent');
     assert.equal(tooLong.code, 'REJECTED');
     assert.match(tooLong.message, /300 graphemes/);

@@ -3,10 +3,10 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { PublishError } from '../../../../src/publisher/platforms/platform.js';
 import { imageSize, sniffImageType } from '../../../../src/publisher/platforms/bluesky/image-info.js';
 import { isPublicAddress } from '../../../../src/publisher/platforms/bluesky/ip-policy.js';
 import { checkedAddresses, downloadImage, MAX_IMAGE_BYTES, type MediaFetchOptions } from '../../../../src/publisher/platforms/bluesky/media.js';
+import { PublishError } from '../../../../src/publisher/platforms/platform.js';
 import { gifHeader, jpegHeader, pngImage, webpHeader } from './fixtures.js';
 
 async function rejection(promise: Promise<unknown>): Promise<PublishError> {
@@ -27,12 +27,37 @@ function assertPermanentMedia(err: PublishError, pattern?: RegExp): void {
 
 describe('isPublicAddress', () => {
   const refused = [
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '10.255.1.2', '172.16.0.1', '172.31.255.255', '192.168.1.1',
-    '169.254.169.254', '100.64.0.1', '100.127.255.255', '0.0.0.0', '224.0.0.1', '239.255.255.250', '255.255.255.255',
-    '198.18.0.1', '192.0.2.10',
-    '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456:789a::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.1.2.3', '::ffff:169.254.169.254', '::127.0.0.1',
-    '64:ff9b::a00:1', '2002:c0a8:0101::1', '2001:db8::1',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '10.255.1.2',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '198.18.0.1',
+    '192.0.2.10',
+    '::',
+    '::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd12:3456:789a::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.1.2.3',
+    '::ffff:169.254.169.254',
+    '::127.0.0.1',
+    '64:ff9b::a00:1',
+    '2002:c0a8:0101::1',
+    '2001:db8::1',
   ];
   const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '11.0.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1'];
 
@@ -44,9 +69,18 @@ describe('isPublicAddress', () => {
 describe('SSRF guard without allowPrivate', () => {
   const strict: MediaFetchOptions = { allowPrivate: false };
   const urls = [
-    'http://127.0.0.1/a.png', 'http://10.1.2.3/a.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/a.png',
-    'http://[::ffff:127.0.0.1]/a.png', 'http://2130706433/a.png', 'http://0x7f.1/a.png', 'http://0.0.0.0/a.png',
-    'http://100.64.1.1/a.png', 'http://[fd00::1]/a.png', 'http://[fe80::1]/a.png', 'https://224.0.0.1/a.png',
+    'http://127.0.0.1/a.png',
+    'http://10.1.2.3/a.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/a.png',
+    'http://[::ffff:127.0.0.1]/a.png',
+    'http://2130706433/a.png',
+    'http://0x7f.1/a.png',
+    'http://0.0.0.0/a.png',
+    'http://100.64.1.1/a.png',
+    'http://[fd00::1]/a.png',
+    'http://[fe80::1]/a.png',
+    'https://224.0.0.1/a.png',
     'http://localhost/a.png', // resolved by the machine's own lookup (hosts file)
   ];
   for (const url of urls) {
@@ -56,12 +90,18 @@ describe('SSRF guard without allowPrivate', () => {
   }
 
   test('refuses a host when any of its addresses is private', async () => {
-    const lookup = async (): Promise<LookupAddress[]> => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }];
+    const lookup = async (): Promise<LookupAddress[]> => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ];
     assertPermanentMedia(await rejection(checkedAddresses(new URL('https://cdn.example/a.png'), { ...strict, lookup })), /10\.0\.0\.7/);
   });
 
   test('accepts a host whose addresses are all public (checked without connecting)', async () => {
-    const lookup = async (): Promise<LookupAddress[]> => [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }];
+    const lookup = async (): Promise<LookupAddress[]> => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ];
     const addresses = await checkedAddresses(new URL('https://cdn.example/a.png'), { ...strict, lookup });
     assert.equal(addresses.length, 2);
   });
@@ -124,11 +164,11 @@ describe('downloadImage from a local server', () => {
     if (path === '/html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     if (path === '/fake.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end('not an image at all');
     if (path === '/declared-big') return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(MAX_IMAGE_BYTES + 1) }).end();
-    if (path === '/endless') return streamForever(res);
+    if (path === '/endless') return void streamForever(res);
     if (path === '/missing') return void res.writeHead(404).end();
     if (path === '/broken') return void res.writeHead(503).end();
     if (path === '/stall') return; // never answers
-    if (path === '/to-other-host') return void res.writeHead(302, { location: base.replace('127.0.0.1', '127.0.0.2') + '/image.png' }).end();
+    if (path === '/to-other-host') return void res.writeHead(302, { location: `${base.replace('127.0.0.1', '127.0.0.2')}/image.png` }).end();
     if (redirect) {
       const left = Number(redirect[1]);
       return void res.writeHead(302, { location: left > 1 ? `/redirect/${left - 1}` : '/image.png' }).end();

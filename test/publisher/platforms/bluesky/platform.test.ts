@@ -2,12 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AppBskyFeedPost } from '@atproto/api';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { BlueskyPlatform, connectBluesky, type BlueskyPlatformOptions } from '../../../../src/publisher/platforms/bluesky/platform.js';
+import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../../src/publisher/platforms/bluesky/platform.js';
 import { postRkey, repostRkey } from '../../../../src/publisher/platforms/bluesky/rkey.js';
-import { PublishError, type PlatformAccount, type PostProgress, type PostToPublish, type PublishedRef, type ReplyTarget } from '../../../../src/publisher/platforms/platform.js';
-import { startPds, type LocalAccount, type LocalNetwork } from '../../../support/pds.js';
+import {
+  type PlatformAccount,
+  type PostProgress,
+  type PostToPublish,
+  PublishError,
+  type PublishedRef,
+  type ReplyTarget,
+} from '../../../../src/publisher/platforms/platform.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../../../support/pds.js';
 import { pngImage, pngWithMetadata } from './fixtures.js';
-import { CountingFetch, MemorySessions, emptyProgress, expireAccessToken, newPost, platformAccount, progressLog, startFileServer } from './support.js';
+import { CountingFetch, emptyProgress, expireAccessToken, MemorySessions, newPost, platformAccount, progressLog, startFileServer } from './support.js';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
@@ -40,9 +47,17 @@ function makePlatform(overrides: Partial<BlueskyPlatformOptions> = {}) {
   return { platform, sessions, counter };
 }
 
-function publish(platform: BlueskyPlatform, account: PlatformAccount, post: PostToPublish, replyTo: ReplyTarget | null = null, progress: PostProgress = emptyProgress()) {
+function publish(
+  platform: BlueskyPlatform,
+  account: PlatformAccount,
+  post: PostToPublish,
+  replyTo: ReplyTarget | null = null,
+  progress: PostProgress = emptyProgress(),
+) {
   const log = progressLog();
-  return platform.publishPost({ account, post, replyTo, progress, onProgress: log.onProgress, confirmLease: async () => {} }).then((ref) => ({ ref, progress: log.saved }));
+  return platform
+    .publishPost({ account, post, replyTo, progress, onProgress: log.onProgress, confirmLease: async () => {} })
+    .then((ref) => ({ ref, progress: log.saved }));
 }
 
 async function readPost(uri: string): Promise<{ cid: string; value: AppBskyFeedPost.Record }> {
@@ -143,12 +158,18 @@ describe('publishPost', () => {
     ]);
     const { ref } = await publish(platform, platformAccount(alice, pds.url), post);
     const { value } = await readPost(ref.networkPostId);
-    const embed = value.embed as { $type: string; images: { alt: string; aspectRatio?: unknown; image: { ref: { $link: string } | { toString(): string }; mimeType: string; size: number } }[] };
+    const embed = value.embed as {
+      $type: string;
+      images: { alt: string; aspectRatio?: unknown; image: { ref: { $link: string } | { toString(): string }; mimeType: string; size: number } }[];
+    };
     assert.equal(embed.$type, 'app.bsky.embed.images');
-    assert.deepEqual(embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size]), [
-      ['a wide gradient', { width: 6, height: 4 }, 'image/png', pngImage(6, 4).length],
-      ['', { width: 3, height: 9 }, 'image/png', pngImage(3, 9).length],
-    ]);
+    assert.deepEqual(
+      embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size]),
+      [
+        ['a wide gradient', { width: 6, height: 4 }, 'image/png', pngImage(6, 4).length],
+        ['', { width: 3, height: 9 }, 'image/png', pngImage(3, 9).length],
+      ],
+    );
     const cid = String('$link' in embed.images[0]!.image.ref ? embed.images[0]!.image.ref.$link : embed.images[0]!.image.ref);
     const blob = await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid });
     assert.deepEqual(Buffer.from(blob.data), pngImage(6, 4));
@@ -229,7 +250,16 @@ describe('publishPost', () => {
     const { platform } = makePlatform();
     const post = newPost('é'.repeat(301));
     const log = progressLog();
-    const err = await rejection(platform.publishPost({ account: platformAccount(alice, pds.url), post, replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} }));
+    const err = await rejection(
+      platform.publishPost({
+        account: platformAccount(alice, pds.url),
+        post,
+        replyTo: null,
+        progress: emptyProgress(),
+        onProgress: log.onProgress,
+        confirmLease: async () => {},
+      }),
+    );
     assert.equal(err.code, 'REJECTED');
     assert.deepEqual(log.saved, [{ containerId: postRkey(post.id), networkPostId: null, cid: null }, emptyProgress()]);
   });
@@ -239,7 +269,16 @@ describe('publishPost', () => {
     const post = newPost('pending until confirmed');
     const log = progressLog();
     counter.loseNextResponse('com.atproto.repo.putRecord');
-    const err = await rejection(platform.publishPost({ account: platformAccount(alice, pds.url), post, replyTo: null, progress: emptyProgress(), onProgress: log.onProgress, confirmLease: async () => {} }));
+    const err = await rejection(
+      platform.publishPost({
+        account: platformAccount(alice, pds.url),
+        post,
+        replyTo: null,
+        progress: emptyProgress(),
+        onProgress: log.onProgress,
+        confirmLease: async () => {},
+      }),
+    );
     assert.equal(err.options.outcomeUnknown, true);
     assert.deepEqual(log.saved, [{ containerId: postRkey(post.id), networkPostId: null, cid: null }]);
   });

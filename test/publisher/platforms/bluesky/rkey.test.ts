@@ -20,7 +20,7 @@ const v7Parts = fc.record({
 });
 
 function uuidV7({ ms, randA, randB }: V7Parts): string {
-  const hex = ms.toString(16).padStart(12, '0') + '7' + randA.toString(16).padStart(3, '0') + ((2n << 62n) | randB).toString(16);
+  const hex = `${ms.toString(16).padStart(12, '0')}7${randA.toString(16).padStart(3, '0')}${((2n << 62n) | randB).toString(16)}`;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

@@ -57,20 +57,44 @@ function setup() {
   const pds = new FakePds();
   let stored: BlueskySession | null = null;
   const pool = new AgentPool({
-    sessions: { load: async () => stored, save: async (_id, session) => void (stored = session) },
+    sessions: {
+      load: async () => stored,
+      save: async (_id, session) => {
+        stored = session;
+      },
+    },
     defaultServiceUrl: 'http://pds.invalid',
     fetch: pds.fetch,
     onSaveError: (err) => assert.fail(String(err)),
   });
-  const account: PlatformAccount = { providerId: 'p1', providerUserId: DID, username: 'sessions.test', accessToken: 'abcd-efgh-ijkl-mnop', refreshToken: null, tokenExpiresAt: null, serviceUrl: 'http://pds.invalid' };
+  const account: PlatformAccount = {
+    providerId: 'p1',
+    providerUserId: DID,
+    username: 'sessions.test',
+    accessToken: 'abcd-efgh-ijkl-mnop',
+    refreshToken: null,
+    tokenExpiresAt: null,
+    serviceUrl: 'http://pds.invalid',
+  };
   // As the platform's calls do: the agent must hold a session (assertDid) and send it.
-  const read = () => pool.withAgent(account, async (agent: AtpAgent) => (await agent.com.atproto.server.getSession({}, { headers: {} })).data.did === agent.assertDid ? DID : 'other');
+  const read = () =>
+    pool.withAgent(account, async (agent: AtpAgent) =>
+      (await agent.com.atproto.server.getSession({}, { headers: {} })).data.did === agent.assertDid ? DID : 'other',
+    );
   /** The session this process holds dies: its access token expired, its refresh token revoked. */
   const killStored = () => {
     pds.expired.add(stored!.accessJwt);
     pds.revokedRefresh.add(stored!.refreshJwt);
   };
-  return { pds, read, killStored, setStored: (s: BlueskySession) => void (stored = s), stored: () => stored };
+  return {
+    pds,
+    read,
+    killStored,
+    setStored: (s: BlueskySession) => {
+      stored = s;
+    },
+    stored: () => stored,
+  };
 }
 
 test('a session the pool logged in with itself, refused later, is replaced by one new login', async () => {
@@ -89,7 +113,13 @@ test('after an auth error the dead agent leaves the pool: a reconnected account 
   await read();
   killStored();
   pds.appPasswordValid = false; // the user revoked the app password
-  const err = toPublishError(await read().then(() => assert.fail('the dead session must fail'), (e: unknown) => e), 'publish');
+  const err = toPublishError(
+    await read().then(
+      () => assert.fail('the dead session must fail'),
+      (e: unknown) => e,
+    ),
+    'publish',
+  );
   assert.equal(err.kind, 'auth', err.message);
   // The user reconnects: a new app password and a fresh session are saved.
   pds.appPasswordValid = true;
@@ -109,5 +139,5 @@ test('another process rotated the refresh token: the newer saved session is used
   setStored(pds.session());
   const logins = pds.logins;
   assert.equal(await read(), DID);
-  assert.equal(pds.logins, logins, 'resumed the other process\'s session instead of logging in');
+  assert.equal(pds.logins, logins, "resumed the other process's session instead of logging in");
 });

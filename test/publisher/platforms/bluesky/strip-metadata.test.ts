@@ -119,7 +119,8 @@ test('any JPEG built from segments: no APP1 but the orientation one and no APP13
   fc.assert(
     fc.property(fc.array(fc.tuple(kinds, fc.uint8Array({ maxLength: 40 })), { maxLength: 8 }), fc.integer({ min: 1, max: 8 }), (parts, orientation) => {
       const segments = parts.map(([[marker, kind], noise]) => {
-        const head = kind === 'Exif' ? exifWithGps(orientation) : kind === 'XMP' ? Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1') : Buffer.from(kind, 'latin1');
+        const head =
+          kind === 'Exif' ? exifWithGps(orientation) : kind === 'XMP' ? Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1') : Buffer.from(kind, 'latin1');
         return { marker, kind, bytes: segment(marker, Buffer.concat([head, Buffer.from(noise)])) };
       });
       const out = Buffer.from(stripMetadata(Buffer.concat([SOI, ...segments.map((s) => s.bytes), SOF, SCAN]), 'image/jpeg'));

@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { BlueskyPlatform } from '../../../../src/publisher/platforms/bluesky/platform.js';
-import { PublishError, type PlatformAccount } from '../../../../src/publisher/platforms/platform.js';
-import { MemorySessions, emptyProgress, newPost } from './support.js';
+import { type PlatformAccount, PublishError } from '../../../../src/publisher/platforms/platform.js';
+import { emptyProgress, MemorySessions, newPost } from './support.js';
 
 type Answer = (res: http.ServerResponse) => void;
 
@@ -48,8 +48,18 @@ describe('XRPC failures during publishPost', () => {
   }
 
   async function publishFails(platform = new BlueskyPlatform({ sessions, allowPrivateMedia: false })): Promise<PublishError> {
-    const attempt = platform.publishPost({ account, post: newPost('hello'), replyTo: null, progress: emptyProgress(), onProgress: async () => {}, confirmLease: async () => {} });
-    const err = await attempt.then(() => assert.fail('expected a failure'), (e: unknown) => e);
+    const attempt = platform.publishPost({
+      account,
+      post: newPost('hello'),
+      replyTo: null,
+      progress: emptyProgress(),
+      onProgress: async () => {},
+      confirmLease: async () => {},
+    });
+    const err = await attempt.then(
+      () => assert.fail('expected a failure'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof PublishError, String(err));
     return err;
   }
@@ -64,7 +74,10 @@ describe('XRPC failures during publishPost', () => {
   });
 
   test('a gateway error, or an HTML error page, is transient with unknown outcome', async () => {
-    for (const reply of [json(502, { error: 'UpstreamFailure' }), (res: http.ServerResponse) => void res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>down</h1>')]) {
+    for (const reply of [
+      json(502, { error: 'UpstreamFailure' }),
+      (res: http.ServerResponse) => void res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>down</h1>'),
+    ]) {
       answer = reply;
       const err = await publishFails();
       assert.equal(err.kind, 'transient');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../../src/lib/clock.js';
 import { PublishError } from '../../../../src/publisher/platforms/platform.js';
-import { ThreadsClient, retryAfterMs, type ThreadsClientOptions } from '../../../../src/publisher/platforms/threads/client.js';
+import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../../src/publisher/platforms/threads/client.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
 
 const REDIRECT_URI = 'https://skein.example/api/v1/providers/threads/callback';
@@ -66,7 +66,10 @@ describe('ThreadsClient OAuth', () => {
     const { fake, client } = await setup(t);
     const { code } = fake.authorize({ redirectUri: REDIRECT_URI });
     await client.exchangeCode(code, REDIRECT_URI);
-    await assert.rejects(client.exchangeCode(code, REDIRECT_URI), (err: PublishError) => isPublishError('auth', 'THREADS_OAUTH_FAILED')(err) && /already used/.test(err.message));
+    await assert.rejects(
+      client.exchangeCode(code, REDIRECT_URI),
+      (err: PublishError) => isPublishError('auth', 'THREADS_OAUTH_FAILED')(err) && /already used/.test(err.message),
+    );
   });
 
   test('a redirect URI that differs from the authorize call is refused', async (t) => {
@@ -147,7 +150,10 @@ describe('ThreadsClient errors', () => {
     const api = client.forAccount(fake.createAccount().accessToken);
     const id = await api.createTextContainer('hi');
     fake.failNext('threads_publish', { kind: 'http500' });
-    await assert.rejects(api.publish(id), (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === true);
+    await assert.rejects(
+      api.publish(id),
+      (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === true,
+    );
   });
 
   test('Graph rate-limit codes in a 400 are transient', async (t) => {
@@ -157,7 +163,11 @@ describe('ThreadsClient errors', () => {
       fake.failNext('threads.create', { kind: 'graphError', status: 400, error: { message: 'limit', type: 'OAuthException', code } });
       await assert.rejects(api.createTextContainer('hi'), isPublishError('transient', 'THREADS_RATE_LIMITED'));
     }
-    fake.failNext('threads.create', { kind: 'graphError', status: 400, error: { message: 'something odd', type: 'OAuthException', code: 9999, is_transient: true } });
+    fake.failNext('threads.create', {
+      kind: 'graphError',
+      status: 400,
+      error: { message: 'something odd', type: 'OAuthException', code: 9999, is_transient: true },
+    });
     await assert.rejects(api.createTextContainer('hi'), isPublishError('transient', 'THREADS_UNAVAILABLE'));
   });
 
@@ -165,14 +175,20 @@ describe('ThreadsClient errors', () => {
     const { fake, client } = await setup(t, {}, { timeoutMs: 150 });
     const api = client.forAccount(fake.createAccount().accessToken);
     fake.failNext('threads.create', { kind: 'hang' });
-    await assert.rejects(api.createTextContainer('hi'), (err: PublishError) => isPublishError('transient', 'THREADS_TIMEOUT')(err) && err.options.outcomeUnknown === true);
+    await assert.rejects(
+      api.createTextContainer('hi'),
+      (err: PublishError) => isPublishError('transient', 'THREADS_TIMEOUT')(err) && err.options.outcomeUnknown === true,
+    );
   });
 
   test('a connection cut after Meta acted is transient with an unknown outcome', async (t) => {
     const { fake, client } = await setup(t);
     const api = client.forAccount(fake.createAccount().accessToken);
     fake.failNext('threads.create', { kind: 'dropResponse' });
-    await assert.rejects(api.createTextContainer('hi'), (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === true);
+    await assert.rejects(
+      api.createTextContainer('hi'),
+      (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === true,
+    );
   });
 
   test('a refused connection is transient and known not to have reached Meta', async (t) => {
@@ -180,14 +196,20 @@ describe('ThreadsClient errors', () => {
     const url = fake.url;
     await fake.close();
     const client = new ThreadsClient({ apiUrl: url, appId: '1', appSecret: 's' });
-    await assert.rejects(client.getMe('token'), (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === false);
+    await assert.rejects(
+      client.getMe('token'),
+      (err: PublishError) => isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === false,
+    );
   });
 
   test('text over 500 UTF-8 bytes is a permanent invalid parameter (code 100)', async (t) => {
     const { fake, client } = await setup(t);
     const api = client.forAccount(fake.createAccount().accessToken);
     await api.createTextContainer('é'.repeat(250)); // exactly 500 bytes
-    await assert.rejects(api.createTextContainer('é'.repeat(250) + 'x'), (err: PublishError) => isPublishError('permanent', 'THREADS_INVALID_PARAMETER')(err) && /at most 500 characters/.test(err.message));
+    await assert.rejects(
+      api.createTextContainer(`${'é'.repeat(250)}x`),
+      (err: PublishError) => isPublishError('permanent', 'THREADS_INVALID_PARAMETER')(err) && /at most 500 characters/.test(err.message),
+    );
   });
 
   test('publishing a container that is still processing is code 24, reported as not ready', async (t) => {
@@ -224,7 +246,13 @@ describe('ThreadsClient containers and reads', () => {
     const item2 = await api.createCarouselItemContainer({ kind: 'VIDEO', url: 'https://cdn.example/2.mp4' });
     await api.createCarouselContainer([item, item2], { text: 'two', isSpoilerMedia: true, altText: 'ignored on carousels' });
     const sent = fake.callsTo('threads.create').map((r) => r.params);
-    assert.deepEqual(sent[1], { media_type: 'TEXT', text: 'Spoiler: yes', reply_to_id: root, topic_tag: 'Films', text_entities: '[{"entity_type":"SPOILER","offset":9,"length":3}]' });
+    assert.deepEqual(sent[1], {
+      media_type: 'TEXT',
+      text: 'Spoiler: yes',
+      reply_to_id: root,
+      topic_tag: 'Films',
+      text_entities: '[{"entity_type":"SPOILER","offset":9,"length":3}]',
+    });
     assert.deepEqual(sent[2], { media_type: 'IMAGE', is_carousel_item: 'true', image_url: 'https://cdn.example/1.jpg', alt_text: 'one' });
     assert.deepEqual(sent[3], { media_type: 'VIDEO', is_carousel_item: 'true', video_url: 'https://cdn.example/2.mp4' });
     assert.deepEqual(sent[4], { media_type: 'CAROUSEL', children: `${item},${item2}`, text: 'two', is_spoiler_media: 'true' });
@@ -245,12 +273,16 @@ describe('ThreadsClient containers and reads', () => {
     assert.deepEqual(await api.getPublishingLimit(), { quotaUsage: 1, quotaTotal: 5, quotaDurationSec: 86_400, replyQuotaUsage: 0, replyQuotaTotal: 1000 });
   });
 
-  test('publishing past the quota is transient, with an hour\'s wait when Meta names none', async (t) => {
+  test("publishing past the quota is transient, with an hour's wait when Meta names none", async (t) => {
     const { fake, client } = await setup(t, { postQuota: 1 });
     const api = client.forAccount(fake.createAccount().accessToken);
     await api.publish(await api.createTextContainer('one'));
     const second = await api.createTextContainer('two');
-    await assert.rejects(api.publish(second), (err: PublishError) => isPublishError('transient', 'THREADS_QUOTA_EXHAUSTED')(err) && err.options.retryAfterMs === 3_600_000 && err.options.outcomeUnknown === false);
+    await assert.rejects(
+      api.publish(second),
+      (err: PublishError) =>
+        isPublishError('transient', 'THREADS_QUOTA_EXHAUSTED')(err) && err.options.retryAfterMs === 3_600_000 && err.options.outcomeUnknown === false,
+    );
   });
 
   test('insights are indexed by name and missing metrics are left out', async (t) => {

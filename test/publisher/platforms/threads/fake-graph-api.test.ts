@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../../src/lib/clock.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
 
@@ -51,7 +51,7 @@ describe('fake Graph API strictness', () => {
 
   test('text is limited to 500 UTF-8 bytes, not 500 UTF-16 units', async (t) => {
     const { create } = await setup(t);
-    const text = 'x'.repeat(495) + '’’’';
+    const text = `${'x'.repeat(495)}’’’`;
     assert.equal(text.length, 498);
     assertGraphError(await create({ media_type: 'TEXT', text }), 100, /at most 500 characters/);
     assert.equal((await create({ media_type: 'TEXT', text: 'x'.repeat(500) })).status, 200);
@@ -72,14 +72,21 @@ describe('fake Graph API strictness', () => {
     const { create } = await setup(t);
     const entities = (list: object[]) => JSON.stringify(list);
     assertGraphError(await create({ media_type: 'TEXT', text: 'hidden', text_entities: '{}' }), 100, /JSON array/);
-    assertGraphError(await create({ media_type: 'TEXT', text: 'hidden', text_entities: entities([{ entity_type: 'SPOILER', offset: 2, length: 5 }]) }), 100, /outside the text/);
+    assertGraphError(
+      await create({ media_type: 'TEXT', text: 'hidden', text_entities: entities([{ entity_type: 'SPOILER', offset: 2, length: 5 }]) }),
+      100,
+      /outside the text/,
+    );
     const eleven = Array.from({ length: 11 }, (_, i) => ({ entity_type: 'SPOILER', offset: i, length: 1 }));
     assertGraphError(await create({ media_type: 'TEXT', text: 'x'.repeat(20), text_entities: entities(eleven) }), 100, /at most 10/);
     // UTF-16 by default: the emoji is two units, so offset 2 is right after it.
-    assert.equal((await create({ media_type: 'TEXT', text: '😀 secret', text_entities: entities([{ entity_type: 'SPOILER', offset: 3, length: 6 }]) })).status, 200);
+    assert.equal(
+      (await create({ media_type: 'TEXT', text: '😀 secret', text_entities: entities([{ entity_type: 'SPOILER', offset: 3, length: 6 }]) })).status,
+      200,
+    );
   });
 
-  test('carousels need 2 to 20 children that are this user\'s carousel items', async (t) => {
+  test("carousels need 2 to 20 children that are this user's carousel items", async (t) => {
     const { create, fake } = await setup(t);
     const item = async () => (await create({ media_type: 'IMAGE', image_url: 'https://a.example/x.jpg', is_carousel_item: 'true' })).body.id as string;
     const one = await item();
@@ -89,7 +96,10 @@ describe('fake Graph API strictness', () => {
     const plain = (await create({ media_type: 'IMAGE', image_url: 'https://a.example/y.jpg' })).body.id as string;
     assertGraphError(await create({ media_type: 'CAROUSEL', children: `${one},${plain}` }), 100, /is_carousel_item/);
     const someoneElse = fake.createAccount('other');
-    const theirs = await fetch(`${fake.url}/v1.0/me/threads`, { method: 'POST', body: new URLSearchParams({ access_token: someoneElse.accessToken, media_type: 'IMAGE', image_url: 'https://a.example/z.jpg', is_carousel_item: 'true' }) });
+    const theirs = await fetch(`${fake.url}/v1.0/me/threads`, {
+      method: 'POST',
+      body: new URLSearchParams({ access_token: someoneElse.accessToken, media_type: 'IMAGE', image_url: 'https://a.example/z.jpg', is_carousel_item: 'true' }),
+    });
     const theirId = ((await theirs.json()) as { id: string }).id;
     assertGraphError(await create({ media_type: 'CAROUSEL', children: `${one},${theirId}` }), 100, /not a media container of this user/);
     assert.equal((await create({ media_type: 'CAROUSEL', children: many.slice(0, 20).join(',') })).status, 200);

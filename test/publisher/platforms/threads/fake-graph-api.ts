@@ -1,29 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../../../../src/lib/clock.js';
+import { type Clock, systemClock } from '../../../../src/lib/clock.js';
 import {
   CONTAINER_FIELDS,
-  GraphFault,
-  INSIGHT_METRICS,
-  LIMIT_FIELDS,
-  MEDIA_FIELDS,
-  OAuthFlatFault,
-  PROFILE_FIELDS,
-  graphError,
-  graphTimestamp,
-  invalidParam,
-  notFound,
-  parseContainerSpec,
-  pick,
-  rejectUnknownParams,
-  requestedFields,
   type ContainerSpec,
   type CreateType,
   type FakeEndpoint,
+  GraphFault,
+  graphError,
+  graphTimestamp,
+  INSIGHT_METRICS,
+  invalidParam,
+  LIMIT_FIELDS,
+  MEDIA_FIELDS,
   type MediaRef,
+  notFound,
+  OAuthFlatFault,
   type Params,
+  PROFILE_FIELDS,
+  parseContainerSpec,
+  pick,
   type ReadType,
+  rejectUnknownParams,
+  requestedFields,
   type Spoiler,
   type SpoilerUnit,
 } from './fake-graph-rules.js';
@@ -351,7 +351,10 @@ export class FakeGraphApi {
     if (params.client_secret !== this.appSecret) throw new OAuthFlatFault('Error validating client secret');
     const code = this.#codes.get(params.code ?? '');
     if (!code || code.used || code.expiresAt <= this.#now()) throw new OAuthFlatFault('Matching code was not found or was already used');
-    if (code.redirectUri !== params.redirect_uri) throw new OAuthFlatFault('Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
+    if (code.redirectUri !== params.redirect_uri)
+      throw new OAuthFlatFault(
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+      );
     code.used = true;
     const token = this.#issueToken(code.userId, 'short');
     // Written by hand: user_id is a bare JSON number too large for a double, as Meta sends it.
@@ -419,7 +422,15 @@ export class FakeGraphApi {
     for (const childId of spec.childIds) this.#checkCarouselChild(user, childId);
     const now = this.#now();
     const failure = this.#pendingFailures.shift() ?? null;
-    const container: Container = { id: this.#newId(), ownerId: user.id, spec, createdAt: now, readyAt: now + this.#processingMs[spec.type], failure, mediaId: null };
+    const container: Container = {
+      id: this.#newId(),
+      ownerId: user.id,
+      spec,
+      createdAt: now,
+      readyAt: now + this.#processingMs[spec.type],
+      failure,
+      mediaId: null,
+    };
     this.#containers.set(container.id, container);
     if (spec.autoPublish) return { id: this.#publishContainer(user, container).id };
     return { id: container.id };
@@ -735,10 +746,20 @@ function cursorIndex(items: PublishedPost[], value: string): number {
 function faultAnswer(fault: Exclude<Fault, { kind: 'hang' } | { kind: 'dropResponse' }>): Answer {
   if (fault.kind === 'graphError') return json(fault.status, { error: fault.error });
   if (fault.kind === 'http429') {
-    const answer = json(429, { error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, is_transient: true, fbtrace_id: 'FakeRateLimit' } });
+    const answer = json(429, {
+      error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, is_transient: true, fbtrace_id: 'FakeRateLimit' },
+    });
     return { ...answer, headers: { 'retry-after': String(fault.retryAfterSec) } };
   }
-  return json(500, { error: { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, is_transient: true, fbtrace_id: 'FakeServerError' } });
+  return json(500, {
+    error: {
+      message: 'An unexpected error has occurred. Please retry your request later.',
+      type: 'OAuthException',
+      code: 2,
+      is_transient: true,
+      fbtrace_id: 'FakeServerError',
+    },
+  });
 }
 
 function errorAnswer(err: unknown): Answer {

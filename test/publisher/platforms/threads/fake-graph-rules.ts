@@ -37,16 +37,40 @@ export class OAuthFlatFault extends Error {}
 export const invalidParam = (message: string) => graphError(100, `(#100) ${message}`);
 
 export function notFound(id: string, method: string): GraphFault {
-  return graphError(100, `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
+  return graphError(
+    100,
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    { subcode: 33 },
+  );
 }
 
 // ---- parameters ----
 
 const CREATE_PARAMS = [
-  'media_type', 'text', 'image_url', 'video_url', 'is_carousel_item', 'children', 'reply_to_id', 'reply_control',
-  'topic_tag', 'alt_text', 'text_entities', 'is_spoiler_media', 'link_attachment', 'quote_post_id', 'poll_attachment',
-  'gif_attachment', 'text_attachment', 'auto_publish_text', 'allowlisted_country_codes', 'location_id', 'is_ghost_post',
-  'enable_reply_approvals', 'crossreshare_to_ig', 'crossreshare_to_ig_dark_mode',
+  'media_type',
+  'text',
+  'image_url',
+  'video_url',
+  'is_carousel_item',
+  'children',
+  'reply_to_id',
+  'reply_control',
+  'topic_tag',
+  'alt_text',
+  'text_entities',
+  'is_spoiler_media',
+  'link_attachment',
+  'quote_post_id',
+  'poll_attachment',
+  'gif_attachment',
+  'text_attachment',
+  'auto_publish_text',
+  'allowlisted_country_codes',
+  'location_id',
+  'is_ghost_post',
+  'enable_reply_approvals',
+  'crossreshare_to_ig',
+  'crossreshare_to_ig_dark_mode',
 ];
 
 export type FakeEndpoint =
@@ -99,7 +123,13 @@ export function readBool(params: Params, name: string): boolean | undefined {
 /** `fields=a,b`: unknown names are an error; `id` is always included. */
 export function requestedFields(params: Params, allowed: readonly string[], nodeType: string, defaults = ['id']): string[] {
   const raw = params.fields;
-  const names = raw === undefined ? defaults : raw.split(',').map((f) => f.trim()).filter(Boolean);
+  const names =
+    raw === undefined
+      ? defaults
+      : raw
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean);
   for (const name of names) {
     if (!allowed.includes(name)) throw invalidParam(`Tried accessing nonexisting field (${name}) on node type (${nodeType})`);
   }
@@ -184,7 +214,8 @@ function checkFieldCombinations(type: CreateType, isCarouselItem: boolean, param
     throw invalidParam('Carousel items cannot carry reply_to_id or topic_tag; set them on the carousel container');
   }
   if (params.reply_control !== undefined && !REPLY_CONTROLS.includes(params.reply_control)) throw invalidParam('Param reply_control is invalid');
-  if (params.alt_text !== undefined && [...params.alt_text].length > MAX_ALT_TEXT) throw invalidParam(`Param alt_text must be at most ${MAX_ALT_TEXT} characters long`);
+  if (params.alt_text !== undefined && [...params.alt_text].length > MAX_ALT_TEXT)
+    throw invalidParam(`Param alt_text must be at most ${MAX_ALT_TEXT} characters long`);
 }
 
 /** Meta counts the 500 "characters" in UTF-8 bytes (threads-api.md §8.1). */
@@ -208,7 +239,10 @@ function mediaOf(type: CreateType, params: Params): MediaRef | null {
 
 function parseChildren(raw: string | undefined): string[] {
   if (raw === undefined) throw invalidParam('The parameter children is required for media_type CAROUSEL');
-  const ids = raw.split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   if (ids.length < 2 || ids.length > 20) throw invalidParam('A carousel must have between 2 and 20 children');
   if (new Set(ids).size !== ids.length) throw invalidParam('Carousel children must be distinct');
   return ids;
@@ -257,16 +291,52 @@ function parseSpoiler(entry: unknown, textLen: number): Spoiler {
 
 export const CONTAINER_FIELDS = ['id', 'status', 'error_message'];
 export const MEDIA_FIELDS = [
-  'id', 'media_product_type', 'media_type', 'media_url', 'permalink', 'owner', 'username', 'text', 'timestamp', 'shortcode',
-  'thumbnail_url', 'children', 'is_quote_post', 'quoted_post', 'reposted_post', 'alt_text', 'link_attachment_url',
-  'has_replies', 'is_reply', 'is_reply_owned_by_me', 'root_post', 'replied_to', 'hide_status', 'reply_audience', 'gif_url',
-  'poll_attachment', 'topic_tag', 'is_spoiler_media', 'text_entities', 'text_attachment', 'location_id', 'is_verified',
-  'profile_picture_url', 'ghost_post_status', 'ghost_post_expiration_timestamp',
+  'id',
+  'media_product_type',
+  'media_type',
+  'media_url',
+  'permalink',
+  'owner',
+  'username',
+  'text',
+  'timestamp',
+  'shortcode',
+  'thumbnail_url',
+  'children',
+  'is_quote_post',
+  'quoted_post',
+  'reposted_post',
+  'alt_text',
+  'link_attachment_url',
+  'has_replies',
+  'is_reply',
+  'is_reply_owned_by_me',
+  'root_post',
+  'replied_to',
+  'hide_status',
+  'reply_audience',
+  'gif_url',
+  'poll_attachment',
+  'topic_tag',
+  'is_spoiler_media',
+  'text_entities',
+  'text_attachment',
+  'location_id',
+  'is_verified',
+  'profile_picture_url',
+  'ghost_post_status',
+  'ghost_post_expiration_timestamp',
 ];
 export const PROFILE_FIELDS = ['id', 'username', 'name', 'threads_profile_picture_url', 'threads_biography', 'is_verified'];
 export const LIMIT_FIELDS = [
-  'quota_usage', 'config', 'reply_quota_usage', 'reply_config', 'delete_quota_usage', 'delete_config',
-  'location_search_quota_usage', 'location_search_config',
+  'quota_usage',
+  'config',
+  'reply_quota_usage',
+  'reply_config',
+  'delete_quota_usage',
+  'delete_config',
+  'location_search_quota_usage',
+  'location_search_config',
 ];
 export const INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../../src/lib/clock.js';
-import { PublishError, type PlatformAccount, type PostProgress, type PostToPublish, type PublishedRef, type ReplyTarget } from '../../../../src/publisher/platforms/platform.js';
+import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../../src/publisher/platforms/platform.js';
 import { ThreadsClient } from '../../../../src/publisher/platforms/threads/client.js';
-import { ThreadsPlatform, type ContainerPolling } from '../../../../src/publisher/platforms/threads/platform.js';
+import { type ContainerPolling, ThreadsPlatform } from '../../../../src/publisher/platforms/threads/platform.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
 
 /** Everything a test needs: a fake Meta on a manual clock, and a platform whose sleep moves that clock. */
@@ -19,7 +19,15 @@ async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?
   const client = new ThreadsClient({ apiUrl: fake.url, appId: fake.appId, appSecret: fake.appSecret, sleep, timeoutMs, now: () => clock.now().getTime() });
   const platform = new ThreadsPlatform(polling ? { client, polling } : { client });
   const { userId, accessToken } = fake.createAccount('skein_test');
-  const account: PlatformAccount = { providerId: 'p1', providerUserId: userId, username: 'skein_test', accessToken, refreshToken: null, tokenExpiresAt: null, serviceUrl: null };
+  const account: PlatformAccount = {
+    providerId: 'p1',
+    providerUserId: userId,
+    username: 'skein_test',
+    accessToken,
+    refreshToken: null,
+    tokenExpiresAt: null,
+    serviceUrl: null,
+  };
   return { clock, fake, platform, account, slept };
 }
 
@@ -37,8 +45,20 @@ class SavedProgress {
   };
 }
 
-function publish(env: { platform: ThreadsPlatform; account: PlatformAccount }, p: PostToPublish, saved = new SavedProgress(), replyTo: ReplyTarget | null = null): Promise<PublishedRef> {
-  return env.platform.publishPost({ account: env.account, post: p, replyTo, progress: saved.current, onProgress: saved.onProgress, confirmLease: async () => {} });
+function publish(
+  env: { platform: ThreadsPlatform; account: PlatformAccount },
+  p: PostToPublish,
+  saved = new SavedProgress(),
+  replyTo: ReplyTarget | null = null,
+): Promise<PublishedRef> {
+  return env.platform.publishPost({
+    account: env.account,
+    post: p,
+    replyTo,
+    progress: saved.current,
+    onProgress: saved.onProgress,
+    confirmLease: async () => {},
+  });
 }
 
 function replyTo(root: PublishedRef, parent: PublishedRef): ReplyTarget {
@@ -105,7 +125,10 @@ describe('ThreadsPlatform.publishPost', () => {
     assert.equal(env.fake.published.length, 1, 'a carousel is one post');
     const [published] = env.fake.published;
     assert.equal(published!.mediaType, 'CAROUSEL_ALBUM');
-    assert.deepEqual(published!.media.map((m) => [m.url, m.altText]), media.map((m) => [m.url, m.altText]));
+    assert.deepEqual(
+      published!.media.map((m) => [m.url, m.altText]),
+      media.map((m) => [m.url, m.altText]),
+    );
     assert.equal(published!.text, 'Three pictures');
     assert.equal(published!.topicTag, 'Birds');
     assert.equal(published!.isSpoilerMedia, true);
@@ -114,7 +137,15 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('waits for an IN_PROGRESS carousel item before creating the carousel', async (t) => {
     const env = await setup(t, { processingMs: { IMAGE: 5_000 } });
-    await publish(env, post('Slow images', { media: [{ url: 'https://cdn.example/1.png', altText: null }, { url: 'https://cdn.example/2.png', altText: null }] }));
+    await publish(
+      env,
+      post('Slow images', {
+        media: [
+          { url: 'https://cdn.example/1.png', altText: null },
+          { url: 'https://cdn.example/2.png', altText: null },
+        ],
+      }),
+    );
     assert.equal(env.fake.published.length, 1);
     assert.ok(env.slept.reduce((a, b) => a + b, 0) >= 5_000);
   });
@@ -153,7 +184,10 @@ describe('ThreadsPlatform.publishPost', () => {
     await publish(env, post(text, { spoilerRanges }));
     assert.deepEqual(env.fake.published[0]!.spoilers, spoilerRanges);
     const request = env.fake.callsTo('threads.create')[0]!;
-    assert.deepEqual(JSON.parse(request.params.text_entities!), spoilerRanges.map((r) => ({ entity_type: 'SPOILER', ...r })));
+    assert.deepEqual(
+      JSON.parse(request.params.text_entities!),
+      spoilerRanges.map((r) => ({ entity_type: 'SPOILER', ...r })),
+    );
   });
 
   test('polls an IN_PROGRESS container with growing delays until FINISHED', async (t) => {
@@ -188,14 +222,17 @@ describe('ThreadsPlatform.publishPost', () => {
     // Another thread went out in between, so the lost post is no longer the newest.
     await publish(env, post('Something else'));
     const ref = await publish(env, post('Exactly once'), saved);
-    assert.deepEqual(env.fake.published.map((p) => p.text), ['Exactly once', 'Something else']);
+    assert.deepEqual(
+      env.fake.published.map((p) => p.text),
+      ['Exactly once', 'Something else'],
+    );
     assert.equal(env.fake.callsTo('threads_publish').length, 2, 'the retry never called publish');
     assert.equal(env.fake.duplicatePublishAttempts, 0);
     assert.equal(ref.networkPostId, env.fake.published[0]!.id);
     assert.equal(saved.current.networkPostId, ref.networkPostId);
   });
 
-  test('a lost answer is never matched to an older post with the same text while Meta\'s listing lags', async (t) => {
+  test("a lost answer is never matched to an older post with the same text while Meta's listing lags", async (t) => {
     const env = await setup(t, { listingLagMs: 60_000 });
     env.clock.advance(61_000);
     const yesterday = await publish(env, post('good morning'));
@@ -291,14 +328,20 @@ describe('ThreadsPlatform.publishPost', () => {
       confirmLease: async () => {},
     });
     assert.deepEqual(again, first);
-    assert.deepEqual(env.fake.requests.slice(before).map((r) => r.endpoint), ['object.get']);
+    assert.deepEqual(
+      env.fake.requests.slice(before).map((r) => r.endpoint),
+      ['object.get'],
+    );
   });
 
   test('a media processing error is permanent; UNKNOWN is transient', async (t) => {
     const env = await setup(t);
     const video = post('bad video', { media: [{ url: 'https://cdn.example/bad.mp4', altText: null }] });
     env.fake.failNextContainer('FAILED_DOWNLOADING_VIDEO');
-    await assert.rejects(publish(env, video), (err: PublishError) => err.kind === 'permanent' && err.code === 'THREADS_MEDIA_FAILED' && /FAILED_DOWNLOADING_VIDEO/.test(err.message));
+    await assert.rejects(
+      publish(env, video),
+      (err: PublishError) => err.kind === 'permanent' && err.code === 'THREADS_MEDIA_FAILED' && /FAILED_DOWNLOADING_VIDEO/.test(err.message),
+    );
     env.fake.failNextContainer('UNKNOWN');
     await assert.rejects(publish(env, video), (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_MEDIA_FAILED');
     assert.equal(env.fake.published.length, 0);
@@ -307,7 +350,7 @@ describe('ThreadsPlatform.publishPost', () => {
   test('text over 500 UTF-8 bytes is a permanent error and nothing is saved', async (t) => {
     const env = await setup(t);
     const saved = new SavedProgress();
-    const text = 'x'.repeat(495) + '’’’'; // 498 UTF-16 units, 504 bytes
+    const text = `${'x'.repeat(495)}’’’`; // 498 UTF-16 units, 504 bytes
     await assert.rejects(publish(env, post(text), saved), (err: PublishError) => err.kind === 'permanent' && err.code === 'THREADS_INVALID_PARAMETER');
     assert.deepEqual(saved.history, []);
     assert.equal(env.fake.published.length, 0);
@@ -316,7 +359,10 @@ describe('ThreadsPlatform.publishPost', () => {
   test('an exhausted post quota is transient and creates no container', async (t) => {
     const env = await setup(t, { postQuota: 1 });
     await publish(env, post('one'));
-    await assert.rejects(publish(env, post('two')), (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_QUOTA_EXHAUSTED' && (err.options.retryAfterMs ?? 0) > 0);
+    await assert.rejects(
+      publish(env, post('two')),
+      (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_QUOTA_EXHAUSTED' && (err.options.retryAfterMs ?? 0) > 0,
+    );
     assert.equal(env.fake.callsTo('threads.create').length, 1);
   });
 
@@ -332,7 +378,10 @@ describe('ThreadsPlatform.publishPost', () => {
     const root = await publish(env, post('root'));
     const first = await publish(env, post('reply one'), new SavedProgress(), replyTo(root, root));
     const creates = env.fake.callsTo('threads.create').length;
-    await assert.rejects(publish(env, post('reply two'), new SavedProgress(), replyTo(root, first)), (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_QUOTA_EXHAUSTED' && /reply quota/.test(err.message));
+    await assert.rejects(
+      publish(env, post('reply two'), new SavedProgress(), replyTo(root, first)),
+      (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_QUOTA_EXHAUSTED' && /reply quota/.test(err.message),
+    );
     assert.equal(env.fake.callsTo('threads.create').length, creates);
     await publish(env, post('a new top-level post is still fine'));
   });
@@ -345,7 +394,17 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('an account without a token is an auth error before any call', async (t) => {
     const env = await setup(t);
-    await assert.rejects(env.platform.publishPost({ account: { ...env.account, accessToken: null }, post: post('x'), replyTo: null, progress: new SavedProgress().current, onProgress: async () => {}, confirmLease: async () => {} }), (err: PublishError) => err.kind === 'auth');
+    await assert.rejects(
+      env.platform.publishPost({
+        account: { ...env.account, accessToken: null },
+        post: post('x'),
+        replyTo: null,
+        progress: new SavedProgress().current,
+        onProgress: async () => {},
+        confirmLease: async () => {},
+      }),
+      (err: PublishError) => err.kind === 'auth',
+    );
     assert.equal(env.fake.requests.length, 0);
   });
 });
