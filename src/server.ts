@@ -1,4 +1,3 @@
-import { buildApp } from './app.js';
 import { createOwnerIfEmpty } from './bootstrap.js';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
@@ -10,7 +9,8 @@ import { type RunningPublisher, startPublisher } from './publisher/runner.js';
  * SIGTERM/SIGINT: stop taking requests, let those in flight and the post being published finish.
  */
 export async function runServer(config: Config, secrets: Secrets): Promise<void> {
-  const ctx = await createContext(config, secrets);
+  // The HTTP modules (Fastify, the schemas) load while the database opens.
+  const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets), import('./app.js')]);
   const app = await buildApp(ctx);
   let publisher: RunningPublisher | null = null;
   let stopping = false;

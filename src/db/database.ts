@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -52,8 +53,24 @@ export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Erro
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
+/**
+ * The embedded database is PostgreSQL compiled to WebAssembly (9 MB). V8 runs it with its
+ * baseline compiler and recompiles functions that have run a while with its optimising
+ * compiler. With V8's default threshold, starting PostgreSQL alone sends hundreds of
+ * functions to be recompiled: about half the CPU time of a CLI command and 50–90 MB of memory
+ * per process, for code mostly never run again. A higher threshold keeps the optimising for
+ * what stays hot in a long-running server; queries measured no slower
+ * (docs/configuration.md, "Start-up time and memory"). Process-wide; it affects WebAssembly only.
+ */
+const WASM_TIERING_BUDGET = 1_000_000_000;
+let wasmTuned = false;
+
 /** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */
 export async function openPGlite(dataDir: string | null, template?: Blob): Promise<DbHandle> {
+  if (!wasmTuned) {
+    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    wasmTuned = true;
+  }
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),

@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// Measures how fast the CLI and the server start (issue 8, part 5), on the compiled build:
+//
+//   npm run build && node scripts/measure-cli.js [--runs 5] [--pg postgres://postgres@127.0.0.1:5432/skein_measure] [--skip-bootstrap]
+//
+// Prints the median (and every run) of: `skein --help`; `skein key list` on the embedded database
+// and on PostgreSQL; `npm start` on an existing embedded database until /readyz answers 200; the
+// resident memory (VmRSS) of that server after 5 s idle; and one run of a bootstrap script of
+// 38 CLI calls (10 accounts, each with a key and a provider, one team with members). Everything
+// happens in a fresh temporary data folder; the PostgreSQL database is created and dropped.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values: opts } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, pg: { type: 'string' }, 'skip-bootstrap': { type: 'boolean' } },
+});
+const RUNS = Number(opts.runs);
+const ROOT = new URL('..', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin', 'skein.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'skein-measure-'));
+const baseEnv = { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' };
+
+function skein(args, env = baseEnv) {
+  const started = performance.now();
+  const res = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+  const seconds = (performance.now() - started) / 1000;
+  if (res.status !== 0) throw new Error(`skein ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+  return { seconds, stdout: res.stdout };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => x.toFixed(2);
+const results = [];
+function report(what, xs, unit = 's', target = null) {
+  const line = `${what.padEnd(52)} median ${fmt(median(xs))} ${unit}${target ? ` (target < ${target} ${unit})` : ''}   runs: ${xs.map(fmt).join(' ')}`;
+  results.push(line);
+  console.log(line);
+}
+const repeat = (fn) => Array.from({ length: RUNS }, fn);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The node process running `skein serve` under `npm start` (npm → sh → node). */
+function serverPid(rootPid) {
+  const children = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.shift();
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (cmd.some((a) => a.endsWith('bin/skein.js')) && cmd.includes('serve')) return pid;
+    queue.push(...children(pid));
+  }
+  return null;
+}
+
+const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** `npm start` until /readyz answers 200; then (optionally) 5 s idle and its VmRSS; then SIGTERM. */
+async function startServer(idleRss) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore', detached: true });
+  let ready = null;
+  while (ready === null) {
+    if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.status === 200) ready = (performance.now() - started) / 1000;
+    } catch {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  let rss = null;
+  if (idleRss) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const pid = serverPid(child.pid);
+    rss = pid ? rssMiB(pid) : null;
+  }
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+  return { ready, rss };
+}
+
+async function withPostgres(url, fn) {
+  const { default: pg } = await import('pg');
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).href });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  try {
+    return await fn();
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** 38 calls: 10 × (user create, key create, provider add), team create, 5 × team add-member, key list, provider list. */
+function bootstrap(env, tag) {
+  const started = performance.now();
+  let calls = 0;
+  const call = (args) => {
+    skein(args, env);
+    calls++;
+  };
+  for (let i = 0; i < 10; i++) {
+    const email = `user${i}-${tag}@example.test`;
+    call(['user', 'create', '--email', email, '--timezone', 'Europe/Berlin']);
+    call(['key', 'create', '--email', email, '--name', 'bootstrap']);
+    call([
+      'provider',
+      'add',
+      '--email',
+      email,
+      '--kind',
+      i % 2 ? 'BLUESKY' : 'THREADS',
+      '--provider-user-id',
+      `id-${i}-${tag}`,
+      '--username',
+      `user${i}`,
+      '--access-token',
+      'token',
+    ]);
+  }
+  const owner = `user0-${tag}@example.test`;
+  const team = JSON.parse(skein(['team', 'create', '--email', owner, '--name', 'Crew', '--json'], env).stdout);
+  calls++;
+  for (let i = 1; i <= 5; i++) call(['team', 'add-member', '--team', team.id, '--email', `user${i}-${tag}@example.test`]);
+  call(['key', 'list', '--email', owner]);
+  call(['provider', 'list', '--email', owner]);
+  return { seconds: (performance.now() - started) / 1000, calls };
+}
+
+try {
+  console.log(`node ${process.version}, ${RUNS} runs each, data folder ${dataDir}`);
+  skein(['--help']); // warm the file cache
+  report(
+    'skein --help',
+    repeat(() => skein(['--help']).seconds),
+    's',
+    0.3,
+  );
+
+  skein(['migrate']);
+  skein(['user', 'create', '--email', 'measure@example.test', '--timezone', 'UTC']);
+  skein(['key', 'create', '--email', 'measure@example.test']);
+  report(
+    'skein key list (embedded database)',
+    repeat(() => skein(['key', 'list', '--email', 'measure@example.test']).seconds),
+    's',
+    1.5,
+  );
+
+  if (opts.pg) {
+    const env = { ...baseEnv, DATABASE_URL: opts.pg };
+    await withPostgres(opts.pg, async () => {
+      skein(['migrate'], env);
+      skein(['user', 'create', '--email', 'measure@example.test', '--timezone', 'UTC'], env);
+      skein(['key', 'create', '--email', 'measure@example.test'], env);
+      report(
+        'skein key list (PostgreSQL)',
+        repeat(() => skein(['key', 'list', '--email', 'measure@example.test'], env).seconds),
+        's',
+        0.5,
+      );
+      if (!opts['skip-bootstrap']) {
+        const run = bootstrap(env, 'pg');
+        report(`bootstrap script, ${run.calls} CLI calls (PostgreSQL)`, [run.seconds]);
+      }
+    });
+  }
+
+  await startServer(false); // first start: creates the owner; later starts find it
+  const starts = [];
+  for (let i = 0; i < RUNS; i++) starts.push(await startServer(i === RUNS - 1));
+  report(
+    'npm start until /readyz answers (embedded)',
+    starts.map((s) => s.ready),
+    's',
+    2,
+  );
+  const rss = starts.at(-1).rss;
+  if (rss !== null) report('idle npm start RSS after 5 s (embedded)', [rss], 'MiB', 300);
+
+  if (!opts['skip-bootstrap']) {
+    const run = bootstrap(baseEnv, 'embedded');
+    report(`bootstrap script, ${run.calls} CLI calls (embedded)`, [run.seconds]);
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
