@@ -118,6 +118,20 @@ describe('skein command line (embedded database)', () => {
     }
     assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
   });
+
+  test('SIGTERM while the server is still starting stops it cleanly once started (exit 0, lock released)', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal)));
+    // The lock is taken before the database opens: the server is mid-start when it appears.
+    const pidFile = join(dataDir, 'skein.pid');
+    while (!(existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(server.pid))) await new Promise((r) => setTimeout(r, 5));
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0, 'exit 0, not killed by the signal');
+    assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
+  });
 });
 
 describe('first start on an empty embedded database', () => {
