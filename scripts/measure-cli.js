@@ -3,15 +3,18 @@
 //
 //   npm run build && node scripts/measure-cli.js [--runs 5] [--pg postgres://postgres@127.0.0.1:5432/skein_measure] [--skip-bootstrap]
 //
-// Prints the median (and every run) of: `skein --help`; `skein key list` on the embedded database
+// Prints the median (and every run) of the wall time of: `skein --help`; `skein key list` on the embedded database
 // and on PostgreSQL; `npm start` on an existing embedded database until /readyz answers 200; the
 // resident memory (VmRSS) of that server after 5 s idle; and one run of a bootstrap script of
 // 38 CLI calls (10 accounts, each with a key and a provider, one team with members). Everything
 // happens in a fresh temporary data folder; the PostgreSQL database is created and dropped.
+// Wall time depends on what else the machine runs, so each CLI line also gives the command's own
+// CPU time (user + system, all threads) and peak RSS, which depend far less on it; the load
+// average is printed at the start and the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -24,12 +27,18 @@ const BIN = join(ROOT, 'bin', 'skein.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'skein-measure-'));
 const baseEnv = { ...process.env, SKEIN_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' };
 
+// Loaded into each measured command: at exit it writes its own CPU time and peak RSS to fd 3.
+const USAGE_HOOK = `data:text/javascript,${encodeURIComponent(
+  "import { writeSync } from 'node:fs'; process.on('exit', () => { const u = process.resourceUsage(); writeSync(3, JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS / 1024 })); });",
+)}`;
+
 function skein(args, env = baseEnv) {
   const started = performance.now();
-  const res = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
+  const res = spawnSync(process.execPath, ['--import', USAGE_HOOK, BIN, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   const seconds = (performance.now() - started) / 1000;
   if (res.status !== 0) throw new Error(`skein ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
-  return { seconds, stdout: res.stdout };
+  const usage = JSON.parse(res.output[3]);
+  return { seconds, stdout: res.stdout, cpu: usage.cpu, rss: usage.rss };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -41,6 +50,24 @@ function report(what, xs, unit = 's', target = null) {
   console.log(line);
 }
 const repeat = (fn) => Array.from({ length: RUNS }, fn);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+/** Runs a CLI command RUNS times; reports its wall time, CPU time and peak RSS. */
+function measureCli(what, args, env, target) {
+  const runs = repeat(() => skein(args, env));
+  report(
+    what,
+    runs.map((r) => r.seconds),
+    's',
+    target,
+  );
+  const line = `${''.padEnd(52)} its CPU time median ${fmt(median(runs.map((r) => r.cpu)))} s, peak RSS median ${median(runs.map((r) => r.rss)).toFixed(0)} MiB`;
+  results.push(line);
+  console.log(line);
+}
 
 function freePort() {
   return new Promise((resolve) => {
@@ -151,24 +178,14 @@ function bootstrap(env, tag) {
 }
 
 try {
-  console.log(`node ${process.version}, ${RUNS} runs each, data folder ${dataDir}`);
+  console.log(`node ${process.version}, ${RUNS} runs each, load average ${load()}`);
   skein(['--help']); // warm the file cache
-  report(
-    'skein --help',
-    repeat(() => skein(['--help']).seconds),
-    's',
-    0.3,
-  );
+  measureCli('skein --help', ['--help'], baseEnv, 0.3);
 
   skein(['migrate']);
   skein(['user', 'create', '--email', 'measure@example.test', '--timezone', 'UTC']);
   skein(['key', 'create', '--email', 'measure@example.test']);
-  report(
-    'skein key list (embedded database)',
-    repeat(() => skein(['key', 'list', '--email', 'measure@example.test']).seconds),
-    's',
-    1.5,
-  );
+  measureCli('skein key list (embedded database)', ['key', 'list', '--email', 'measure@example.test'], baseEnv, 1.5);
 
   if (opts.pg) {
     const env = { ...baseEnv, DATABASE_URL: opts.pg };
@@ -176,12 +193,7 @@ try {
       skein(['migrate'], env);
       skein(['user', 'create', '--email', 'measure@example.test', '--timezone', 'UTC'], env);
       skein(['key', 'create', '--email', 'measure@example.test'], env);
-      report(
-        'skein key list (PostgreSQL)',
-        repeat(() => skein(['key', 'list', '--email', 'measure@example.test'], env).seconds),
-        's',
-        0.5,
-      );
+      measureCli('skein key list (PostgreSQL)', ['key', 'list', '--email', 'measure@example.test'], env, 0.5);
       if (!opts['skip-bootstrap']) {
         const run = bootstrap(env, 'pg');
         report(`bootstrap script, ${run.calls} CLI calls (PostgreSQL)`, [run.seconds]);
@@ -205,6 +217,7 @@ try {
     const run = bootstrap(baseEnv, 'embedded');
     report(`bootstrap script, ${run.calls} CLI calls (embedded)`, [run.seconds]);
   }
+  console.log(`load average at the end: ${load()}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
