@@ -97,6 +97,12 @@ function serverPid(rootPid) {
   return null;
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime, in clock ticks (USER_HZ = 100)
+}
+
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 /** `npm start` until /readyz answers 200; then (optionally) 5 s idle and its VmRSS; then SIGTERM. */
@@ -114,16 +120,17 @@ async function startServer(idleRss) {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
+  const pid = serverPid(child.pid);
+  const cpu = pid ? cpuSeconds(pid) : null;
   let rss = null;
   if (idleRss) {
     await new Promise((r) => setTimeout(r, 5000));
-    const pid = serverPid(child.pid);
     rss = pid ? rssMiB(pid) : null;
   }
   const exited = new Promise((r) => child.once('exit', r));
   process.kill(-child.pid, 'SIGTERM');
   await exited;
-  return { ready, rss };
+  return { ready, rss, cpu };
 }
 
 async function withPostgres(url, fn) {
@@ -210,6 +217,11 @@ try {
     's',
     2,
   );
+  const cpus = starts.map((s) => s.cpu).filter((c) => c !== null);
+  if (cpus.length) {
+    results.push(`${''.padEnd(52)} the server's CPU time until ready, median ${fmt(median(cpus))} s`);
+    console.log(results.at(-1));
+  }
   const rss = starts.at(-1).rss;
   if (rss !== null) report('idle npm start RSS after 5 s (embedded)', [rss], 'MiB', 300);
 
