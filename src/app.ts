@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
-import { errorsPlugin } from './http/plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
+import { validationPlugin } from './http/plugins/validation.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
 import { newId } from './lib/ids.js';
@@ -21,7 +22,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: ctx.config.http.bodyLimit,
     trustProxy: ctx.config.http.trustProxy,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
-    return503OnClosing: true,
+    // Every answer Fastify or Node would write on its own is a problem+json (plugins/errors.ts).
+    return503OnClosing: false,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onSend', async (request, reply) => {
@@ -30,6 +34,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addSchema(Problem);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
+  await app.register(validationPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });
   await app.register(authAndLimitsPlugin, { ctx });
   await registerRoutes(app, ctx);

@@ -59,6 +59,8 @@ export async function updateAccount(ctx: AppContext, account: AccountRow, patch:
     faults.push({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
   if (faults.length) throw new ValidationError(faults);
   if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
+  // Nothing to change (`{}`, or unknown fields only): the account as it is (docs/api.md).
+  if (patch.timezone === undefined && patch.activeTeamId === undefined) return getAccount(ctx.db, account.id);
   return ctx.db
     .updateTable('accounts')
     .set({
