@@ -83,6 +83,16 @@ export class Faults {
   }
 }
 
+/** What `lookup` finds, or null where it is not there: for a check that can do without it. */
+export async function foundOrNull<T>(lookup: () => Promise<T>): Promise<T | null> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
 export class UnauthenticatedError extends AppError {
   constructor() {
     super(401, 'UNAUTHENTICATED', 'A valid API key is required (Authorization: Bearer <key> or X-Api-Key).');
