@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
@@ -10,6 +11,12 @@ import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
 import { newId } from './lib/ids.js';
 
+/** Node checks its request timeouts every `connectionsCheckingInterval` (30 s by default). */
+function requestTimeouts(timeoutMs: number): ServerOptions {
+  if (timeoutMs === 0) return {};
+  return { headersTimeout: Math.min(60_000, timeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeoutMs / 4))) };
+}
+
 /** The HTTP application. Never listens: server.ts does, tests use inject() or listen themselves. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -20,6 +27,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     bodyLimit: ctx.config.http.bodyLimit,
+    // A request (headers and body) not received within the timeout is answered 408 and its
+    // connection closed, so a slow client cannot hold a connection open (0 = no limit).
+    requestTimeout: ctx.config.http.requestTimeoutMs,
+    http: requestTimeouts(ctx.config.http.requestTimeoutMs),
     trustProxy: ctx.config.http.trustProxy,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: false } },
     // Every answer Fastify or Node would write on its own is a problem+json (plugins/errors.ts).
