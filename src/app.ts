@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
-import { clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
+import { answerUnmetExpectation, clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
 import { validationPlugin } from './http/plugins/validation.js';
@@ -39,6 +39,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.server.on('checkExpectation', answerUnmetExpectation);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

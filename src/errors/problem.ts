@@ -21,6 +21,7 @@ const TITLES: Record<ErrorCode, string> = {
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
   REQUEST_TIMEOUT: 'Request timeout',
+  EXPECTATION_FAILED: 'Expectation failed',
   NOT_EDITABLE: 'Not editable',
   PUBLISH_IN_PROGRESS: 'Publish in progress',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',

@@ -121,6 +121,19 @@ test('before any route runs: every refusal is problem+json with code and status'
     );
   });
 
+  await t.test('an Expect header other than 100-continue: 417 (Node answers it on its own)', async () => {
+    assertProblem(await one(get('/api/v1/account', user.key, 'Expect: something-else\r\n')), 417, 'EXPECTATION_FAILED', 'Expect');
+    // 100-continue is served as usual.
+    const responses = await rawRequest(
+      port,
+      send('POST', '/api/v1/keys', user.key, '{"name":"k"}').replace('Connection: close', 'Expect: 100-continue\r\nConnection: close'),
+    );
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [100, 201],
+    );
+  });
+
   await t.test('bodies: bad JSON 400, another content type or none 415, over 1 MiB 413', async () => {
     assertProblem(await one(send('POST', '/api/v1/posts', user.key, '{"providerId": ')), 400, 'VALIDATION_FAILED', 'bad JSON');
     assertProblem(await one(send('POST', '/api/v1/posts', user.key, 'hello', 'text/plain')), 415, 'UNSUPPORTED_MEDIA_TYPE', 'text/plain');
