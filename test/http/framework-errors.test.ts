@@ -95,7 +95,9 @@ test('before any route runs: every refusal is problem+json with code and status'
   const one = async (request: string) => (await rawRequest(port, request))[0];
 
   await t.test('an id longer than the router allows (FST_ERR_MAX_PARAM_LENGTH) is an unknown id: 404', async () => {
-    assertProblem(await one(get(`/api/v1/posts/${'a'.repeat(300)}`, user.key)), 404, 'NOT_FOUND', 'long id');
+    const long = await one(get(`/api/v1/posts/${'a'.repeat(300)}`, user.key));
+    assertProblem(long, 404, 'NOT_FOUND', 'long id');
+    assert.match(long!.headers['x-request-id'] ?? '', /^[\w.-]+$/);
     assertProblem(await one(get(`/api/v1/posts/${'a'.repeat(300)}/tags`, user.key)), 404, 'NOT_FOUND', 'long id, tags');
   });
 

@@ -20,6 +20,8 @@ export function sendProblem(err: unknown, request: FastifyRequest, reply: Fastif
  * (FST_ERR_BAD_URL for `%ZZ`, FST_ERR_MAX_PARAM_LENGTH for an over-long id).
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these (not even onSend), so the request id is set here.
+  reply.header('x-request-id', request.id);
   sendProblem(err, request, reply);
 }
 
