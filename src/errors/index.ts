@@ -45,7 +45,9 @@ export class ValidationError extends AppError {
   readonly errors: FieldFault[];
   constructor(errors: FieldFault[] | FieldFault, code: ErrorCode = 'VALIDATION_FAILED') {
     const list = Array.isArray(errors) ? errors : [errors];
-    const detail = list.map((e) => `${e.path || 'body'}: ${e.message}`).join('; ');
+    // `errors` lists every fault; the one-line detail names the first ten.
+    const shown = list.slice(0, 10).map((e) => `${e.path || 'body'}: ${e.message}`);
+    const detail = shown.join('; ') + (list.length > shown.length ? `; and ${list.length - shown.length} more` : '');
     super(400, code, detail || 'The request is not valid.');
     this.errors = list;
   }

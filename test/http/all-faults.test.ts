@@ -188,6 +188,28 @@ describeEachDb('every fault of a request in one 400', (env) => {
     assert.deepEqual(await rowCounts(ctx), before);
   });
 
+  test('12 faults: errors lists all 12, the one-line detail the first ten', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const threads = await createProvider(ctx, user.account, 'THREADS');
+    const res = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: threads.id, posts: Array.from({ length: 12 }, (_, i) => (i % 2 ? { text: ' ' } : { text: 1 })) },
+    });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(
+      res
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+      Array.from({ length: 12 }, (_, i) => `posts.${i}.text`).sort(),
+    );
+    const detail: string = res.json().detail;
+    assert.match(detail, /; and 2 more$/);
+    assert.equal(detail.split('; ').length, 11, detail);
+  });
+
   test('a value that fits no branch of a union is one fault, not one per branch', async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);

@@ -25,8 +25,15 @@ interface AjvError {
 /** Ajv's errors → our faults: `path` names the field itself, e.g. `posts.0.text`. */
 export function shapeFaults(errors: readonly AjvError[], context: string): FieldFault[] {
   // A value that fits no branch of a union (`topic`: string or null) is one fault, not one per branch.
-  const unions = errors.filter((e) => e.keyword === 'anyOf');
-  const inUnion = (e: AjvError) => unions.find((u) => u !== e && e.instancePath === u.instancePath && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  const unions = new Map<string, AjvError[]>();
+  for (const e of errors) if (e.keyword === 'anyOf') unions.set(e.instancePath, [...(unions.get(e.instancePath) ?? []), e]);
+  const inUnion = (e: AjvError) => unions.get(e.instancePath)?.find((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  // The type each branch wanted, by union: `must be string or null`.
+  const branches = new Map<AjvError, AjvError[]>();
+  for (const e of errors) {
+    const union = inUnion(e);
+    if (union && e.keyword === 'type') branches.set(union, [...(branches.get(union) ?? []), e]);
+  }
   const faults: FieldFault[] = [];
   for (const e of errors) {
     if (inUnion(e)) continue;
@@ -42,7 +49,7 @@ export function shapeFaults(errors: readonly AjvError[], context: string): Field
     const path = segments.join('.') || (context === 'body' ? '' : context);
     let message = e.message ?? 'is not valid';
     if (e.keyword === 'anyOf') {
-      const types = errors.filter((b) => inUnion(b) === e && b.keyword === 'type').map((b) => String(b.params.type));
+      const types = (branches.get(e) ?? []).map((b) => String(b.params.type));
       if (types.length) message = `must be ${types.join(' or ')}`;
     }
     faults.push({ path, message });
