@@ -12,11 +12,14 @@ import { checkAutoRepostDelay, checkPost, type PostContent } from './content-rul
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
+import { takeNextFreeInstant } from './time-slots.js';
 
 export interface CreateThreadInput {
   providerId: string;
   posts: PostContent[];
   scheduleAt?: string;
+  /** Schedule at the provider's next free time slot (no scheduleAt). */
+  queue?: boolean;
   autoRepost?: { enabled: boolean; delays?: string[] };
   teamId?: string;
 }
@@ -59,9 +62,10 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   } else if (input.autoRepost?.delays && input.autoRepost.delays.length > 0) {
     faults.push(...checkAutoRepostDelay(input.autoRepost.delays, 'autoRepost.delays').faults);
   }
+  if (input.queue && input.scheduleAt !== undefined) faults.push({ path: 'queue', message: 'cannot be combined with scheduleAt' });
   if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
-  const scheduledAt = input.scheduleAt === undefined ? null : readScheduleAt(input.scheduleAt, account.timezone, now);
+  const requestedAt = input.scheduleAt === undefined ? null : readScheduleAt(input.scheduleAt, account.timezone, now);
   const plug = await getAutoPlug(ctx.db, workspace);
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -69,6 +73,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       const replay = await claimIdempotencyKey(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
+    const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
     const threadId = newId(now.getTime());
     await trx
       .insertInto('threads')
