@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { describeEachDb } from '../helpers/context.js';
+import { sql } from 'kysely';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createTimeSlot } from '../../src/services/time-slots.js';
+import { createTestEnv, describeEachDb, TEST_SECRET } from '../helpers/context.js';
+import { postgresSkipReason } from '../helpers/db.js';
 import { createProvider, createTeamWith, createUser, rowCounts, type TestUser } from '../helpers/seeds.js';
 
 // The test clock starts at Sunday 2026-11-22 12:00 UTC.
@@ -351,5 +359,89 @@ describeEachDb('time slots and the queue', (env) => {
     const instants = answers.map((r) => r.json().scheduledAt as string).sort();
     assert.equal(new Set(instants).size, 50, 'no instant given twice');
     assert.deepEqual(instants, [...expected].sort(), 'the first 50 free instants, none skipped');
+  });
+});
+
+/** A real `node bin/skein.js serve` (no publisher) on the given database; resolves with its address. */
+function serve(databaseUrl: string): { child: ChildProcess; address: Promise<string>; exited: Promise<number | null>; lines: string[] } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-serve-'));
+  const child = spawn(process.execPath, ['bin/skein.js', 'serve'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: databaseUrl,
+      SKEIN_SECRET: TEST_SECRET,
+      SKEIN_PUBLISHER: '0',
+      SKEIN_DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    },
+  });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
+  const address = new Promise<string>((resolve, reject) => {
+    let rest = '';
+    const onData = (chunk: Buffer) => {
+      const parts = (rest + chunk.toString('utf8')).split('\n');
+      rest = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (found) resolve(found[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`skein serve exited (${code}) before listening:\n${lines.join('\n')}`)));
+  });
+  address.catch(() => {});
+  return { child, address, exited, lines };
+}
+
+describe('the queue across two API processes on one PostgreSQL database', { skip: postgresSkipReason() ?? false }, () => {
+  test('50 parallel queue: true creates, spread over two `skein serve` processes, take 50 different instants', { timeout: 120_000 }, async () => {
+    const env = await createTestEnv('postgres', { clock: new ManualClock(Date.now()) });
+    const db = env.ctx.db;
+    const user = await createUser(env.ctx);
+    const provider = await createProvider(env.ctx, user.account);
+    // Every hour of the week: the 50 instants lie within the next three days, whatever the real time is.
+    for (let day = 1; day <= 7; day++) {
+      for (let hour = 0; hour < 24; hour++) {
+        await createTimeSlot(env.ctx, user.account, { providerId: provider.id, dayOfWeek: day, time: `${String(hour).padStart(2, '0')}:00`, timezone: 'UTC' });
+      }
+    }
+    const url = (await db.selectNoFrom(sql<string>`current_database()`.as('name')).executeTakeFirstOrThrow()).name;
+    const base = new URL(process.env.SKEIN_TEST_PG_URL!);
+    base.pathname = `/${url}`;
+    const servers = [serve(base.toString()), serve(base.toString())];
+    try {
+      const addresses = await Promise.all(servers.map((s) => s.address));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const res = await fetch(`${addresses[i % 2]}/api/v1/posts`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ providerId: provider.id, queue: true, posts: [{ text: `queued ${i}` }] }),
+          });
+          return { status: res.status, body: (await res.json()) as { scheduledAt: string } };
+        }),
+      );
+      for (const a of answers) assert.equal(a.status, 201, JSON.stringify(a.body));
+      const instants = answers.map((a) => a.body.scheduledAt);
+      assert.equal(new Set(instants).size, 50, 'no instant given twice');
+      for (const t of instants) assert.match(t, /^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/);
+      const stored = await db.selectFrom('threads').select('scheduled_at').where('provider_id', '=', provider.id).execute();
+      assert.equal(new Set(stored.map((r) => r.scheduled_at!.getTime())).size, 50);
+    } finally {
+      for (const s of servers) s.child.kill('SIGTERM');
+      await Promise.all(servers.map((s) => s.exited));
+      await env.close();
+    }
   });
 });
