@@ -10,9 +10,12 @@ import { runServer } from '../server.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
+import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
 import { runWorker } from '../worker.js';
 
 type Values = Record<string, string | boolean | undefined>;
+const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const slotLine = (t: TimeSlotView) => `${t.id}  ${t.providerId}  ${DAYS[t.dayOfWeek]} ${t.time}  ${t.timezone}`;
 interface Output {
   text: string;
   json: unknown;
@@ -181,6 +184,52 @@ export const COMMANDS: Command[] = [
         text: providers.map((p) => `${p.id}  ${p.provider}  @${p.username}  ${p.status}`).join('\n') || 'no providers',
         json: { providers, count: providers.length },
       };
+    },
+  },
+  {
+    name: 'slot list',
+    usage: 'slot list --email E [--provider ID] [--team ID|personal]',
+    summary: "list the time slots of a workspace's providers",
+    options: { email: str, provider: str, team: str },
+    required: ['email'],
+    run: async (ctx, v) => {
+      const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+      const timeSlots = await listTimeSlots(ctx, account, { providerId: v.provider as string | undefined, teamId: v.team as string | undefined });
+      return { text: timeSlots.map(slotLine).join('\n') || 'no time slots', json: { timeSlots, count: timeSlots.length } };
+    },
+  },
+  {
+    name: 'slot add',
+    usage: 'slot add --email E --provider ID --day 1-7 --time HH:mm [--timezone Z] [--team ID|personal]',
+    summary: 'add a weekly posting time (day 1 = Monday) to a provider',
+    options: { email: str, provider: str, day: str, time: str, timezone: str, team: str },
+    required: ['email', 'provider', 'day', 'time'],
+    run: async (ctx, v) => {
+      const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+      const slot = await createTimeSlot(ctx, account, {
+        providerId: s(v, 'provider'),
+        dayOfWeek: /^[0-9]+$/.test(s(v, 'day')) ? Number(s(v, 'day')) : Number.NaN,
+        time: s(v, 'time'),
+        ...(v.timezone !== undefined ? { timezone: s(v, 'timezone') } : {}),
+        ...(v.team !== undefined ? { teamId: s(v, 'team') } : {}),
+      });
+      return { text: `added ${slotLine(slot)}`, json: slot };
+    },
+  },
+  {
+    name: 'slot next',
+    usage: 'slot next --email E --provider ID [--count 1-50] [--team ID|personal]',
+    summary: "a provider's next free time-slot instants",
+    options: { email: str, provider: str, count: str, team: str },
+    required: ['email', 'provider'],
+    run: async (ctx, v) => {
+      const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+      const next = await nextTimeSlots(ctx, account, {
+        providerId: s(v, 'provider'),
+        count: v.count as string | undefined,
+        teamId: v.team as string | undefined,
+      });
+      return { text: next.slots.join('\n') || 'no free time slot within 366 days', json: next };
     },
   },
 ];
