@@ -345,6 +345,56 @@ describeEachDb('time slots and the queue', (env) => {
     assert.deepEqual((await next(app, user, provider.id)).json().slots, []);
   });
 
+  test('the OpenAPI document has the time-slot and queue endpoints with their schemas and problem answers', async () => {
+    const { app } = env();
+    const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const ops = {
+      '/api/v1/time-slots': ['get', 'post'],
+      '/api/v1/time-slots/next': ['get'],
+      '/api/v1/time-slots/{id}': ['delete'],
+      '/api/v1/posts/{threadId}/queue': ['post'],
+    };
+    for (const [path, methods] of Object.entries(ops)) {
+      for (const m of methods) {
+        const op = doc.paths[path]?.[m];
+        assert.ok(op, `${m} ${path}`);
+        assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')));
+        for (const status of ['401', '404', '429'])
+          assert.deepEqual(Object.keys(op.responses[status].content), ['application/problem+json'], `${m} ${path} ${status}`);
+      }
+    }
+    const create = doc.paths['/api/v1/time-slots'].post;
+    const body = create.requestBody.content['application/json'].schema;
+    assert.deepEqual(body.required.sort(), ['dayOfWeek', 'providerId', 'time']);
+    assert.deepEqual([body.properties.dayOfWeek.minimum, body.properties.dayOfWeek.maximum], [1, 7]);
+    assert.ok(body.properties.time.pattern);
+    assert.ok(create.responses['409']);
+    assert.deepEqual(Object.keys(create.responses['201'].content['application/json'].schema.properties).sort(), [
+      'createdAt',
+      'dayOfWeek',
+      'id',
+      'providerId',
+      'time',
+      'timezone',
+    ]);
+    const nextParams = doc.paths['/api/v1/time-slots/next'].get.parameters.map((p: { name: string; in: string; required?: boolean }) => [
+      p.name,
+      p.in,
+      !!p.required,
+    ]);
+    assert.deepEqual(nextParams.sort(), [
+      ['count', 'query', false],
+      ['providerId', 'query', true],
+      ['teamId', 'query', false],
+    ]);
+    assert.equal(doc.paths['/api/v1/posts'].post.requestBody.content['application/json'].schema.properties.queue.type, 'boolean');
+    assert.deepEqual(Object.keys(doc.paths['/api/v1/posts/{threadId}/queue'].post.responses['200'].content['application/json'].schema.properties).sort(), [
+      'postsUpdated',
+      'scheduledAt',
+      'threadId',
+    ]);
+  });
+
   test('50 parallel queue: true creates for one provider take 50 different instants', async () => {
     const { app, ctx, clock } = env();
     clock.set(NOW);
