@@ -272,6 +272,18 @@ describeEachDb('time slots and the queue', (env) => {
     );
     assert.equal((await createPost(app, user, { providerId: provider.id, queue: true })).json().scheduledAt, '2026-11-30T09:00:00.000Z');
     assert.equal((await createPost(app, user, { providerId: provider.id, queue: false })).json().status, 'draft');
+    // A replay with the same Idempotency-Key answers the instant the first request got and takes no other.
+    const keyed = () =>
+      user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { 'idempotency-key': 'queue-once' },
+        payload: { providerId: provider.id, queue: true, posts: [{ text: 'once' }] },
+      });
+    const once = (await keyed()).json();
+    assert.equal(once.scheduledAt, '2026-12-07T09:00:00.000Z');
+    assert.deepEqual((await keyed()).json(), once);
+    assert.equal((await next(app, user, provider.id, 1)).json().slots[0], '2026-12-14T09:00:00.000Z');
     const got = await user.call(app, { method: 'GET', url: `/api/v1/posts/${first.json().threadId}` });
     assert.equal(got.json().thread.scheduledAt, '2026-11-23T09:00:00.000Z');
 
