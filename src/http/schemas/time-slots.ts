@@ -3,7 +3,6 @@ import { Id, IsoDateTime, TeamIdQuery } from './common.js';
 
 const DayOfWeek = Type.Integer({ minimum: 1, maximum: 7, description: 'ISO day of week: Monday = 1 … Sunday = 7' });
 const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local time HH:mm (24 h)', examples: ['09:30'] });
-const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin', examples: ['Europe/Berlin'] });
 
 export const TimeSlot = Type.Object({
   id: Id,
@@ -25,7 +24,14 @@ export const CreateTimeSlotBody = Type.Object({
   providerId: Type.String(),
   dayOfWeek: DayOfWeek,
   time: Time,
-  timezone: Type.Optional({ ...TimeZone, description: 'IANA time zone; default: the account’s zone now (stored with the slot)' }),
+  timezone: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'IANA time zone; default: the account’s zone now (stored with the slot)',
+      examples: ['Europe/Berlin'],
+    }),
+  ),
   teamId: TeamIdQuery,
 });
 
