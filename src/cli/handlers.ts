@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
+import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
 
 /**
  * What each command of the table in commands.ts does. Imported only when a command runs; the
@@ -23,6 +24,8 @@ export type Run = (ctx: AppContext, values: Values) => Promise<Output>;
 export type RunLong = (config: Config, secrets: Secrets, values: Values) => Promise<number>;
 
 const s = (v: Values, k: string) => v[k] as string;
+const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const slotLine = (t: TimeSlotView) => `${t.id}  ${t.providerId}  ${DAYS[t.dayOfWeek]} ${t.time}  ${t.timezone}`;
 
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -57,7 +60,58 @@ export const LONG: Record<string, RunLong> = {
       lock?.release();
     }
   },
+  export: (config, _secrets, values) =>
+    withDatabase(config, async (db, transfer) => {
+      const { createWriteStream } = await import('node:fs');
+      const out = createWriteStream(s(values, 'out'), { flags: 'wx', mode: 0o600 });
+      const write = (line: string) => new Promise<void>((resolve, reject) => out.write(`${line}\n`, (err) => (err ? reject(err) : resolve())));
+      try {
+        const counts = await transfer.exportDatabase(db, write);
+        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+        return counts;
+      } catch (err) {
+        out.destroy();
+        throw err;
+      }
+    }).then((counts) => report(values, 'exported', counts)),
+  import: (config, _secrets, values) =>
+    withDatabase(config, async (db, transfer) => {
+      const [{ createReadStream }, { createInterface }] = await Promise.all([import('node:fs'), import('node:readline')]);
+      const lines = createInterface({ input: createReadStream(s(values, 'in')), crlfDelay: Number.POSITIVE_INFINITY });
+      return transfer.importDatabase(db, lines);
+    }).then((counts) => report(values, 'imported', counts)),
 };
+
+type Transfer = typeof import('../db/transfer.js');
+
+/** Opens the configured database (migrated), runs `work`, closes it. */
+async function withDatabase<T>(config: Config, work: (db: import('../db/database.js').Db, transfer: Transfer) => Promise<T>): Promise<T> {
+  const [{ acquireDataDirLock }, { openPGlite, openPostgres }, { migrateToLatest }, transfer] = await Promise.all([
+    import('../db/data-dir-lock.js'),
+    import('../db/database.js'),
+    import('../db/migrator.js'),
+    import('../db/transfer.js'),
+  ]);
+  const lock = config.db.url ? null : acquireDataDirLock(config.db.dataDir);
+  const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
+  try {
+    await migrateToLatest(handle.db);
+    return await work(handle.db, transfer);
+  } finally {
+    await handle.close();
+    lock?.release();
+  }
+}
+
+function report(values: Values, verb: string, counts: Record<string, number>): number {
+  const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+  const text = `${verb} ${rows} rows: ${Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([table, n]) => `${table} ${n}`)
+    .join(', ')}`;
+  process.stdout.write(`${values.json ? JSON.stringify({ rows, tables: counts }) : text}\n`);
+  return 0;
+}
 
 export const RUN: Record<string, Run> = {
   'user create': async (ctx, v) => {
@@ -101,6 +155,31 @@ export const RUN: Record<string, Run> = {
     });
     const view = providerView(row);
     return { text: `provider ${view.id} (${view.provider} @${view.username})`, json: view };
+  },
+  'slot list': async (ctx, v) => {
+    const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+    const timeSlots = await listTimeSlots(ctx, account, { providerId: v.provider as string | undefined, teamId: v.team as string | undefined });
+    return { text: timeSlots.map(slotLine).join('\n') || 'no time slots', json: { timeSlots, count: timeSlots.length } };
+  },
+  'slot add': async (ctx, v) => {
+    const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+    const slot = await createTimeSlot(ctx, account, {
+      providerId: s(v, 'provider'),
+      dayOfWeek: /^[0-9]+$/.test(s(v, 'day')) ? Number(s(v, 'day')) : Number.NaN,
+      time: s(v, 'time'),
+      ...(v.timezone !== undefined ? { timezone: s(v, 'timezone') } : {}),
+      ...(v.team !== undefined ? { teamId: s(v, 'team') } : {}),
+    });
+    return { text: `added ${slotLine(slot)}`, json: slot };
+  },
+  'slot next': async (ctx, v) => {
+    const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+    const next = await nextTimeSlots(ctx, account, {
+      providerId: s(v, 'provider'),
+      count: v.count as string | undefined,
+      teamId: v.team as string | undefined,
+    });
+    return { text: next.slots.join('\n') || 'no free time slot within 366 days', json: next };
   },
   'provider list': async (ctx, v) => {
     const account = await requireAccountByEmail(ctx.db, s(v, 'email'));

@@ -12,11 +12,14 @@ import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './c
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
+import { takeNextFreeInstant } from './time-slots.js';
 
 export interface CreateThreadInput {
   providerId: string;
   posts: PostContent[];
   scheduleAt?: string;
+  /** Schedule at the provider's next free time slot (no scheduleAt). */
+  queue?: boolean;
   autoRepost?: { enabled: boolean; delays?: string[] };
   teamId?: string;
 }
@@ -49,7 +52,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const now = ctx.clock.now();
   const faults = new Faults();
   const repostHours = checkCreate(input, provider, faults);
-  const scheduledAt = input.scheduleAt === undefined ? null : (faults.check(() => readScheduleAt(input.scheduleAt!, account.timezone, now)) ?? null);
+  const requestedAt = input.scheduleAt === undefined ? null : (faults.check(() => readScheduleAt(input.scheduleAt!, account.timezone, now)) ?? null);
   faults.throwIfAny();
   const plug = await getAutoPlug(ctx.db, workspace);
 
@@ -58,6 +61,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       const replay = await claimIdempotencyKey(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
+    const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
     const threadId = newId(now.getTime());
     await trx
       .insertInto('threads')
@@ -112,6 +116,7 @@ function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults
       faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`));
     });
   }
+  if (body.queue === true && body.scheduleAt !== undefined) faults.add({ path: 'queue', message: 'cannot be combined with scheduleAt' });
   const repost = body.autoRepost;
   if (!isRecord(repost)) return null;
   if (repost.enabled === true) {
