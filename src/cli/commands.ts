@@ -64,7 +64,7 @@ export const COMMANDS: Command[] = [
     summary: 'bring the database schema up to date',
     options: {},
     runLong: async (config, _secrets, values) => {
-      const lock = config.db.url ? null : acquireDataDirLock(config.db.dataDir);
+      const lock = config.db.url ? null : await acquireDataDirLock(config.db.dataDir);
       const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
       try {
         const applied = await migrateToLatest(handle.db);
@@ -72,7 +72,7 @@ export const COMMANDS: Command[] = [
         return 0;
       } finally {
         await handle.close();
-        lock?.release();
+        await lock?.release();
       }
     },
   },

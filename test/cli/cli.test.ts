@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { dataDirLockHolder } from '../../src/db/data-dir-lock.js';
 
 const BIN = join(process.cwd(), 'bin', 'skein.js');
 
@@ -106,7 +107,7 @@ describe('skein command line (embedded database)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      await waitFor(() => (existsSync(join(dataDir, 'skein.pid')) && readFileSync(join(dataDir, 'skein.pid'), 'utf8') === String(server.pid) ? true : null));
+      await waitFor(async () => ((await dataDirLockHolder(dataDir)) === server.pid ? true : null));
       const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
       assert.equal(res.code, 1);
       assert.equal(res.stderr.trim().split('\n').length, 1);
