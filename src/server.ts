@@ -29,5 +29,5 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   const banner = await createOwnerIfEmpty(ctx);
   await app.listen({ host: config.http.host, port: config.http.port });
   if (banner) process.stdout.write(`${banner}\n`);
-  if (config.publisher.enabled) publisher = startPublisher(ctx);
+  if (config.publisher.enabled) publisher = await startPublisher(ctx);
 }

@@ -6,7 +6,7 @@ import { startPublisher } from './publisher/runner.js';
 /** `skein worker`: only the publisher, no HTTP. Any number may run against one PostgreSQL. */
 export async function runWorker(config: Config, secrets: Secrets): Promise<void> {
   const ctx = await createContext(config, secrets);
-  const publisher = startPublisher(ctx);
+  const publisher = await startPublisher(ctx);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
