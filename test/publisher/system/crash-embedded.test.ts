@@ -84,6 +84,10 @@ class Server {
         THREADS_API_URL: threadsApiUrl,
         SKEIN_SECRET: SYSTEM_SECRET,
         LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        // The burst stays under these anyway (it is spread over the accounts); 429s are retried.
+        SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+        SKEIN_RATE_LIMIT_PER_IP: '5000',
       },
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {
