@@ -85,7 +85,7 @@ class Server {
         SKEIN_SECRET: SYSTEM_SECRET,
         LOG_LEVEL: 'info',
         LOG_FORMAT: 'json',
-        // The burst stays under these anyway (it is spread over the accounts); 429s are retried.
+        // Rate limits out of the way of the burst and the polling (a 429 would be retried anyway).
         SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
         SKEIN_RATE_LIMIT_PER_IP: '5000',
       },
