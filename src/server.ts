@@ -20,7 +20,7 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   const banner = await createOwnerIfEmpty(ctx);
   await app.listen({ host: config.http.host, port: config.http.port });
   if (banner) process.stdout.write(`${banner}\n`);
-  if (config.publisher.enabled && !signals.received) publisher = startPublisher(ctx);
+  if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
   signals.handle(async (signal) => {
     ctx.logger.info({ signal }, 'shutting down');
     await app.close();

@@ -8,7 +8,7 @@ import { startPublisher } from './publisher/runner.js';
 export async function runWorker(config: Config, secrets: Secrets): Promise<void> {
   const signals = onStopSignal();
   const ctx = await createContext(config, secrets);
-  const publisher = signals.received ? null : startPublisher(ctx);
+  const publisher = signals.received ? null : await startPublisher(ctx);
   signals.handle(async () => {
     await publisher?.stop();
     await ctx.close();

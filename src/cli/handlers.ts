@@ -49,7 +49,7 @@ export const LONG: Record<string, RunLong> = {
       import('../db/database.js'),
       import('../db/migrator.js'),
     ]);
-    const lock = config.db.url ? null : acquireDataDirLock(config.db.dataDir);
+    const lock = config.db.url ? null : await acquireDataDirLock(config.db.dataDir);
     const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
     try {
       const applied = await migrateToLatest(handle.db);
@@ -57,7 +57,7 @@ export const LONG: Record<string, RunLong> = {
       return 0;
     } finally {
       await handle.close();
-      lock?.release();
+      await lock?.release();
     }
   },
   export: (config, _secrets, values) =>
@@ -92,14 +92,14 @@ async function withDatabase<T>(config: Config, work: (db: import('../db/database
     import('../db/migrator.js'),
     import('../db/transfer.js'),
   ]);
-  const lock = config.db.url ? null : acquireDataDirLock(config.db.dataDir);
+  const lock = config.db.url ? null : await acquireDataDirLock(config.db.dataDir);
   const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
   try {
     await migrateToLatest(handle.db);
     return await work(handle.db, transfer);
   } finally {
     await handle.close();
-    lock?.release();
+    await lock?.release();
   }
 }
 

@@ -97,7 +97,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     publisher: {
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
-      leaseMs: int(env, 'SKEIN_LEASE_MS', 120_000, 1_000, 3_600_000),
+      leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
     },
     logLevel,
     logFormat: logFormat(env.LOG_FORMAT, isTty),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { dataDirLockHolder } from '../../src/db/data-dir-lock.js';
 
 const BIN = join(process.cwd(), 'bin', 'skein.js');
 
@@ -106,7 +107,7 @@ describe('skein command line (embedded database)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      await waitFor(() => (existsSync(join(dataDir, 'skein.pid')) && readFileSync(join(dataDir, 'skein.pid'), 'utf8') === String(server.pid) ? true : null));
+      await waitFor(async () => ((await dataDirLockHolder(dataDir)) === server.pid ? true : null));
       const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
       assert.equal(res.code, 1);
       assert.equal(res.stderr.trim().split('\n').length, 1);
@@ -126,8 +127,7 @@ describe('skein command line (embedded database)', () => {
     });
     const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal)));
     // The lock is taken before the database opens: the server is mid-start when it appears.
-    const pidFile = join(dataDir, 'skein.pid');
-    while (!(existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(server.pid))) await new Promise((r) => setTimeout(r, 5));
+    while ((await dataDirLockHolder(dataDir)) !== server.pid) await new Promise((r) => setTimeout(r, 5));
     server.kill('SIGTERM');
     assert.equal(await exited, 0, 'exit 0, not killed by the signal');
     assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
