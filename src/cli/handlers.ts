@@ -62,23 +62,37 @@ export const LONG: Record<string, RunLong> = {
   },
   export: (config, _secrets, values) =>
     withDatabase(config, async (db, transfer) => {
-      const { createWriteStream } = await import('node:fs');
-      const out = createWriteStream(s(values, 'out'), { flags: 'wx', mode: 0o600 });
-      const write = (line: string) => new Promise<void>((resolve, reject) => out.write(`${line}\n`, (err) => (err ? reject(err) : resolve())));
+      const { open } = await import('node:fs/promises');
+      // 'wx': an existing file is never overwritten (an error names it instead).
+      const out = await open(s(values, 'out'), 'wx', 0o600);
+      let pending: string[] = [];
+      let size = 0;
+      const flush = async () => {
+        await out.write(pending.join(''));
+        pending = [];
+        size = 0;
+      };
       try {
-        const counts = await transfer.exportDatabase(db, write);
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+        const counts = await transfer.exportDatabase(db, async (line) => {
+          pending.push(`${line}\n`);
+          size += line.length;
+          if (size > 1 << 20) await flush();
+        });
+        await flush();
+        await out.sync();
         return counts;
-      } catch (err) {
-        out.destroy();
-        throw err;
+      } finally {
+        await out.close();
       }
     }).then((counts) => report(values, 'exported', counts)),
   import: (config, _secrets, values) =>
     withDatabase(config, async (db, transfer) => {
       const [{ createReadStream }, { createInterface }] = await Promise.all([import('node:fs'), import('node:readline')]);
-      const lines = createInterface({ input: createReadStream(s(values, 'in')), crlfDelay: Number.POSITIVE_INFINITY });
-      return transfer.importDatabase(db, lines);
+      const reader = createInterface({ input: createReadStream(s(values, 'in')), crlfDelay: Number.POSITIVE_INFINITY });
+      // The iterator is taken at once: readline emits lines as soon as the file is read, and
+      // lines emitted before anyone iterates are lost (the import awaits its transaction first).
+      const iterator = reader[Symbol.asyncIterator]();
+      return transfer.importDatabase(db, { [Symbol.asyncIterator]: () => iterator });
     }).then((counts) => report(values, 'imported', counts)),
 };
 
