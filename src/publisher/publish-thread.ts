@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
+import { markProviderExpired } from '../repos/providers.js';
 import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
-import { markProviderExpired } from '../services/connections.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { fencedProgress, type LeasedProgressStore } from './lease.js';
@@ -219,7 +219,7 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: Provi
       : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
-  if (error.kind === 'auth') await markProviderExpired(deps.ctx, provider.id, provider.access_token_enc);
+  if (error.kind === 'auth') await markProviderExpired(deps.ctx.db, provider.id, provider.access_token_enc, deps.ctx.clock.now());
   return failThread(deps, thread, postId, error);
 }
 

@@ -9,6 +9,7 @@ import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
 import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
 import { PublishError } from '../publisher/platforms/platform.js';
 import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
+import { markProviderExpired } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
@@ -178,24 +179,10 @@ export async function refreshExpiringThreadsTokens(ctx: AppContext, client: Thre
     } catch (err) {
       const refused = err instanceof PublishError && err.kind !== 'transient';
       ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');
-      if (refused) await markProviderExpired(ctx, provider.id, provider.access_token_enc);
+      if (refused) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
     }
   }
   return refreshed;
-}
-
-/**
- * An ACTIVE provider whose token the network refused turns EXPIRED. A provider disconnected
- * (REVOKED) or reconnected with a new token since (`tokenEnc` no longer matches) is left alone.
- */
-export async function markProviderExpired(ctx: AppContext, providerId: string, tokenEnc: string | null): Promise<void> {
-  await ctx.db
-    .updateTable('providers')
-    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
-    .where('id', '=', providerId)
-    .where('status', '=', 'ACTIVE')
-    .where('access_token_enc', 'is not distinct from', tokenEnc)
-    .execute();
 }
 
 /** True when every address the URL's host resolves to is public (none private, loopback, link-local...). */

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
-import type { JobRow, JobsTable } from '../../db/schema/index.js';
+import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
+import { markProviderExpired } from '../../repos/providers.js';
 import { PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
@@ -40,9 +41,10 @@ export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Pr
 /**
  * A run that threw: transient errors come back after a backoff until MAX_JOB_ATTEMPTS, permanent
  * ones stop the job, and an auth error also marks the provider EXPIRED, as publishing does.
- * Anything not a PublishError (a database fault, a bug) counts as transient.
+ * Anything not a PublishError (a database fault, a bug) counts as transient. `provider` is the
+ * row as read before the run's network calls (null when the run failed before reading it).
  */
-export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown): Promise<void> {
+export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown, provider: ProviderRow | null): Promise<void> {
   const { ctx } = deps;
   const error =
     err instanceof PublishError
@@ -56,17 +58,6 @@ export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknow
     const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
     return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
   }
-  if (error.kind === 'auth') await expireProvider(deps, job);
+  if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
   return failJob(deps, job, error);
-}
-
-// Only an ACTIVE provider turns EXPIRED: a REVOKED one stays revoked.
-async function expireProvider(deps: PublishDeps, job: JobRow): Promise<void> {
-  const { ctx } = deps;
-  await ctx.db
-    .updateTable('providers')
-    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
-    .where('id', '=', (eb) => eb.selectFrom('threads').select('provider_id').where('id', '=', job.thread_id))
-    .where('status', '=', 'ACTIVE')
-    .execute();
 }

@@ -1,4 +1,4 @@
-import type { JobRow, PostRow, ThreadRow } from '../../db/schema/index.js';
+import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
 import { findThread } from '../../repos/threads.js';
 import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount, type PublishDeps } from '../publish-thread.js';
@@ -6,6 +6,8 @@ import { decryptAccount, type PublishDeps } from '../publish-thread.js';
 /** What a job works on: its thread, the thread's posts in order, and the network to call. */
 export interface JobTarget {
   thread: ThreadRow;
+  /** As read before any network call: an auth failure expires it only if it still holds this token. */
+  provider: ProviderRow;
   posts: PostRow[];
   platform: Platform;
   account: PlatformAccount;
@@ -31,7 +33,7 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   const platform = deps.platforms[provider.kind];
   if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);
   const posts = await ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', thread.id).orderBy('post_order').execute();
-  return { thread, posts, platform, account: decryptAccount(ctx, provider) };
+  return { thread, provider, posts, platform, account: decryptAccount(ctx, provider) };
 }
 
 /** The network reference of a published post; a thread is PUBLISHED only when all its posts are. */
