@@ -9,7 +9,8 @@ import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
 import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
 import { PublishError } from '../publisher/platforms/platform.js';
 import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
-import { markProviderExpired } from '../repos/providers.js';
+import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
+import { findProvider, listThreadsTokensExpiringBefore, markProviderExpired, revokeProvider, saveRefreshedToken } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
@@ -85,18 +86,11 @@ export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
   const state = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();
-  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
-  await ctx.db
-    .insertInto('oauth_states')
-    .values({
-      state,
-      account_id: account.id,
-      team_id: workspace.teamId,
-      kind: 'THREADS',
-      created_at: now,
-      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
-    })
-    .execute();
+  await insertOAuthState(
+    ctx.db,
+    { state, account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', created_at: now, expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS) },
+    now,
+  );
   return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
 }
 
@@ -111,7 +105,7 @@ export async function finishThreadsConnect(
 ): Promise<ProviderRow> {
   requireThreadsApp(ctx);
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
-  const row = await ctx.db.deleteFrom('oauth_states').where('state', '=', query.state).returningAll().executeTakeFirst();
+  const row = await takeOAuthState(ctx.db, query.state);
   if (!row || row.expires_at < ctx.clock.now())
     throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
   if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
@@ -138,14 +132,9 @@ export async function finishThreadsConnect(
 
 /** Disconnect: Skein forgets the credentials; the threads stay (and fail if they come due). */
 export async function disconnectProvider(ctx: AppContext, account: AccountRow, providerId: string): Promise<ProviderRow> {
-  const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+  const row = await findProvider(ctx.db, providerId);
   if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
-  return ctx.db
-    .updateTable('providers')
-    .set({ status: 'REVOKED', access_token_enc: null, refresh_token_enc: null, session_enc: null, token_expires_at: null, updated_at: ctx.clock.now() })
-    .where('id', '=', providerId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return revokeProvider(ctx.db, providerId, ctx.clock.now());
 }
 
 /**
@@ -155,27 +144,13 @@ export async function disconnectProvider(ctx: AppContext, account: AccountRow, p
  */
 export async function refreshExpiringThreadsTokens(ctx: AppContext, client: ThreadsClient): Promise<number> {
   const now = ctx.clock.now();
-  const due = await ctx.db
-    .selectFrom('providers')
-    .selectAll()
-    .where('kind', '=', 'THREADS')
-    .where('status', '=', 'ACTIVE')
-    .where('access_token_enc', 'is not', null)
-    .where('token_expires_at', '<', new Date(now.getTime() + THREADS_REFRESH_WINDOW_MS))
-    .execute();
+  const due = await listThreadsTokensExpiringBefore(ctx.db, new Date(now.getTime() + THREADS_REFRESH_WINDOW_MS));
   let refreshed = 0;
   for (const provider of due) {
     try {
       const token = await client.refreshLongLived(ctx.secrets.decrypt(provider.access_token_enc!));
-      // Guarded by the token refreshed: a disconnect or a reconnect meanwhile wins.
-      const saved = await ctx.db
-        .updateTable('providers')
-        .set({ access_token_enc: ctx.secrets.encrypt(token.accessToken), token_expires_at: token.expiresAt, updated_at: ctx.clock.now() })
-        .where('id', '=', provider.id)
-        .where('status', '=', 'ACTIVE')
-        .where('access_token_enc', '=', provider.access_token_enc)
-        .executeTakeFirst();
-      if (saved.numUpdatedRows > 0n) refreshed++;
+      const next = { tokenEnc: ctx.secrets.encrypt(token.accessToken), expiresAt: token.expiresAt };
+      if (await saveRefreshedToken(ctx.db, provider.id, provider.access_token_enc!, next, ctx.clock.now())) refreshed++;
     } catch (err) {
       const refused = err instanceof PublishError && err.kind !== 'transient';
       ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');

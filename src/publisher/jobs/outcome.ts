@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
+import { releaseJob as releaseJobRow } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
 import { PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
@@ -10,13 +11,7 @@ import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
  * lease (it stalled, another one took the job over) changes nothing.
  */
 async function releaseJob(deps: PublishDeps, job: JobRow, changes: Updateable<JobsTable>): Promise<void> {
-  await deps.ctx.db
-    .updateTable('jobs')
-    .set({ ...changes, locked_by: null, locked_until: null, updated_at: deps.ctx.clock.now() })
-    .where('id', '=', job.id)
-    .where('locked_by', '=', deps.workerId)
-    .where('status', '=', 'RUNNING')
-    .execute();
+  await releaseJobRow(deps.ctx.db, job.id, deps.workerId, changes, deps.ctx.clock.now());
 }
 
 /** A worker that shuts down before running a claimed job gives it back, due at once, the claim not counted. */

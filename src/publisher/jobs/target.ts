@@ -1,4 +1,6 @@
 import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
+import { listPosts } from '../../repos/posts.js';
+import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
 import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount, type PublishDeps } from '../publish-thread.js';
@@ -22,7 +24,7 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   const { ctx } = deps;
   const thread = await findThread(ctx.db, job.thread_id);
   if (!thread) return null;
-  const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
+  const provider = await getProvider(ctx.db, thread.provider_id);
   if (provider.status !== 'ACTIVE') {
     throw new PublishError(
       'permanent',
@@ -32,7 +34,7 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   }
   const platform = deps.platforms[provider.kind];
   if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);
-  const posts = await ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', thread.id).orderBy('post_order').execute();
+  const posts = await listPosts(ctx.db, thread.id);
   return { thread, provider, posts, platform, account: decryptAccount(ctx, provider) };
 }
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { findSessionEnc, saveSessionEnc } from '../../repos/providers.js';
 import type { Platforms } from '../publish-thread.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions } from './bluesky/platform.js';
 import { ThreadsClient } from './threads/client.js';
@@ -8,15 +9,11 @@ import { ThreadsPlatform } from './threads/platform.js';
 export function providerSessionStore(ctx: AppContext): BlueskySessions {
   return {
     async load(providerId) {
-      const row = await ctx.db.selectFrom('providers').select('session_enc').where('id', '=', providerId).executeTakeFirst();
-      return row?.session_enc ? (JSON.parse(ctx.secrets.decrypt(row.session_enc)) as BlueskySession) : null;
+      const sessionEnc = await findSessionEnc(ctx.db, providerId);
+      return sessionEnc ? (JSON.parse(ctx.secrets.decrypt(sessionEnc)) as BlueskySession) : null;
     },
     async save(providerId, session) {
-      await ctx.db
-        .updateTable('providers')
-        .set({ session_enc: ctx.secrets.encrypt(JSON.stringify(session)), updated_at: ctx.clock.now() })
-        .where('id', '=', providerId)
-        .execute();
+      await saveSessionEnc(ctx.db, providerId, ctx.secrets.encrypt(JSON.stringify(session)), ctx.clock.now());
     },
   };
 }
