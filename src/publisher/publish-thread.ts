@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
+import { LeaseLostError, type PlatformAccount, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { adoptPostContainer, failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
 import {
@@ -14,9 +15,6 @@ import {
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { fencedProgress, type LeasedProgressStore } from './lease.js';
-import { LeaseLostError, type Platform, type PlatformAccount, PublishError, type PublishedRef } from './platforms/platform.js';
-
-export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
 
 export interface PublishDeps {
   ctx: AppContext;

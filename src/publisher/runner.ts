@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
-import { refreshExpiringThreadsTokens } from '../services/connections.js';
 import { PublisherLoop } from './loop.js';
-import { createPlatforms, createThreadsClient } from './platforms/index.js';
+import { refreshExpiringThreadsTokens } from './token-refresh.js';
 
 export interface RunningPublisher {
   stop(): Promise<void>;
@@ -11,9 +10,8 @@ const TOKEN_REFRESH_EVERY_MS = 3600_000;
 
 /** The claim loop plus the hourly refresh of Threads tokens that are close to expiry. */
 export function startPublisher(ctx: AppContext): RunningPublisher {
-  const loop = new PublisherLoop(ctx, createPlatforms(ctx));
-  const threads = createThreadsClient(ctx);
-  const refreshTokens = () => refreshExpiringThreadsTokens(ctx, threads).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
+  const loop = new PublisherLoop(ctx);
+  const refreshTokens = () => refreshExpiringThreadsTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
   void refreshTokens();
   const timer = setInterval(refreshTokens, TOKEN_REFRESH_EVERY_MS);
   timer.unref();

@@ -4,21 +4,17 @@ import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
+import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
-import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
-import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
-import { PublishError } from '../publisher/platforms/platform.js';
-import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
+import { PublishError } from '../platforms/platform.js';
 import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
-import { findProvider, listThreadsTokensExpiringBefore, markProviderExpired, revokeProvider, saveRefreshedToken } from '../repos/providers.js';
+import { findProvider, revokeProvider } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
 // threads_read_replies: finding a reply whose publish answer was lost reads /me/replies.
 const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights'];
 const OAUTH_STATE_TTL_MS = 15 * 60_000;
-/** Refresh long-lived Threads tokens (60 days) when this close to expiry. */
-export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -56,6 +52,7 @@ export async function connectBlueskyAccount(
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   let connected;
   try {
+    const { connectBluesky } = await ctx.network();
     connected = await connectBluesky({ service, identifier: input.identifier, appPassword: input.appPassword });
   } catch (err) {
     throw networkFailure(err, 'appPassword', 'Bluesky');
@@ -81,8 +78,9 @@ function requireThreadsApp(ctx: AppContext): void {
 }
 
 /** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
-export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
+export async function startThreadsConnect(ctx: AppContext, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
   requireThreadsApp(ctx);
+  const client = (await ctx.network()).threads;
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
   const state = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();
@@ -100,10 +98,10 @@ export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient
  */
 export async function finishThreadsConnect(
   ctx: AppContext,
-  client: ThreadsClient,
   query: { code?: string; state?: string; error?: string; error_description?: string },
 ): Promise<ProviderRow> {
   requireThreadsApp(ctx);
+  const client = (await ctx.network()).threads;
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
   const row = await takeOAuthState(ctx.db, query.state);
   if (!row || row.expires_at < ctx.clock.now())
@@ -135,29 +133,6 @@ export async function disconnectProvider(ctx: AppContext, account: AccountRow, p
   const row = await findProvider(ctx.db, providerId);
   if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
   return revokeProvider(ctx.db, providerId, ctx.clock.now());
-}
-
-/**
- * Refreshes long-lived Threads tokens that expire within the window. A refused refresh turns the
- * provider EXPIRED (publishing for it then fails with a clear error); a network fault waits for
- * the next round. Returns how many were refreshed.
- */
-export async function refreshExpiringThreadsTokens(ctx: AppContext, client: ThreadsClient): Promise<number> {
-  const now = ctx.clock.now();
-  const due = await listThreadsTokensExpiringBefore(ctx.db, new Date(now.getTime() + THREADS_REFRESH_WINDOW_MS));
-  let refreshed = 0;
-  for (const provider of due) {
-    try {
-      const token = await client.refreshLongLived(ctx.secrets.decrypt(provider.access_token_enc!));
-      const next = { tokenEnc: ctx.secrets.encrypt(token.accessToken), expiresAt: token.expiresAt };
-      if (await saveRefreshedToken(ctx.db, provider.id, provider.access_token_enc!, next, ctx.clock.now())) refreshed++;
-    } catch (err) {
-      const refused = err instanceof PublishError && err.kind !== 'transient';
-      ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');
-      if (refused) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
-    }
-  }
-  return refreshed;
 }
 
 /** True when every address the URL's host resolves to is public (none private, loopback, link-local...). */

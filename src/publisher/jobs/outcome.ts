@@ -1,8 +1,8 @@
 import type { Updateable } from 'kysely';
 import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
+import { PublishError } from '../../platforms/platform.js';
 import { releaseJob as releaseJobRow } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
-import { PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
 

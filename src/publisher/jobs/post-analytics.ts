@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
+import type { Analytics } from '../../platforms/platform.js';
 import { savePostAnalytics } from '../../repos/posts.js';
-import type { Analytics } from '../platforms/platform.js';
 
 /** posts.analytics as stored and shown by Get Thread (the `Analytics` schema of the API). */
 export interface StoredAnalytics extends Analytics {

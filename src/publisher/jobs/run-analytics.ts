@@ -1,6 +1,6 @@
 import type { JobRow, PostRow } from '../../db/schema/index.js';
+import { PublishError } from '../../platforms/platform.js';
 import { fillInPermalink as savePermalinkIfMissing } from '../../repos/posts.js';
-import { PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, rescheduleJob } from './outcome.js';

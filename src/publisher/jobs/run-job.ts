@@ -1,5 +1,5 @@
 import type { JobKind, JobRow } from '../../db/schema/index.js';
-import { LeaseLostError } from '../platforms/platform.js';
+import { LeaseLostError } from '../../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { claimDueJobs } from './claim.js';
 import { failOrRetryJob, handBackJob } from './outcome.js';

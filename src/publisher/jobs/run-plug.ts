@@ -1,7 +1,7 @@
 import type { JobRow } from '../../db/schema/index.js';
+import { type PostToPublish, PublishError } from '../../platforms/platform.js';
 import { adoptJobContainer, recordJobFacts, saveJobPublished } from '../../repos/jobs.js';
 import { fencedProgress, type LeasedProgressStore } from '../lease.js';
-import { type PostToPublish, PublishError } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';

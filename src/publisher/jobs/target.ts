@@ -1,8 +1,8 @@
 import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
+import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../../platforms/platform.js';
 import { listPosts } from '../../repos/posts.js';
 import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
-import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount, type PublishDeps } from '../publish-thread.js';
 
 /** What a job works on: its thread, the thread's posts in order, and the network to call. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
+import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
-import { PublishError } from '../../../src/publisher/platforms/platform.js';
 import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, publishedThread, runAt } from './support.js';
