@@ -10,8 +10,22 @@ import { type RunningPublisher, startPublisher } from './publisher/runner.js';
  * SIGTERM/SIGINT: stop taking requests, let those in flight and the post being published finish.
  */
 export async function runServer(config: Config, secrets: Secrets): Promise<void> {
-  const ctx = await createContext(config, secrets);
-  const app = await buildApp(ctx);
+  // A signal while the database opens (and migrates) is kept and acted on once it is open, so the
+  // process still closes it and exits 0 instead of dying half-way through start-up.
+  let early: string | null = null;
+  const onEarlyTerm = () => (early ??= 'SIGTERM');
+  const onEarlyInt = () => (early ??= 'SIGINT');
+  process.once('SIGTERM', onEarlyTerm);
+  process.once('SIGINT', onEarlyInt);
+  let ctx: Awaited<ReturnType<typeof createContext>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    ctx = await createContext(config, secrets);
+    app = await buildApp(ctx);
+  } finally {
+    process.off('SIGTERM', onEarlyTerm);
+    process.off('SIGINT', onEarlyInt);
+  }
   let publisher: RunningPublisher | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -25,6 +39,7 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  if (early) return stop(early);
 
   const banner = await createOwnerIfEmpty(ctx);
   await app.listen({ host: config.http.host, port: config.http.port });
