@@ -85,7 +85,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
 
 async function openConfiguredDb(config: Config, closers: Array<() => Promise<void> | void>, logger: Logger): Promise<DbHandle> {
   if (config.db.url) return openPostgres(config.db.url, 10, (err) => logger.warn({ err }, 'a pooled database connection broke; the pool opens a new one'));
-  const lock: DataDirLock = acquireDataDirLock(config.db.dataDir);
+  const lock: DataDirLock = await acquireDataDirLock(config.db.dataDir);
   closers.push(() => lock.release());
   return openPGlite(`${config.db.dataDir}/pglite`);
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow } from '../db/schema/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors/index.js';
+import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { isValidTimeZone } from '../lib/time.js';
 import { personalWorkspace, teamWorkspace, type Workspace } from '../lib/workspace.js';
@@ -61,12 +61,19 @@ export async function getAccount(db: DbOrTrx, id: string): Promise<AccountRow> {
   return row;
 }
 
+/** The content rules of Update Account, over what is well-formed in `patch` (it may have shape faults too). */
+export function accountPatchFaults(patch: unknown): FieldFault[] {
+  if (typeof patch !== 'object' || patch === null) return [];
+  const { timezone } = patch as { timezone?: unknown };
+  return typeof timezone === 'string' && !isValidTimeZone(timezone) ? [{ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' }] : [];
+}
+
 export async function updateAccount(ctx: AppContext, account: AccountRow, patch: { timezone?: string; activeTeamId?: string | null }): Promise<AccountRow> {
-  const faults = [];
-  if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone))
-    faults.push({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
+  const faults = accountPatchFaults(patch);
   if (faults.length) throw new ValidationError(faults);
   if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
+  // Nothing to change (`{}`, or unknown fields only): the account as it is (docs/api.md).
+  if (patch.timezone === undefined && patch.activeTeamId === undefined) return getAccount(ctx.db, account.id);
   return updateAccountSettings(ctx.db, account.id, patch);
 }
 

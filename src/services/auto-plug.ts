@@ -22,12 +22,24 @@ export async function getAutoPlug(db: DbOrTrx, workspace: Workspace): Promise<Au
  * The plug is posted as a reply on whichever network the thread is on, so its text must fit
  * both: at most 500 UTF-8 bytes (Threads) and 300 graphemes (Bluesky).
  */
-export async function setAutoPlug(ctx: AppContext, workspace: Workspace, plug: AutoPlug): Promise<AutoPlug> {
+/** The content rules of the auto-plug, over what is well-formed in `plug` (it may have shape faults too). */
+export function autoPlugFaults(plug: unknown): FieldFault[] {
+  if (typeof plug !== 'object' || plug === null) return [];
+  const { enabled, text, minLikes } = plug as { enabled?: unknown; text?: unknown; minLikes?: unknown };
   const faults: FieldFault[] = [];
-  if (plug.enabled && plug.text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
-  if (utf8Bytes(plug.text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
-  if (graphemes(plug.text) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
-  if (plug.minLikes < 1 || plug.minLikes > 1_000_000) faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });
+  if (typeof text === 'string') {
+    if (enabled === true && text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
+    if (utf8Bytes(text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
+    if (graphemes(text) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
+  }
+  if (Number.isInteger(minLikes) && ((minLikes as number) < 1 || (minLikes as number) > 1_000_000)) {
+    faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });
+  }
+  return faults;
+}
+
+export async function setAutoPlug(ctx: AppContext, workspace: Workspace, plug: AutoPlug): Promise<AutoPlug> {
+  const faults = autoPlugFaults(plug);
   if (faults.length) throw new ValidationError(faults);
   await saveAutoPlugSettings(ctx.db, workspace.scope, plug, ctx.clock.now());
   return plug;

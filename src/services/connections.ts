@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow } from '../db/schema/index.js';
-import { ConflictError, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
+import { ConflictError, type FieldFault, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
 import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { PublishError } from '../platforms/platform.js';
@@ -33,6 +33,22 @@ function networkFailure(err: unknown, field: string, what: string): Error {
   return new UpstreamError(`${what} could not be reached; try again.`, { cause: err });
 }
 
+/** The content rules of Connect Bluesky, over what is well-formed in `input` (it may have shape faults too). */
+export async function blueskyConnectFaults(ctx: AppContext, input: unknown): Promise<FieldFault[]> {
+  if (typeof input !== 'object' || input === null) return [];
+  const { identifier, appPassword, service = ctx.config.bluesky.serviceUrl } = input as { identifier?: unknown; appPassword?: unknown; service?: unknown };
+  const faults: FieldFault[] = [];
+  if (typeof identifier === 'string' && !identifier.trim()) faults.push({ path: 'identifier', message: 'must not be empty' });
+  if (typeof appPassword === 'string' && !appPassword.trim()) faults.push({ path: 'appPassword', message: 'must not be empty' });
+  if (typeof service !== 'string') return faults;
+  if (!isHttpUrl(service)) faults.push({ path: 'service', message: 'must be an http or https URL' });
+  else if (service !== ctx.config.bluesky.serviceUrl && !ctx.config.media.allowPrivate && !(await resolvesToPublicAddresses(service))) {
+    // The app password is sent there: never to this server's own network on a user's say-so.
+    faults.push({ path: 'service', message: 'must be a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests)' });
+  }
+  return faults;
+}
+
 /** Logs in once with an app password; the session is kept (encrypted) for every later publish. */
 export async function connectBlueskyAccount(
   ctx: AppContext,
@@ -40,14 +56,7 @@ export async function connectBlueskyAccount(
   input: { identifier: string; appPassword: string; service?: string; teamId?: string },
 ): Promise<ProviderRow> {
   const service = input.service ?? ctx.config.bluesky.serviceUrl;
-  const faults = [];
-  if (!input.identifier.trim()) faults.push({ path: 'identifier', message: 'must not be empty' });
-  if (!input.appPassword.trim()) faults.push({ path: 'appPassword', message: 'must not be empty' });
-  if (!isHttpUrl(service)) faults.push({ path: 'service', message: 'must be an http or https URL' });
-  else if (service !== ctx.config.bluesky.serviceUrl && !ctx.config.media.allowPrivate && !(await resolvesToPublicAddresses(service))) {
-    // The app password is sent there: never to this server's own network on a user's say-so.
-    faults.push({ path: 'service', message: 'must be a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests)' });
-  }
+  const faults = await blueskyConnectFaults(ctx, input);
   if (faults.length) throw new ValidationError(faults);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   let connected;

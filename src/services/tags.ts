@@ -64,24 +64,29 @@ export async function getThreadTags(ctx: AppContext, account: AccountRow, thread
   return { threadId: thread.id, tags: await threadTagRows(ctx.db, thread.id) };
 }
 
-/** Trimmed, de-duplicated case-insensitively (first spelling wins), each checked. */
-function normaliseNames(names: string[]): string[] {
+/**
+ * Trimmed, de-duplicated case-insensitively (first spelling wins), each checked. Takes the names
+ * as sent and checks what is well-formed (a request with shape faults gets these faults too).
+ */
+export function checkTagNames(names: unknown): { names: string[]; faults: FieldFault[] } {
   const faults: FieldFault[] = [];
   const byKey = new Map<string, string>();
-  names.forEach((raw, i) => {
+  if (!Array.isArray(names)) return { names: [], faults };
+  names.forEach((raw: unknown, i) => {
+    if (typeof raw !== 'string') return;
     const name = raw.trim();
     if (name.length < 1 || [...name].length > MAX_TAG_NAME)
       faults.push({ path: `tagNames.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
     else if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
   });
   if (byKey.size > MAX_TAGS_PER_THREAD) faults.push({ path: 'tagNames', message: `a thread may carry at most ${MAX_TAGS_PER_THREAD} tags` });
-  if (faults.length) throw new ValidationError(faults);
-  return [...byKey.values()];
+  return { names: [...byKey.values()], faults };
 }
 
 /** Replaces the thread's tags with exactly this set, creating missing tags in the thread's scope. */
 export async function setThreadTags(ctx: AppContext, account: AccountRow, threadId: string, tagNames: string[]) {
-  const names = normaliseNames(tagNames);
+  const { names, faults } = checkTagNames(tagNames);
+  if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });

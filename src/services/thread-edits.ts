@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderKind } from '../db/schema/index.js';
-import { type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import { type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import {
   deletePosts,
   findPostInThread,
@@ -21,7 +21,9 @@ import {
   checkSpoilerRanges,
   checkText,
   checkTopic,
+  isRecord,
   type MediaInput,
+  type Network,
   type PostContent,
   type SpoilerRangeInput,
 } from './content-rules.js';
@@ -58,14 +60,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     assertPostEditable(thread, post);
     assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);
-    const text = patch.content ?? post.content;
-    const ranges = patch.spoilerRanges ?? (await listSpoilerRanges(trx, post.id));
-    const faults: FieldFault[] = [
-      ...(patch.content !== undefined ? checkText(kind, patch.content, 'content') : []),
-      ...checkTopic(kind, patch.topic, 'topic'),
-      ...checkMedia(kind, patch.media, 'media'),
-      ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
-    ];
+    const faults = checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch);
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -86,6 +81,65 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
   });
 }
 
+function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]> {
+  return listSpoilerRanges(db, postId);
+}
+
+/**
+ * The content rules of Edit Single Post over what is well-formed in `patch`, checked merged with
+ * the stored post (shortening the text must keep the stored spoiler ranges inside it); `stored`
+ * null when the post is not known.
+ */
+function checkPostPatch(kind: Network, stored: { content: string; spoilerRanges: SpoilerRangeInput[] } | null, patch: unknown): FieldFault[] {
+  if (!isRecord(patch)) return [];
+  const text = patch.content !== undefined ? patch.content : stored?.content;
+  const ranges = patch.spoilerRanges !== undefined ? patch.spoilerRanges : stored?.spoilerRanges;
+  return [
+    ...checkText(kind, patch.content, 'content'),
+    ...checkTopic(kind, patch.topic, 'topic'),
+    ...checkMedia(kind, patch.media, 'media'),
+    ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
+  ];
+}
+
+/** An accessible thread's provider kind, or null (for checks that can do without it). */
+async function kindOfAccessibleThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ threadId: string; kind: ProviderKind } | null> {
+  const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
+  return thread ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id) } : null;
+}
+
+/** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
+export async function editPostFaults(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: unknown): Promise<FieldFault[]> {
+  const thread = await kindOfAccessibleThread(ctx, account, threadId);
+  const post = thread ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
+  const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
+  return checkPostPatch(thread?.kind ?? null, stored, patch);
+}
+
+/**
+ * The content rules of Edit Entire Thread over what is well-formed in `posts`; `existingIds`
+ * (the thread's post ids) null when the thread is not known.
+ */
+function checkThreadPosts(kind: Network, existingIds: Set<string> | null, posts: unknown): FieldFault[] {
+  if (!Array.isArray(posts)) return [];
+  const faults = posts.flatMap((post: unknown, i) => checkPost(kind, post, `posts.${i}`));
+  const seen = new Set<string>();
+  posts.forEach((post: unknown, i) => {
+    if (!isRecord(post) || typeof post.id !== 'string' || existingIds === null) return;
+    if (!existingIds.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'is not a post of this thread' });
+    else if (seen.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'appears more than once' });
+    seen.add(post.id);
+  });
+  return faults;
+}
+
+/** Every content fault of an Edit Entire Thread request that has shape faults (see content-rules.ts). */
+export async function editThreadFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
+  const thread = await kindOfAccessibleThread(ctx, account, threadId);
+  const existing = thread ? await listPosts(ctx.db, thread.threadId) : null;
+  return checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, isRecord(body) ? body.posts : undefined);
+}
+
 export interface ThreadPostInput extends PostContent {
   id?: string;
 }
@@ -104,14 +158,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const kind = await providerKind(trx, thread.provider_id);
     assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
-    const faults = posts.flatMap((post, i) => checkPost(kind, post, `posts.${i}`));
-    const seen = new Set<string>();
-    posts.forEach((post, i) => {
-      if (post.id === undefined) return;
-      if (!existingIds.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'is not a post of this thread' });
-      else if (seen.has(post.id)) faults.push({ path: `posts.${i}.id`, message: 'appears more than once' });
-      seen.add(post.id);
-    });
+    const faults = checkThreadPosts(kind, existingIds, posts);
     if (faults.length) throw new ValidationError(faults);
 
     const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import type { AccountRow, ThreadRow } from '../db/schema/index.js';
-import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
+import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
@@ -19,16 +19,19 @@ import {
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { getAutoPlug } from './auto-plug.js';
-import { checkAutoRepostDelay, checkPost, type PostContent } from './content-rules.js';
+import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertRetryable } from './edit-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
+import { takeNextFreeInstant } from './time-slots.js';
 
 export interface CreateThreadInput {
   providerId: string;
   posts: PostContent[];
   scheduleAt?: string;
+  /** Schedule at the provider's next free time slot (no scheduleAt). */
+  queue?: boolean;
   autoRepost?: { enabled: boolean; delays?: string[] };
   teamId?: string;
 }
@@ -52,22 +55,11 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   }
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   const provider = await requireProviderInWorkspace(ctx.db, workspace, input.providerId);
-  const faults: FieldFault[] = input.posts.flatMap((post, i) => checkPost(provider.kind, post, `posts.${i}`));
-  // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
-  // reconnected (same provider id) before then.
-  if (provider.status === 'REVOKED')
-    faults.unshift({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
-  let repostHours: number | null = null;
-  if (input.autoRepost?.enabled) {
-    const checked = checkAutoRepostDelay(input.autoRepost.delays ?? [], 'autoRepost.delays');
-    faults.push(...checked.faults);
-    repostHours = checked.hours;
-  } else if (input.autoRepost?.delays && input.autoRepost.delays.length > 0) {
-    faults.push(...checkAutoRepostDelay(input.autoRepost.delays, 'autoRepost.delays').faults);
-  }
-  if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
-  const scheduledAt = input.scheduleAt === undefined ? null : readScheduleAt(input.scheduleAt, account.timezone, now);
+  const faults = new Faults();
+  const repostHours = checkCreate(input, provider, faults);
+  const requestedAt = input.scheduleAt === undefined ? null : (faults.check(() => readScheduleAt(input.scheduleAt!, account.timezone, now)) ?? null);
+  faults.throwIfAny();
   const plug = await getAutoPlug(ctx.db, workspace);
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -75,6 +67,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       const replay = await claimIdempotency(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
+    const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
     const threadId = newId(now.getTime());
     await insertThread(trx, {
       id: threadId,
@@ -111,6 +104,50 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   return result;
 }
 
+/**
+ * The content rules of Create Post, over what is well-formed in `body` (it may have shape faults
+ * too, see content-rules.ts); `provider` null when it is not known. Returns the repost delay.
+ */
+function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults): number | null {
+  if (!isRecord(body)) return null;
+  // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
+  // reconnected (same provider id) before then.
+  if (provider?.status === 'REVOKED')
+    faults.add({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
+  if (Array.isArray(body.posts)) {
+    body.posts.forEach((post: unknown, i) => {
+      faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`));
+    });
+  }
+  if (body.queue === true && body.scheduleAt !== undefined) faults.add({ path: 'queue', message: 'cannot be combined with scheduleAt' });
+  const repost = body.autoRepost;
+  if (!isRecord(repost)) return null;
+  if (repost.enabled === true) {
+    const checked = checkAutoRepostDelay(repost.delays ?? [], 'autoRepost.delays');
+    faults.add(...checked.faults);
+    return checked.hours;
+  }
+  if (Array.isArray(repost.delays) && repost.delays.length > 0) faults.add(...checkAutoRepostDelay(repost.delays, 'autoRepost.delays').faults);
+  return null;
+}
+
+/**
+ * Every content fault of a Create Post request that has shape faults: the rules run over its
+ * well-formed parts, with the provider when `providerId` (and `teamId`) name one.
+ */
+export async function createThreadFaults(ctx: AppContext, account: AccountRow, body: unknown): Promise<FieldFault[]> {
+  const fields = isRecord(body) ? body : {};
+  const { providerId, teamId, scheduleAt } = fields;
+  let provider: ProviderRow | null = null;
+  if (typeof providerId === 'string' && (teamId === undefined || typeof teamId === 'string')) {
+    provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, await resolveWorkspace(ctx.db, account, teamId), providerId));
+  }
+  const faults = new Faults();
+  checkCreate(body, provider, faults);
+  if (typeof scheduleAt === 'string') faults.check(() => readScheduleAt(scheduleAt, account.timezone, ctx.clock.now()));
+  return faults.list;
+}
+
 export function toPostWrite(post: PostContent) {
   return {
     content: post.text,
@@ -125,7 +162,10 @@ function requestHash(input: CreateThreadInput): string {
   return createHash('sha256').update(canonicalJson(input)).digest('hex');
 }
 
-/** JSON with sorted keys, so that key order in the body does not make it "another body". */
+/**
+ * JSON with sorted keys, so that key order in the body does not make it "another body".
+ * Its recursion is bounded: a request body nests at most MAX_JSON_DEPTH levels (json-body.ts).
+ */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {

@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { resolveWorkspace } from '../../services/accounts.js';
-import { connectBlueskyAccount, disconnectProvider, finishThreadsConnect, startThreadsConnect } from '../../services/connections.js';
+import { blueskyConnectFaults, connectBlueskyAccount, disconnectProvider, finishThreadsConnect, startThreadsConnect } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, withProblems } from '../schemas/common.js';
@@ -33,6 +33,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/providers/bluesky', {
+    config: { contentFaults: (request) => blueskyConnectFaults(ctx, request.body) },
     schema: {
       tags,
       summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',

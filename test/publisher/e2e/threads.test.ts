@@ -121,7 +121,8 @@ describeEachDb(
       assert.match(thread.posts[0].error.message, /reconnect/);
     });
 
-    test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async () => {
+    test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async (t) => {
+      t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const provider = await connectThroughOAuth(app, user, 'racer');
@@ -149,7 +150,6 @@ describeEachDb(
       assert.equal(disconnected, 1, 'the refresh was in flight');
       const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.deepEqual([row.status, row.access_token_enc], ['REVOKED', null]);
-      clock.set('2026-11-22T12:00:00.000Z');
     });
 
     test('disconnect forgets the credentials; the provider shows REVOKED', async () => {
