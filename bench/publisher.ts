@@ -1,0 +1,174 @@
+/**
+ * The publisher row: N one-post threads fall due within `spreadMs` and `skein worker` processes
+ * on PostgreSQL publish them to the fake Threads Graph API, which answers each call after 50 ms.
+ * Lateness (published_at − scheduled_at) is read from the database afterwards.
+ */
+import pg from 'pg';
+import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
+import { median } from './load.js';
+import { apiClient, createDatabase, freePort, newSecret, type Proc, pool, REDIS_URL, skeinCli, skeinEnv, startSkein, tempDir, waitReady } from './procs.js';
+
+/** Meta allows 250 posts per account in 24 h: the threads are spread over accounts below that. */
+const THREADS_PER_ACCOUNT = 200;
+const DAY_MS = 86_400_000;
+const EMAIL = 'bench@example.test';
+
+export interface PublisherOptions {
+  threads: number;
+  spreadMs: number;
+  /** A run stops this long after the last thread fell due, published or not. */
+  graceMs: number;
+  workerCounts: number[];
+  latencyMs: number;
+  log: (line: string) => void;
+}
+
+export interface PublisherRun {
+  workers: number;
+  threads: number;
+  published: number;
+  failed: number;
+  /** Over all threads; one not published by the end counts as late until the end (a lower bound). */
+  p50LatenessMs: number;
+  p99LatenessMs: number;
+  /** First due time → last thread published (or the end of the run when some were not). */
+  totalMs: number;
+  threadsPerSecond: number;
+  complete: boolean;
+}
+
+export async function runPublisher(options: PublisherOptions): Promise<PublisherRun[]> {
+  let clockOffsetMs = 0;
+  // The fake's clock moves a day ahead between runs, so every run starts with fresh 24 h quotas.
+  const fake = await FakeGraphApi.start({ latencyMs: options.latencyMs, clock: { now: () => new Date(Date.now() + clockOffsetMs) } });
+  const db = await createDatabase('publisher');
+  const dir = tempDir('publisher');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = skeinEnv({ SKEIN_DATA_DIR: dir.path, SKEIN_SECRET: newSecret(), DATABASE_URL: db.url, REDIS_URL, THREADS_API_URL: fake.url, PORT: String(port) });
+  const client = new pg.Client({ connectionString: db.url });
+  let server: Proc | null = null;
+  const workers: Proc[] = [];
+  try {
+    await skeinCli(['user', 'create', '--email', EMAIL, '--timezone', 'UTC'], env);
+    const { key } = (await skeinCli(['key', 'create', '--email', EMAIL, '--name', 'bench'], env)) as { key: string };
+    const accounts = Math.ceil(options.threads / THREADS_PER_ACCOUNT);
+    options.log(`publisher: ${accounts} Threads accounts through skein provider add`);
+    const providerIds = await pool(
+      Array.from({ length: accounts }, (_, i) => i),
+      4,
+      async (i) => {
+        const account = fake.createAccount(`bench${i}`);
+        const provider = await skeinCli(
+          [
+            'provider',
+            'add',
+            '--email',
+            EMAIL,
+            '--kind',
+            'THREADS',
+            '--provider-user-id',
+            account.userId,
+            '--username',
+            `bench${i}`,
+            '--access-token',
+            account.accessToken,
+          ],
+          env,
+        );
+        return provider.id as string;
+      },
+    );
+    server = startSkein('skein serve (publisher seeding)', 'serve', { ...env, SKEIN_PUBLISHER: '0' });
+    await waitReady(server, baseUrl, performance.now());
+    await client.connect();
+    const api = apiClient(baseUrl, key);
+
+    const runs: PublisherRun[] = [];
+    for (const [round, count] of options.workerCounts.entries()) {
+      if (round > 0) clockOffsetMs += DAY_MS + 3600_000;
+      options.log(`publisher: creating ${options.threads} threads through the API (${count} worker${count > 1 ? 's' : ''} next)`);
+      const parked = new Date(Date.now() + (60 + round) * DAY_MS).toISOString();
+      const ids = await pool(
+        Array.from({ length: options.threads }, (_, i) => i),
+        16,
+        async (i) => {
+          const body = { providerId: providerIds[i % accounts], scheduleAt: parked, posts: [{ text: `bench round ${round} thread ${i}` }] };
+          return (await api<{ threadId: string }>('POST', '/api/v1/posts', body)).threadId;
+        },
+      );
+
+      for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', { ...env, LOG_LEVEL: 'info' }));
+      await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));
+      // The due times are set in one statement once the workers are up: spread evenly from t0.
+      const t0 = new Date(Date.now() + 3000);
+      await client.query(
+        `UPDATE threads AS t SET scheduled_at = $1::timestamptz + (((n.i - 1) * $2::float8 / $3::float8) * interval '1 millisecond')
+         FROM unnest($4::text[]) WITH ORDINALITY AS n(id, i) WHERE t.id = n.id`,
+        [t0, options.spreadMs, options.threads, ids],
+      );
+      await client.query(`SELECT pg_notify('skein_schedule', '')`);
+      const t1 = new Date(t0.getTime() + options.spreadMs);
+      const end = t1.getTime() + options.graceMs;
+      let done = 0;
+      while (Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 500));
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM threads WHERE scheduled_at BETWEEN $1 AND $2 AND status IN ('PUBLISHED', 'FAILED')`,
+          [t0, t1],
+        );
+        done = Number(rows[0]!.n);
+        if (done >= options.threads) break;
+      }
+      const stoppedAt = new Date();
+      await Promise.all(workers.map((w) => w.stop()));
+      workers.length = 0;
+      runs.push(await measure(client, t0, t1, stoppedAt, count, options.threads));
+      const last = runs[runs.length - 1]!;
+      options.log(
+        `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s`,
+      );
+      // Threads left over must not be published by the next round's workers.
+      await client.query(
+        `UPDATE threads SET scheduled_at = scheduled_at + interval '100 years' WHERE scheduled_at BETWEEN $1 AND $2 AND status <> 'PUBLISHED'`,
+        [t0, t1],
+      );
+    }
+    return runs;
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await server?.stop();
+    await client.end().catch(() => {});
+    await fake.close();
+    await db.drop();
+    dir.remove();
+  }
+}
+
+async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<PublisherRun> {
+  const { rows } = await client.query<{ status: string; late_ms: number; published_ms: string | null }>(
+    `SELECT status,
+            EXTRACT(EPOCH FROM (coalesce(published_at, $3) - scheduled_at)) * 1000 AS late_ms,
+            (EXTRACT(EPOCH FROM published_at) * 1000)::text AS published_ms
+       FROM threads WHERE scheduled_at BETWEEN $1 AND $2`,
+    [t0, t1, stoppedAt],
+  );
+  const late = rows.map((r) => Math.max(0, Number(r.late_ms))).sort((a, b) => a - b);
+  const published = rows.filter((r) => r.status === 'PUBLISHED');
+  const failed = rows.filter((r) => r.status === 'FAILED').length;
+  const complete = published.length + failed === threads;
+  const lastPublished = Math.max(...published.map((r) => Number(r.published_ms)), t0.getTime());
+  const totalMs = (complete ? lastPublished : stoppedAt.getTime()) - t0.getTime();
+  const pct = (q: number) => (late.length ? late[Math.min(late.length - 1, Math.ceil(q * late.length) - 1)]! : 0);
+  return {
+    workers,
+    threads,
+    published: published.length,
+    failed,
+    p50LatenessMs: late.length ? median(late) : 0,
+    p99LatenessMs: pct(0.99),
+    totalMs,
+    threadsPerSecond: published.length / (totalMs / 1000),
+    complete,
+  };
+}
