@@ -5,10 +5,12 @@
 import { type LoadResult, type LoadSpec, type LoadTool, medianRun, UNIQUE } from './load.js';
 import {
   apiClient,
+  bannerKey,
   createDatabase,
   type Env,
   freePort,
   newSecret,
+  OWNER_EMAIL,
   Proc,
   REDIS_URL,
   rssMiB,
@@ -47,8 +49,6 @@ export interface BackendResult {
   restartMs: number[] | null;
 }
 
-const EMAIL = 'bench@example.test';
-
 /** Times in the account's time zone (UTC), as api.md's examples write them: no offset. */
 function local(date: Date): string {
   return date.toISOString().slice(0, 19);
@@ -69,17 +69,24 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
   });
   let server: Proc | null = null;
   try {
-    options.log(`${backend}: seeding through the CLI`);
-    await skeinCli(['user', 'create', '--email', EMAIL, '--timezone', 'UTC'], env);
-    const { key } = (await skeinCli(['key', 'create', '--email', EMAIL, '--name', 'bench'], env)) as { key: string };
+    // The first start on an empty database prints an owner account's API key; the provider comes from the CLI.
+    options.log(`${backend}: first start, then skein provider add`);
+    server = startSkein(`skein serve (${backend})`, 'serve', env);
+    await waitReady(server, baseUrl, performance.now());
+    const key = await bannerKey(server);
+    if (backend === 'pglite') {
+      await server.stop(); // the embedded database has one owner process at a time
+      server = null;
+    }
     const provider = await skeinCli(
-      ['provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--provider-user-id', '1', '--username', 'bench', '--access-token', 'bench-token'],
+      ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--provider-user-id', '1', '--username', 'bench', '--access-token', 'bench-token'],
       env,
     );
     const providerId = provider.id as string;
-
-    server = startSkein(`skein serve (${backend})`, 'serve', env);
-    await waitReady(server, baseUrl, performance.now());
+    if (!server) {
+      server = startSkein(`skein serve (${backend})`, 'serve', env);
+      await waitReady(server, baseUrl, performance.now());
+    }
     const api = apiClient(baseUrl, key);
     options.log(`${backend}: seeding through the API`);
     const day = new Date(Date.now() + 2 * 86_400_000);

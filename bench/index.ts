@@ -58,7 +58,7 @@ const load: LoadOptions = {
 const publisher = {
   threads: quick ? 1000 : 10_000,
   spreadMs: quick ? 10_000 : 60_000,
-  graceMs: quick ? 10_000 : 60_000,
+  graceMs: quick ? 5_000 : 30_000,
   workerCounts: [1, 2, 4],
   latencyMs: 50,
   log,

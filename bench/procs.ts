@@ -142,6 +142,17 @@ export async function waitReady(proc: Proc, baseUrl: string, since: number, time
   }
 }
 
+/** Waits for the first-start banner of `skein serve` on an empty database; returns the API key it shows. */
+export async function bannerKey(server: Proc): Promise<string> {
+  await server.waitForOutput('Try it:', 60_000);
+  const key = /\b(skein_[A-Za-z0-9_-]{32,128})/.exec(server.output)?.[1];
+  if (!key) throw new Error(`no API key in the first-start banner:\n${server.output.slice(-2000)}`);
+  return key;
+}
+
+/** The account the first-start banner creates. */
+export const OWNER_EMAIL = 'owner@localhost';
+
 /** One `skein …  --json` command; its JSON answer. */
 export async function skeinCli(args: string[], env: Env): Promise<Record<string, unknown>> {
   const proc = new Proc(`skein ${args.slice(0, 2).join(' ')}`, process.execPath, [SKEIN_BIN, ...args, '--json'], env);

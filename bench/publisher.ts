@@ -6,12 +6,26 @@
 import pg from 'pg';
 import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
 import { median } from './load.js';
-import { apiClient, createDatabase, freePort, newSecret, type Proc, pool, REDIS_URL, skeinCli, skeinEnv, startSkein, tempDir, waitReady } from './procs.js';
+import {
+  apiClient,
+  bannerKey,
+  createDatabase,
+  freePort,
+  newSecret,
+  OWNER_EMAIL,
+  type Proc,
+  pool,
+  REDIS_URL,
+  skeinCli,
+  skeinEnv,
+  startSkein,
+  tempDir,
+  waitReady,
+} from './procs.js';
 
 /** Meta allows 250 posts per account in 24 h: the threads are spread over accounts below that. */
 const THREADS_PER_ACCOUNT = 200;
 const DAY_MS = 86_400_000;
-const EMAIL = 'bench@example.test';
 
 export interface PublisherOptions {
   threads: number;
@@ -50,8 +64,9 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
   let server: Proc | null = null;
   const workers: Proc[] = [];
   try {
-    await skeinCli(['user', 'create', '--email', EMAIL, '--timezone', 'UTC'], env);
-    const { key } = (await skeinCli(['key', 'create', '--email', EMAIL, '--name', 'bench'], env)) as { key: string };
+    server = startSkein('skein serve (publisher seeding)', 'serve', { ...env, SKEIN_PUBLISHER: '0' });
+    await waitReady(server, baseUrl, performance.now());
+    const key = await bannerKey(server);
     const accounts = Math.ceil(options.threads / THREADS_PER_ACCOUNT);
     options.log(`publisher: ${accounts} Threads accounts through skein provider add`);
     const providerIds = await pool(
@@ -64,7 +79,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
             'provider',
             'add',
             '--email',
-            EMAIL,
+            OWNER_EMAIL,
             '--kind',
             'THREADS',
             '--provider-user-id',
@@ -79,8 +94,6 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
         return provider.id as string;
       },
     );
-    server = startSkein('skein serve (publisher seeding)', 'serve', { ...env, SKEIN_PUBLISHER: '0' });
-    await waitReady(server, baseUrl, performance.now());
     await client.connect();
     const api = apiClient(baseUrl, key);
 
