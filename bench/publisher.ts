@@ -100,17 +100,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     const runs: PublisherRun[] = [];
     for (const [round, count] of options.workerCounts.entries()) {
       if (round > 0) clockOffsetMs += DAY_MS + 3600_000;
-      options.log(`publisher: creating ${options.threads} threads through the API (${count} worker${count > 1 ? 's' : ''} next)`);
-      const parked = new Date(Date.now() + (60 + round) * DAY_MS).toISOString();
-      const ids = await pool(
-        Array.from({ length: options.threads }, (_, i) => i),
-        16,
-        async (i) => {
-          const body = { providerId: providerIds[i % accounts], scheduleAt: parked, posts: [{ text: `bench round ${round} thread ${i}` }] };
-          return (await api<{ threadId: string }>('POST', '/api/v1/posts', body)).threadId;
-        },
-      );
-
+      const ids = await threadsForRound(client, api, providerIds, options, round, count);
       for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', { ...env, LOG_LEVEL: 'info' }));
       await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));
       // The due times are set in one statement once the workers are up: spread evenly from t0.
@@ -156,6 +146,47 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     await db.drop();
     dir.remove();
   }
+}
+
+/**
+ * The round's threads, ordered round-robin over the accounts (so each account's posts are spread
+ * in time). Threads no worker ever claimed in an earlier round are used again; the rest are
+ * created through the API, due far ahead until the round sets their times.
+ */
+async function threadsForRound(
+  client: pg.Client,
+  api: ReturnType<typeof apiClient>,
+  providerIds: string[],
+  options: PublisherOptions,
+  round: number,
+  workers: number,
+): Promise<string[]> {
+  const perAccount = Math.ceil(options.threads / providerIds.length);
+  const byProvider = new Map(providerIds.map((id) => [id, [] as string[]]));
+  const { rows } = await client.query<{ id: string; provider_id: string }>(
+    `SELECT id, provider_id FROM threads WHERE status = 'READY' AND attempts = 0 AND scheduled_at > now() + interval '1 day' ORDER BY id`,
+  );
+  for (const row of rows) {
+    const list = byProvider.get(row.provider_id);
+    if (list && list.length < perAccount) list.push(row.id);
+  }
+  const missing = providerIds.flatMap((id) => Array.from({ length: perAccount - byProvider.get(id)!.length }, () => id));
+  options.log(
+    `publisher: ${workers} worker(s) next; ${perAccount * providerIds.length - missing.length} threads never claimed are used again, ${missing.length} created through the API`,
+  );
+  const parked = new Date(Date.now() + (60 + round) * DAY_MS).toISOString();
+  await pool(missing, 16, async (providerId, i) => {
+    const body = { providerId, scheduleAt: parked, posts: [{ text: `bench round ${round} thread ${i}` }] };
+    byProvider.get(providerId)!.push((await api<{ threadId: string }>('POST', '/api/v1/posts', body)).threadId);
+  });
+  const ids: string[] = [];
+  for (let k = 0; k < perAccount; k++) {
+    for (const id of providerIds) {
+      const thread = byProvider.get(id)![k];
+      if (thread) ids.push(thread);
+    }
+  }
+  return ids.slice(0, options.threads);
 }
 
 async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<PublisherRun> {
