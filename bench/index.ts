@@ -16,7 +16,7 @@ import { type LoadOptions, runBackend, runHello } from './api.js';
 import { pickLoadTool } from './load.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
-import { render, targets } from './report.js';
+import { render, targets, toJson } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'string' } }, strict: true });
 const quick = values.quick === true;
@@ -57,8 +57,8 @@ const load: LoadOptions = {
 };
 const publisher = {
   threads: quick ? 1000 : 10_000,
-  spreadMs: quick ? 10_000 : 60_000,
-  graceMs: quick ? 5_000 : 30_000,
+  spreadMs: quick ? 6_000 : 60_000,
+  graceMs: quick ? 4_000 : 30_000,
   workerCounts: [1, 2, 4],
   latencyMs: 50,
   log,
@@ -91,7 +91,7 @@ results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
 const list = targets(results);
 process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ ...results, targets: list }, null, 2)}\n`);
+  writeFileSync(values.json, `${JSON.stringify(toJson(results, list), null, 2)}\n`);
   log(`JSON written to ${values.json}`);
 }
 process.exit(0);

@@ -46,7 +46,7 @@ export function targets(r: Results): Target[] {
   if (four) {
     const s = four.p99LatenessMs / 1000;
     out.push({
-      name: `Publisher p99 lateness, 4 workers, ${four.threads} threads`,
+      name: `Publisher p99 lateness, 4 workers, ${four.threads.toLocaleString('en-US')} threads`,
       figure: `${four.complete ? '' : '≥ '}${s.toFixed(2)} s`,
       target: '< 5 s',
       result: pass(four.complete && s < 5),
@@ -68,6 +68,24 @@ export function targets(r: Results): Target[] {
     result: pass(restart < 2000),
   });
   return out;
+}
+
+/** The JSON form: the same figures, each API row with its share of the ceiling (and PGlite's of PostgreSQL). */
+export function toJson(r: Results, list: Target[]): unknown {
+  const api = Object.fromEntries(
+    (['postgres', 'pglite'] as const).map((backend) => {
+      const b = r.api[backend];
+      const rows = Object.fromEntries(
+        ROUTES.map((route) => {
+          const row = b.rows[route];
+          const ofPostgres = backend === 'pglite' ? row.rps / r.api.postgres.rows[route].rps : undefined;
+          return [route, { label: ROUTE_LABELS[route], ...row, ofCeiling: row.rps / r.ceiling.rps, ofPostgres }];
+        }),
+      );
+      return [backend, { ...b, rows }];
+    }),
+  );
+  return { ...r, api, targets: list };
 }
 
 function rssTarget(backend: string, mib: number, limit: number): Target {
@@ -104,7 +122,7 @@ export function render(r: Results, list: Target[]): string {
     }
   }
   const pubRows = r.publisher.map((p) => {
-    const target = p.workers === 4 ? verdict(`Publisher p99 lateness, 4 workers, ${p.threads} threads`) : undefined;
+    const target = p.workers === 4 ? verdict(`Publisher p99 lateness, 4 workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
     const ge = p.complete ? '' : '≥ ';
     return [
       `${p.workers} worker${p.workers > 1 ? 's' : ''}`,
