@@ -82,16 +82,22 @@ const meta = {
 };
 log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
 
-const ceiling = await runHello(load);
-const postgres = await runBackend('postgres', load, 0);
-const pglite = await runBackend('pglite', load, quick ? 1 : 3);
-const publisherRuns = await runPublisher(publisher);
-const results = { meta: { ...meta, seconds_total: 0 }, ceiling, api: { postgres, pglite }, publisher: publisherRuns };
-results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
-const list = targets(results);
-process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);
-if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify(toJson(results, list), null, 2)}\n`);
-  log(`JSON written to ${values.json}`);
+try {
+  const ceiling = await runHello(load);
+  const postgres = await runBackend('postgres', load, 0);
+  const pglite = await runBackend('pglite', load, quick ? 1 : 3);
+  const publisherRuns = await runPublisher(publisher);
+  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, api: { postgres, pglite }, publisher: publisherRuns };
+  results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
+  const list = targets(results);
+  process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);
+  if (values.json) {
+    writeFileSync(values.json, `${JSON.stringify(toJson(results, list), null, 2)}\n`);
+    log(`JSON written to ${values.json}`);
+  }
+} catch (err) {
+  // Usually PostgreSQL or Redis not reachable (BENCH_PG_URL, BENCH_REDIS_URL) or a server that did not start.
+  log(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
 }
 process.exit(0);
