@@ -55,8 +55,8 @@ function local(date: Date): string {
 }
 
 export async function runBackend(backend: Backend, options: LoadOptions, restarts: number): Promise<BackendResult> {
-  const dir = tempDir(backend);
   const db = backend === 'postgres' ? await createDatabase('api') : null;
+  const dir = tempDir(backend);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Env = skeinEnv({
