@@ -3,7 +3,9 @@ import type { Secrets } from './config/secrets.js';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
+import { PgKeyChangeSignal } from './db/pg-key-signal.js';
 import { PgScheduleSignal } from './db/pg-schedule-signal.js';
+import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
 import { systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
@@ -13,6 +15,7 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
 import type { NetworkClients } from './platforms/index.js';
+import { touchApiKeys } from './repos/api-keys.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
 export interface AppContext {
@@ -26,6 +29,8 @@ export interface AppContext {
   rateLimits: RateLimitStore;
   /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
   scheduleSignal: ScheduleSignal;
+  /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
+  apiKeys: ApiKeyCache;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -56,6 +61,14 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     const scheduleSignal: ScheduleSignal = dbHandle.url ? new PgScheduleSignal(dbHandle.url, dbHandle.db, logger) : new LocalScheduleSignal();
     closers.push(() => scheduleSignal.close());
 
+    const keySignal = dbHandle.url ? new PgKeyChangeSignal(dbHandle.url, dbHandle.db, logger) : new LocalKeyChangeSignal();
+    const apiKeys = new ApiKeyCache(
+      keySignal,
+      (uses) => touchApiKeys(dbHandle.db, uses),
+      (err) => logger.warn({ err }, 'could not record when API keys were last used'),
+    );
+    closers.push(() => apiKeys.close());
+
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
@@ -70,6 +83,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       threadsAppSecret: secrets.threadsAppSecret,
       rateLimits,
       scheduleSignal,
+      apiKeys,
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;

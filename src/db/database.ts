@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema/index.js';
@@ -20,6 +20,9 @@ export interface DbHandle {
   url?: string;
   close(): Promise<void>;
 }
+
+/** A hook around the dialect (the tests count round trips to the database with it). */
+export type WrapDialect = (dialect: Dialect) => Dialect;
 
 // Each driver is loaded by the function that opens it, so a process on PostgreSQL never loads
 // PGlite and one on PGlite never loads pg (a CLI command pays only for the one it uses).
@@ -42,11 +45,11 @@ function pgTypes(driver: typeof pg) {
  * `onIdleError`: an idle pooled connection that breaks (the server restarted, an admin ended it)
  * is dropped by the pool, which then emits 'error'; unheard, that would crash the process.
  */
-export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}): DbHandle {
+export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const driver = loadPg();
   const pool = new driver.Pool({ connectionString: url, max: poolSize, types: pgTypes(driver) as pg.CustomTypesConfig });
   pool.on('error', onIdleError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
   return { db, kind: 'postgres', url, close: () => db.destroy() };
 }
 
@@ -71,7 +74,7 @@ const WASM_TIERING_BUDGET = 1_000_000_000;
 let wasmTuned = false;
 
 /** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */
-export async function openPGlite(dataDir: string | null, template?: Blob): Promise<DbHandle> {
+export async function openPGlite(dataDir: string | null, template?: Blob, wrapDialect: WrapDialect = (d) => d): Promise<DbHandle> {
   if (!wasmTuned) {
     setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     wasmTuned = true;
@@ -82,6 +85,6 @@ export async function openPGlite(dataDir: string | null, template?: Blob): Promi
     ...(template ? { loadDataDir: template } : {}),
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(pglite)) });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

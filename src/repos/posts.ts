@@ -35,32 +35,54 @@ export interface PostNetworkState {
 }
 
 export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
-  const id = newId(now.getTime());
+  const [id] = await insertPosts(trx, threadId, [{ order, post }], now, status);
+  return id!;
+}
+
+/**
+ * New posts of a thread with their media and spoiler ranges: one INSERT per table however many
+ * posts (a thread of 1 post and one of 20 cost the same round trips). Returns the posts' ids.
+ */
+export async function insertPosts(
+  trx: DbOrTrx,
+  threadId: string,
+  posts: Array<{ order: number; post: PostWrite }>,
+  now: Date,
+  status: PublishStatus = 'READY',
+): Promise<string[]> {
+  if (posts.length === 0) return [];
+  const ids = posts.map(() => newId(now.getTime()));
   await trx
     .insertInto('posts')
-    .values({
-      id,
-      thread_id: threadId,
-      post_order: order,
-      content: post.content,
-      topic: post.topic,
-      is_spoiler_media: post.isSpoilerMedia,
-      status,
-      network_container_id: null,
-      network_post_id: null,
-      network_cid: null,
-      permalink: null,
-      published_at: null,
-      error_code: null,
-      error_message: null,
-      analytics: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(
+      posts.map(({ order, post }, i) => ({
+        id: ids[i]!,
+        thread_id: threadId,
+        post_order: order,
+        content: post.content,
+        topic: post.topic,
+        is_spoiler_media: post.isSpoilerMedia,
+        status,
+        network_container_id: null,
+        network_post_id: null,
+        network_cid: null,
+        permalink: null,
+        published_at: null,
+        error_code: null,
+        error_message: null,
+        analytics: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .execute();
-  await replaceMedia(trx, id, post.media);
-  await replaceSpoilerRanges(trx, id, post.spoilerRanges);
-  return id;
+  const media = posts.flatMap(({ post }, i) =>
+    post.media.map((m, position) => ({ id: newId(), post_id: ids[i]!, position, url: m.url, alt_text: m.altText ?? null, type: 'IMAGE' as const })),
+  );
+  const ranges = posts.flatMap(({ post }, i) => post.spoilerRanges.map((r, position) => ({ post_id: ids[i]!, position, offset: r.offset, length: r.length })));
+  if (media.length) await trx.insertInto('media').values(media).execute();
+  if (ranges.length) await trx.insertInto('spoiler_ranges').values(ranges).execute();
+  return ids;
 }
 
 export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaWrite[]): Promise<void> {

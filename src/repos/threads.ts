@@ -54,6 +54,96 @@ export async function loadThreadAggregates(db: DbOrTrx, threads: ThreadRow[]): P
   });
 }
 
+/**
+ * Threads with their provider, posts, media and spoiler ranges, in one statement: the posts
+ * and their parts are aggregated as JSON by correlated subqueries (one round trip however many
+ * threads and posts). `filter` restricts the threads (alias `t`), `order` orders them.
+ */
+function selectThreadAggregates(db: DbOrTrx) {
+  return db
+    .selectFrom('threads as t')
+    .innerJoin('providers as pr', 'pr.id', 't.provider_id')
+    .selectAll('t')
+    .select(['pr.kind as provider_kind', 'pr.provider_user_id as provider_user_id'])
+    .select(
+      sql<JsonPost[]>`coalesce((
+        SELECT json_agg(json_build_object(
+          'post', to_jsonb(p),
+          'media', coalesce((SELECT json_agg(to_jsonb(m) ORDER BY m.position) FROM media m WHERE m.post_id = p.id), '[]'),
+          'ranges', coalesce((SELECT json_agg(to_jsonb(r) ORDER BY r.position) FROM spoiler_ranges r WHERE r.post_id = p.id), '[]')
+        ) ORDER BY p.post_order)
+        FROM posts p WHERE p.thread_id = t.id), '[]')`.as('post_parts'),
+    );
+}
+
+interface JsonPost {
+  post: Omit<PostRow, 'published_at' | 'created_at' | 'updated_at'> & { published_at: string | null; created_at: string; updated_at: string };
+  media: MediaRow[];
+  ranges: SpoilerRangeRow[];
+}
+
+type AggregateRow = ThreadRow & { provider_kind: ProviderKind; provider_user_id: string; post_parts: JsonPost[] | string };
+
+function toAggregate(row: AggregateRow): ThreadAggregate {
+  const { provider_kind, provider_user_id, post_parts, ...thread } = row;
+  const parts: JsonPost[] = typeof post_parts === 'string' ? JSON.parse(post_parts) : post_parts;
+  return {
+    thread,
+    providerKind: provider_kind,
+    providerUserId: provider_user_id,
+    posts: parts.map(({ post, media, ranges }) => ({
+      post: {
+        ...post,
+        published_at: post.published_at === null ? null : new Date(post.published_at),
+        created_at: new Date(post.created_at),
+        updated_at: new Date(post.updated_at),
+      },
+      media,
+      spoilerRanges: ranges,
+    })),
+  };
+}
+
+/** The thread as the API shows it, if `accountId` may see it (its owner, or a member of its team). */
+export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: string, accountId: string): Promise<ThreadAggregate | undefined> {
+  const row = await selectThreadAggregates(db)
+    .where('t.id', '=', threadId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', accountId)]),
+        eb.exists(eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', accountId)),
+      ]),
+    )
+    .executeTakeFirst();
+  return row ? toAggregate(row as AggregateRow) : undefined;
+}
+
+/** Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them. */
+export async function listScheduledThreadAggregates(
+  db: DbOrTrx,
+  workspace: Workspace,
+  range: { from: Date; to: Date; providerId?: string },
+): Promise<ThreadAggregate[]> {
+  let select = selectThreadAggregates(db);
+  select = workspace.teamId
+    ? select.where('t.team_id', '=', workspace.teamId)
+    : select.where('t.team_id', 'is', null).where('t.account_id', '=', workspace.ownerAccountId!);
+  select = select.where('t.scheduled_at', '>=', range.from).where('t.scheduled_at', '<=', range.to);
+  if (range.providerId !== undefined) select = select.where('t.provider_id', '=', range.providerId);
+  const rows = await select.orderBy('t.scheduled_at').orderBy('t.id').execute();
+  return rows.map((r) => toAggregate(r as AggregateRow));
+}
+
+/** Drafts (no scheduled time) of a workspace, newest first, as the API shows them. */
+export async function listDraftThreadAggregates(db: DbOrTrx, workspace: Workspace): Promise<ThreadAggregate[]> {
+  let select = selectThreadAggregates(db);
+  select = workspace.teamId
+    ? select.where('t.team_id', '=', workspace.teamId)
+    : select.where('t.team_id', 'is', null).where('t.account_id', '=', workspace.ownerAccountId!);
+  const rows = await select.where('t.scheduled_at', 'is', null).orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').execute();
+  return rows.map((r) => toAggregate(r as AggregateRow));
+}
+
 async function loadPostParts(db: DbOrTrx, posts: PostRow[]): Promise<PostAggregate[]> {
   if (posts.length === 0) return [];
   const postIds = posts.map((p) => p.id);

@@ -74,7 +74,10 @@ export async function updateAccount(ctx: AppContext, account: AccountRow, patch:
   if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
   // Nothing to change (`{}`, or unknown fields only): the account as it is (docs/api.md).
   if (patch.timezone === undefined && patch.activeTeamId === undefined) return getAccount(ctx.db, account.id);
-  return updateAccountSettings(ctx.db, account.id, patch);
+  const updated = await updateAccountSettings(ctx.db, account.id, patch);
+  // The key cache holds accounts: every instance reads this one afresh at its next request.
+  await ctx.apiKeys.announceChange();
+  return updated;
 }
 
 export async function createTeam(ctx: AppContext, owner: AccountRow, name: string): Promise<{ id: string; name: string }> {

@@ -5,14 +5,14 @@ import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, Val
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
-import { countPosts, insertPost, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
+import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import {
   deleteThread as deleteThreadRow,
+  findAccessibleThreadAggregate,
   findThread,
   insertThread,
-  listDraftThreads,
-  listScheduledThreads,
-  loadThreadAggregates,
+  listDraftThreadAggregates,
+  listScheduledThreadAggregates,
   rescheduleThread as rescheduleThreadRow,
   resetThreadForRetry,
 } from '../repos/threads.js';
@@ -87,9 +87,12 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       created_at: now,
       updated_at: now,
     });
-    for (const [order, post] of input.posts.entries()) {
-      await insertPost(trx, threadId, order, toPostWrite(post), now);
-    }
+    await insertPosts(
+      trx,
+      threadId,
+      input.posts.map((post, order) => ({ order, post: toPostWrite(post) })),
+      now,
+    );
     const response: CreateThreadResult = {
       threadId,
       status: scheduledAt ? 'scheduled' : 'draft',
@@ -210,14 +213,17 @@ export async function listThreads(
   if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  const threads = await listScheduledThreads(ctx.db, workspace, { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) });
-  return (await loadThreadAggregates(ctx.db, threads)).map(threadView);
+  const aggregates = await listScheduledThreadAggregates(ctx.db, workspace, {
+    from,
+    to,
+    ...(query.providerId !== undefined ? { providerId: query.providerId } : {}),
+  });
+  return aggregates.map(threadView);
 }
 
 export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  const threads = await listDraftThreads(ctx.db, workspace);
-  return (await loadThreadAggregates(ctx.db, threads)).map(draftView);
+  return (await listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
 }
 
 /** A thread the caller may see; any other (or none) is "not found". */
@@ -228,9 +234,9 @@ export async function requireAccessibleThread(db: DbOrTrx, account: AccountRow, 
 }
 
 export async function getThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<ThreadView> {
-  const thread = await requireAccessibleThread(ctx.db, account, threadId);
-  const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
-  return threadView(aggregate!);
+  const aggregate = await findAccessibleThreadAggregate(ctx.db, threadId, account.id);
+  if (!aggregate) throw new NotFoundError(`Thread ${threadId}`);
+  return threadView(aggregate);
 }
 
 export async function deleteThread(ctx: AppContext, account: AccountRow, threadId: string) {

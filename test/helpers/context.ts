@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
 import type { NetworkClients } from '../../src/platforms/index.js';
 import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
+import type { RoundTripCounter } from './round-trips.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -31,10 +32,12 @@ export interface TestEnvOptions {
   logger?: Logger;
   /** Fake network clients (ContextOverrides.network). */
   network?: Partial<NetworkClients>;
+  /** Counts the round trips to the database (env.roundTrips). */
+  countRoundTrips?: RoundTripCounter;
 }
 
 export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}): Promise<TestEnv & { close(): Promise<void> }> {
-  const db = await openTestDb(kind);
+  const db = await openTestDb(kind, options.countRoundTrips?.wrap);
   let config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' });
   if (!options.realRateLimits) config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
   if (options.config) config = options.config(config);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { type DbHandle, type DbKind, openPGlite, openPostgres } from '../../src/db/database.js';
+import { type DbHandle, type DbKind, openPGlite, openPostgres, type WrapDialect } from '../../src/db/database.js';
 
 export const DIALECTS: DbKind[] = ['pglite', 'postgres'];
 
@@ -23,10 +23,10 @@ function pgliteTemplate(): Blob | undefined {
  * A migrated database of its own for one test file: PGlite loaded from the run's dumped
  * template, or a PostgreSQL database copied from the run's template database.
  */
-export async function openTestDb(kind: DbKind): Promise<DbHandle & { migrated: boolean; url?: string }> {
+export async function openTestDb(kind: DbKind, wrapDialect?: WrapDialect): Promise<DbHandle & { migrated: boolean; url?: string }> {
   if (kind === 'pglite') {
     const template = pgliteTemplate();
-    const handle = await openPGlite(null, template);
+    const handle = await openPGlite(null, template, wrapDialect);
     return { ...handle, migrated: template !== undefined };
   }
   const baseUrl = process.env.SKEIN_TEST_PG_URL!;
@@ -40,7 +40,7 @@ export async function openTestDb(kind: DbKind): Promise<DbHandle & { migrated: b
   }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), 5);
+  const handle = openPostgres(url.toString(), 5, undefined, wrapDialect);
   return {
     ...handle,
     migrated: true,

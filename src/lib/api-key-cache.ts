@@ -1,0 +1,123 @@
+import type { AccountRow } from '../db/schema/index.js';
+
+/**
+ * Tells every instance that keys or accounts changed, so each clears its key cache. On PGlite one
+ * process holds the database, so telling this process is enough; on PostgreSQL it is a NOTIFY
+ * (src/db/pg-key-signal.ts).
+ */
+export interface KeyChangeSignal {
+  /** Every instance, this one included, clears its cache; resolves once the others are told. */
+  announce(): Promise<void>;
+  /** Whether this instance hears every announcement now (else its cache must not be used). */
+  listening(): boolean;
+  /** `onChange` runs at every announcement heard, and whenever listening stops or starts again. */
+  start(onChange: () => void): void;
+  close(): Promise<void>;
+}
+
+export class LocalKeyChangeSignal implements KeyChangeSignal {
+  #onChange: () => void = () => {};
+  async announce(): Promise<void> {
+    this.#onChange();
+  }
+  listening(): boolean {
+    return true;
+  }
+  start(onChange: () => void): void {
+    this.#onChange = onChange;
+  }
+  async close(): Promise<void> {}
+}
+
+interface Entry {
+  account: AccountRow;
+  keyId: string;
+  expiresAt: number;
+}
+
+/** At most this many keys are cached; past it the cache starts again empty. */
+const MAX_ENTRIES = 10_000;
+/** The safety net: a cached key is read again after this long even if no change was heard. */
+export const KEY_CACHE_TTL_MS = 30_000;
+/** Keys' last use is written at most this often (decisions.md: lastUsedAt may lag a minute). */
+export const KEY_USE_FLUSH_MS = 60_000;
+
+/**
+ * Presented key hash → account and key id, so an authenticated request needs no round trip.
+ * A revocation, or a change to an account, anywhere clears every instance's cache at once
+ * (KeyChangeSignal); while an instance cannot hear those changes its cache is not used.
+ * A lookup that raced with a change is not stored: `generation` moves at every clear.
+ *
+ * Uses of cached keys are remembered and written in one statement per minute (`lastUsedAt`).
+ */
+export class ApiKeyCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #pendingUses = new Map<string, Date>();
+  #generation = 0;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly signal: KeyChangeSignal,
+    private readonly writeUses: (uses: Array<{ keyId: string; at: Date }>) => Promise<void>,
+    private readonly onWriteError: (err: unknown) => void,
+    private readonly ttlMs = KEY_CACHE_TTL_MS,
+  ) {
+    signal.start(() => this.clear());
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  lookup(hash: string, nowMs: number): { account: AccountRow; keyId: string } | undefined {
+    if (!this.signal.listening()) return undefined;
+    const entry = this.#entries.get(hash);
+    if (!entry) return undefined;
+    if (nowMs >= entry.expiresAt) {
+      this.#entries.delete(hash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Keeps what a lookup read from the database, unless a change was heard since `generation`. */
+  store(hash: string, account: AccountRow, keyId: string, generation: number, nowMs: number): void {
+    if (generation !== this.#generation || !this.signal.listening()) return;
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(hash, { account, keyId, expiresAt: nowMs + this.ttlMs });
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  /** Keys or accounts changed: every instance's cache is cleared (this one's at once). */
+  announceChange(): Promise<void> {
+    this.clear();
+    return this.signal.announce();
+  }
+
+  /** A cached key was used at `at`; written with the others at the next flush. */
+  noteUse(keyId: string, at: Date): void {
+    this.#pendingUses.set(keyId, at);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = null;
+      this.flushUses().catch(this.onWriteError);
+    }, KEY_USE_FLUSH_MS).unref();
+  }
+
+  async flushUses(): Promise<void> {
+    if (this.#pendingUses.size === 0) return;
+    const uses = [...this.#pendingUses].map(([keyId, at]) => ({ keyId, at }));
+    this.#pendingUses.clear();
+    await this.writeUses(uses);
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.flushUses().catch(this.onWriteError);
+    await this.signal.close();
+  }
+}

@@ -1,0 +1,75 @@
+import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+
+/**
+ * Counts round trips to the database: every statement a connection sends, BEGIN, COMMIT and
+ * ROLLBACK included (Kysely's drivers send those through the same connection).
+ */
+export class RoundTripCounter {
+  count = 0;
+  readonly statements: string[] = [];
+
+  /** The round trips (and their SQL) that `body` causes. */
+  async measure(body: () => Promise<unknown>): Promise<{ count: number; statements: string[] }> {
+    const start = this.statements.length;
+    await body();
+    const statements = this.statements.slice(start);
+    return { count: statements.length, statements };
+  }
+
+  wrap = (dialect: Dialect): Dialect => {
+    const counter = this;
+    return {
+      createAdapter: () => dialect.createAdapter(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createDriver: () => new CountingDriver(dialect.createDriver(), counter),
+    };
+  };
+
+  record(sql: string): void {
+    this.count++;
+    this.statements.push(sql);
+  }
+}
+
+class CountingDriver implements Driver {
+  readonly #inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  constructor(
+    private readonly driver: Driver,
+    private readonly counter: RoundTripCounter,
+  ) {}
+  init() {
+    return this.driver.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await this.driver.acquireConnection();
+    const counter = this.counter;
+    const counting: DatabaseConnection = {
+      executeQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> {
+        counter.record(query.sql);
+        return inner.executeQuery<R>(query);
+      },
+      streamQuery: (query, chunkSize) => {
+        counter.record(query.sql);
+        return inner.streamQuery(query, chunkSize);
+      },
+    };
+    this.#inner.set(counting, inner);
+    return counting;
+  }
+  beginTransaction(connection: DatabaseConnection, settings: Parameters<Driver['beginTransaction']>[1]) {
+    return this.driver.beginTransaction(connection, settings);
+  }
+  commitTransaction(connection: DatabaseConnection) {
+    return this.driver.commitTransaction(connection);
+  }
+  rollbackTransaction(connection: DatabaseConnection) {
+    return this.driver.rollbackTransaction(connection);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.driver.releaseConnection(this.#inner.get(connection) ?? connection);
+  }
+  destroy() {
+    return this.driver.destroy();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Round trips to the database per request (issue 9): counted at the driver, so they cannot creep
+ * back. BEGIN and COMMIT count; authentication counts (a key's first use reads it, later uses
+ * are served from the key cache).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEachDb } from '../helpers/context.js';
+import { RoundTripCounter } from '../helpers/round-trips.js';
+import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
+
+const counter = new RoundTripCounter();
+
+function post(i: number) {
+  return {
+    text: `post ${i} spoiler`,
+    media: [{ url: `https://img.example/${i}.png`, altText: `alt ${i}` }],
+    spoilerRanges: [{ offset: 0, length: 4 }],
+    isSpoilerMedia: true,
+  };
+}
+
+describeEachDb(
+  'round trips per request',
+  (env) => {
+    test('GET thread: at most 2 round trips, authentication included (personal and team thread)', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2026-12-01T09:00:00', posts: [post(0), post(1), post(2)] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { threadId } = created.json();
+      const get = () => user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
+      const first = await get();
+      assert.equal(first.statusCode, 200);
+      let res: Awaited<ReturnType<typeof get>> | undefined;
+      const measured = await counter.measure(async () => {
+        res = await get();
+      });
+      assert.equal(res!.statusCode, 200);
+      assert.deepEqual(res!.json(), first.json());
+      const thread = res!.json().thread;
+      assert.equal(thread.posts.length, 3);
+      assert.deepEqual(
+        thread.posts[1].postMedia.map((m: { url: string; altText: string }) => [m.url, m.altText]),
+        [['https://img.example/1.png', 'alt 1']],
+      );
+      assert.deepEqual(thread.posts[2].spoilerRanges, [{ offset: 0, length: 4 }]);
+      assert.ok(measured.count <= 2, `GET thread took ${measured.count} round trips:\n${measured.statements.join('\n')}`);
+
+      // A team thread, read by a member: the membership check is in the same statement.
+      const member = await createUser(ctx);
+      const team = await createTeamWith(ctx, user.account, [member.account]);
+      const teamProvider = await createProvider(ctx, user.account, 'THREADS', team.id);
+      const teamThread = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: teamProvider.id, teamId: team.id, posts: [post(0)] },
+      });
+      assert.equal(teamThread.statusCode, 201, teamThread.body);
+      const getTeam = () => member.call(app, { method: 'GET', url: `/api/v1/posts/${teamThread.json().threadId}` });
+      assert.equal((await getTeam()).statusCode, 200);
+      const team2 = await counter.measure(async () => assert.equal((await getTeam()).statusCode, 200));
+      assert.ok(team2.count <= 2, `GET team thread took ${team2.count} round trips:\n${team2.statements.join('\n')}`);
+      const outsider = await createUser(ctx);
+      assert.equal((await outsider.call(app, { method: 'GET', url: `/api/v1/posts/${teamThread.json().threadId}` })).statusCode, 404);
+    });
+
+    test('List Posts (20 threads × 3 posts): at most 2 round trips', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      for (let i = 0; i < 20; i++) {
+        const res = await user.call(app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: provider.id, scheduleAt: `2026-12-02T${String(i).padStart(2, '0')}:00:00`, posts: [post(0), post(1), post(2)] },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      const list = () => user.call(app, { method: 'GET', url: '/api/v1/posts?from=2026-12-02T00:00:00&to=2026-12-02T23:59:59' });
+      const first = await list();
+      assert.equal(first.statusCode, 200);
+      let res: Awaited<ReturnType<typeof list>> | undefined;
+      const measured = await counter.measure(async () => {
+        res = await list();
+      });
+      assert.deepEqual(res!.json(), first.json());
+      const threads = res!.json().threads;
+      assert.equal(threads.length, 20);
+      for (const t of threads) {
+        assert.equal(t.posts.length, 3);
+        assert.deepEqual(
+          t.posts.map((p: { postOrder: number }) => p.postOrder),
+          [0, 1, 2],
+        );
+        assert.equal(t.posts[2].postMedia[0].url, 'https://img.example/2.png');
+      }
+      assert.ok(measured.count <= 2, `List Posts took ${measured.count} round trips:\n${measured.statements.join('\n')}`);
+    });
+
+    test('Create: one transaction of set-based inserts; as many round trips for 5 posts as for 1', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      // Drafts: a scheduled thread also sends a NOTIFY after the response (the publisher's wake-up).
+      const create = (n: number) =>
+        user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: Array.from({ length: n }, (_, i) => post(i)) } });
+      assert.equal((await create(1)).statusCode, 201);
+      const one = await counter.measure(async () => assert.equal((await create(1)).statusCode, 201));
+      const five = await counter.measure(async () => assert.equal((await create(5)).statusCode, 201));
+      (await import('node:fs')).appendFileSync('/tmp/rt-perf-api.log', `${JSON.stringify(['RT create', one.count, five.statements.join(' | ')])}\n`);
+      assert.equal(five.count, one.count, `1 post: ${one.statements.join('\n')}\n5 posts: ${five.statements.join('\n')}`);
+      assert.ok(one.count <= 8, `Create took ${one.count} round trips:\n${one.statements.join('\n')}`);
+      assert.equal(five.statements.filter((s) => /^begin/i.test(s)).length, 1);
+      assert.equal(five.statements.filter((s) => /^commit/i.test(s)).length, 1);
+      assert.deepEqual(
+        five.statements.filter((s) => /^delete/i.test(s)),
+        [],
+      );
+      const got = await user.call(app, { method: 'GET', url: '/api/v1/posts?from=2000-01-01T00:00:00&to=2000-01-02T00:00:00' });
+      assert.equal(got.statusCode, 200);
+    });
+  },
+  { countRoundTrips: counter },
+);
