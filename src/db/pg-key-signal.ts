@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { KeyChangeSignal } from '../lib/api-key-cache.js';
@@ -7,6 +8,8 @@ import type { Db } from './database.js';
 const CHANNEL = 'skein_keys';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */
 const RETRY_MS = 5_000;
+/** How long an announcement waits to hear itself back. */
+const ECHO_WAIT_MS = 1_000;
 
 /**
  * Key and account changes across instances on PostgreSQL: `announce()` sends a NOTIFY, and each
@@ -20,6 +23,7 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
   #listener: pg.Client | null = null;
   #connecting: Promise<void> | null = null;
   #retryAfter = 0;
+  readonly #echoes = new Map<string, () => void>();
   #closed = false;
 
   constructor(
@@ -32,9 +36,38 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
     this.#onChange = onChange;
   }
 
+  /**
+   * Resolves once this instance's own listener heard the NOTIFY back (at most ECHO_WAIT_MS): by
+   * then PostgreSQL has handed it to every listening instance, so the change is in effect there
+   * by the time the caller answers its client.
+   */
   async announce(): Promise<void> {
     this.#onChange();
-    await sql`SELECT pg_notify(${CHANNEL}, '')`.execute(this.db);
+    // Listening first (if it can): the echo below is what tells that the others heard.
+    if (!this.listening() && this.#connecting) await Promise.race([this.#connecting, new Promise((r) => setTimeout(r, ECHO_WAIT_MS).unref())]);
+    const token = randomUUID();
+    const echoed = this.#listener ? this.#awaitEcho(token) : null;
+    try {
+      await sql`SELECT pg_notify(${CHANNEL}, ${token})`.execute(this.db);
+      await echoed?.promise;
+    } finally {
+      echoed?.cancel();
+    }
+  }
+
+  #awaitEcho(token: string): { promise: Promise<void>; cancel(): void } {
+    let done!: () => void;
+    const promise = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(done, ECHO_WAIT_MS);
+    this.#echoes.set(token, done);
+    return {
+      promise,
+      cancel: () => {
+        clearTimeout(timer);
+        this.#echoes.delete(token);
+        done();
+      },
+    };
   }
 
   listening(): boolean {
@@ -61,7 +94,10 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
       }
       client.end().catch(() => {});
     };
-    client.on('notification', () => this.#onChange());
+    client.on('notification', (message) => {
+      this.#onChange();
+      if (message.payload) this.#echoes.get(message.payload)?.();
+    });
     client.on('error', (err) => {
       this.logger.warn({ err }, 'the key-change listener lost its connection; API keys are read from the database until it is back');
       drop();

@@ -1,4 +1,5 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { AppContext } from '../../src/context.js';
 
 /**
  * Counts round trips to the database: every statement a connection sends, BEGIN, COMMIT and
@@ -72,4 +73,18 @@ class CountingDriver implements Driver {
   destroy() {
     return this.driver.destroy();
   }
+}
+
+/**
+ * Repeats `request` until the instance serves `key` from its key cache (on PostgreSQL the cache
+ * is used only once the instance listens for key changes, which starts at the first request).
+ */
+export async function untilKeyCached(ctx: AppContext, key: string, request: () => Promise<unknown>): Promise<void> {
+  const hash = ctx.secrets.hashApiKey(key);
+  for (let i = 0; i < 300; i++) {
+    await request();
+    if (ctx.apiKeys.lookup(hash, ctx.clock.now().getTime())) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the key was never cached');
 }
