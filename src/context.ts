@@ -5,6 +5,7 @@ import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from '.
 import { migrateToLatest } from './db/migrator.js';
 import { PgKeyChangeSignal } from './db/pg-key-signal.js';
 import { PgScheduleSignal } from './db/pg-schedule-signal.js';
+import type { AccountRow } from './db/schema/index.js';
 import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
 import { systemClock } from './lib/clock.js';
@@ -30,7 +31,7 @@ export interface AppContext {
   /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
   scheduleSignal: ScheduleSignal;
   /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
-  apiKeys: ApiKeyCache;
+  apiKeys: ApiKeyCache<AccountRow>;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -62,7 +63,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     closers.push(() => scheduleSignal.close());
 
     const keySignal = dbHandle.url ? new PgKeyChangeSignal(dbHandle.url, dbHandle.db, logger) : new LocalKeyChangeSignal();
-    const apiKeys = new ApiKeyCache(
+    const apiKeys = new ApiKeyCache<AccountRow>(
       keySignal,
       (uses) => touchApiKeys(dbHandle.db, uses),
       (err) => logger.warn({ err }, 'could not record when API keys were last used'),

@@ -1,5 +1,3 @@
-import type { AccountRow } from '../db/schema/index.js';
-
 /**
  * Tells every instance that keys or accounts changed, so each clears its key cache. On PGlite one
  * process holds the database, so telling this process is enough; on PostgreSQL it is a NOTIFY
@@ -29,8 +27,8 @@ export class LocalKeyChangeSignal implements KeyChangeSignal {
   async close(): Promise<void> {}
 }
 
-interface Entry {
-  account: AccountRow;
+interface Entry<Account> {
+  account: Account;
   keyId: string;
   expiresAt: number;
 }
@@ -50,8 +48,8 @@ export const KEY_USE_FLUSH_MS = 60_000;
  *
  * Uses of cached keys are remembered and written in one statement per minute (`lastUsedAt`).
  */
-export class ApiKeyCache {
-  readonly #entries = new Map<string, Entry>();
+export class ApiKeyCache<Account> {
+  readonly #entries = new Map<string, Entry<Account>>();
   readonly #pendingUses = new Map<string, Date>();
   #generation = 0;
   #timer: NodeJS.Timeout | null = null;
@@ -69,7 +67,7 @@ export class ApiKeyCache {
     return this.#generation;
   }
 
-  lookup(hash: string, nowMs: number): { account: AccountRow; keyId: string } | undefined {
+  lookup(hash: string, nowMs: number): { account: Account; keyId: string } | undefined {
     if (!this.signal.listening()) return undefined;
     const entry = this.#entries.get(hash);
     if (!entry) return undefined;
@@ -81,7 +79,7 @@ export class ApiKeyCache {
   }
 
   /** Keeps what a lookup read from the database, unless a change was heard since `generation`. */
-  store(hash: string, account: AccountRow, keyId: string, generation: number, nowMs: number): void {
+  store(hash: string, account: Account, keyId: string, generation: number, nowMs: number): void {
     if (generation !== this.#generation || !this.signal.listening()) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
     this.#entries.set(hash, { account, keyId, expiresAt: nowMs + this.ttlMs });
