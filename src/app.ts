@@ -43,6 +43,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // By route pattern (`/api/v1/posts/:id`), never the raw URL: one series per route, not per id.
+  if (ctx.metrics.enabled) {
+    app.addHook('onResponse', async (request, reply) => {
+      ctx.metrics.httpRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.addSchema(Problem);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);

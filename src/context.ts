@@ -12,6 +12,7 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './platforms/index.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
@@ -26,6 +27,8 @@ export interface AppContext {
   rateLimits: RateLimitStore;
   /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
   scheduleSignal: ScheduleSignal;
+  /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
+  metrics: Metrics;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -60,16 +63,19 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
     let network: Promise<NetworkClients> | undefined;
+    const clock = overrides.clock ?? systemClock;
+    const metrics = await createMetrics(dbHandle.db, clock, { enabled: config.metrics !== null, pollMs: config.publisher.pollMs });
     const ctx: AppContext = {
       config,
       db: dbHandle.db,
       dbKind: dbHandle.kind,
-      clock: overrides.clock ?? systemClock,
+      clock,
       logger,
       secrets: new SecretBox(secrets.skeinSecret),
       threadsAppSecret: secrets.threadsAppSecret,
       rateLimits,
       scheduleSignal,
+      metrics,
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { ThreadRow } from '../db/schema/index.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { nextJobDueAt, renewJobLeasesOf } from '../repos/jobs.js';
 import { markPostsPublishing } from '../repos/posts.js';
 import { claimDueThreads as claimThreadRows, nextThreadDueAt, renewThreadLease, renewThreadLeasesOf } from '../repos/threads.js';
@@ -7,12 +8,13 @@ import { claimDueThreads as claimThreadRows, nextThreadDueAt, renewThreadLease, 
 /**
  * Claims up to `limit` due threads for `workerId` (one statement, see repos/threads.ts) and
  * marks their unpublished posts PUBLISHING. The transaction commits before any network call is
- * made.
+ * made. Threads taken from an expired lease are counted in `metrics`.
  */
-export async function claimDueThreads(db: Db, workerId: string, now: Date, leaseMs: number, limit: number): Promise<ThreadRow[]> {
+export async function claimDueThreads(db: Db, workerId: string, now: Date, leaseMs: number, limit: number, metrics?: Metrics): Promise<ThreadRow[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return db.transaction().execute(async (trx) => {
-    const claimed = await claimThreadRows(trx, workerId, now, leaseUntil, limit);
+    const { rows: claimed, takeovers } = await claimThreadRows(trx, workerId, now, leaseUntil, limit);
+    metrics?.leaseTakeovers('thread', takeovers);
     await markPostsPublishing(
       trx,
       claimed.map((r) => r.id),

@@ -41,7 +41,8 @@ export class PublisherLoop {
     const { leaseMs } = ctx.config.publisher;
     const stopHeartbeat = keepLeasesAlive(() => renewWorkerLeases(ctx.db, this.workerId, ctx.clock.now(), leaseMs), leaseMs, ctx.logger);
     try {
-      const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, BATCH);
+      ctx.metrics.publisherTick();
+      const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, BATCH, ctx.metrics);
       for (const thread of claimed) {
         try {
           await publishClaimedThread(deps, thread);
@@ -49,6 +50,7 @@ export class PublisherLoop {
           // A database fault mid-thread: the lease runs out and the thread is claimed again.
           ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
         }
+        ctx.metrics.publisherTick();
       }
       return claimed.length + (await runDueJobs(deps, BATCH));
     } finally {

@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
-import { type DbOrTrx, inWorkspace } from './types.js';
+import { type DbOrTrx, inWorkspace, withoutTakeoverFlag } from './types.js';
 
 export type { DbOrTrx } from './types.js';
 
@@ -142,12 +142,18 @@ export async function resetThreadForRetry(trx: DbOrTrx, id: string, scheduledAt:
  * Claims up to `limit` due threads for `workerId` in one statement, graphile-worker style: the
  * CTE locks due rows with SKIP LOCKED (so concurrent workers take disjoint sets), the UPDATE
  * marks them PUBLISHING with a lease. A thread whose lease ran out (its worker crashed) is due
- * again.
+ * again: such a claim is a takeover, counted in `takeovers`.
  */
-export async function claimDueThreads(trx: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<ThreadRow[]> {
-  const claimed = await sql<ThreadRow>`
+export async function claimDueThreads(
+  trx: DbOrTrx,
+  workerId: string,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<{ rows: ThreadRow[]; takeovers: number }> {
+  const claimed = await sql<ThreadRow & { taken_over: boolean }>`
     WITH due AS (
-      SELECT id FROM threads
+      SELECT id, status = 'PUBLISHING' AS taken_over FROM threads
       WHERE scheduled_at IS NOT NULL AND scheduled_at <= ${now}
         AND (
           (status = 'READY' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now}))
@@ -161,8 +167,19 @@ export async function claimDueThreads(trx: DbOrTrx, workerId: string, now: Date,
     SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
         attempts = t.attempts + 1, updated_at = ${now}
     FROM due WHERE t.id = due.id
-    RETURNING t.*`.execute(trx);
-  return claimed.rows;
+    RETURNING t.*, due.taken_over`.execute(trx);
+  return withoutTakeoverFlag(claimed.rows);
+}
+
+/** Threads due and not yet published (READY or PUBLISHING, scheduled at or before `now`): a gauge. */
+export async function countDueUnpublishedThreads(db: DbOrTrx, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('threads')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['READY', 'PUBLISHING'])
+    .where('scheduled_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Extends the lease while `workerId` still holds it; false when it was lost to another worker. */
