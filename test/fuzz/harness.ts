@@ -138,7 +138,8 @@ function rawHttp(port: number, c: Concrete): Promise<Answer | null> {
     const lines = [`${c.method} ${c.url} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'];
     for (const [name, value] of c.headers) lines.push(`${name}: ${value}`);
     if (c.body !== undefined) lines.push(`content-length: ${c.body.length}`);
-    socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), c.body ?? Buffer.alloc(0)]));
+    // Not end(): a half-closed socket makes Node's server drop a request still being answered.
+    socket.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), c.body ?? Buffer.alloc(0)]));
   });
 }
 

