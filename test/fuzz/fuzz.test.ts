@@ -4,9 +4,10 @@ import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { CreatePostBody, EditPostBody, EditThreadBody, ListPostsQuery, RescheduleBody, RetryBody } from '../../src/http/schemas/threads.js';
 import { DIALECTS, postgresSkipReason } from '../helpers/db.js';
-import { FuzzTarget, formatReport, fuzz } from './harness.js';
+import { type Answer, checkAnswer, comparable, FuzzTarget, formatReport, fuzz } from './harness.js';
 import { toPlain } from './nodes.js';
-import { fuzzRequest, render } from './requests.js';
+import { type FuzzRequest, fuzzRequest, render } from './requests.js';
+import type { RouteSpec } from './routes.js';
 import { parseRouteTree, routeKey } from './routes.js';
 import { arbitraryOf, type JsonSchema } from './schema-arb.js';
 
@@ -70,6 +71,53 @@ describe('fuzz generators', () => {
     } finally {
       await target.close();
     }
+  });
+});
+
+describe('fuzz properties', () => {
+  const route: RouteSpec = {
+    method: 'POST',
+    path: '/api/v1/providers/bluesky',
+    documented: true,
+    params: [],
+    query: null,
+    headers: null,
+    body: null,
+    statuses: new Set([201, 400, 401, 404, 413, 415, 429, 502]),
+  };
+  const request = { route: 'POST /api/v1/providers/bluesky', params: {}, mutations: [] } as unknown as FuzzRequest;
+  const problem = (status: number, extra: object = {}): Answer => ({
+    status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+    body: Buffer.from(JSON.stringify({ type: 't', title: 't', detail: 'd', code: 'X', status, ...extra })),
+  });
+  const same = { a: { threads: '1' }, b: { threads: '2' } };
+  const check = (answer: Answer | null, after = same, caller: 'a' | 'b' = 'a') =>
+    checkAnswer({ route, request, method: 'POST', answer, before: same, after, caller, authenticated: true }).map((f) => f.kind);
+
+  test('each property is checked: 5xx, problem+json, documented status, unchanged rows', () => {
+    assert.deepEqual(check(problem(400)), []);
+    assert.deepEqual(check(problem(500)), ['server-error']);
+    assert.deepEqual(check(problem(502)), [], 'a 502 the route documents (network unreachable) is allowed');
+    assert.deepEqual(check({ status: 400, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"Bad Request"}') }), [
+      'not-problem-json',
+    ]);
+    assert.deepEqual(check(problem(400, { status: 422 })), ['not-problem-json']);
+    assert.deepEqual(check(problem(400, { code: undefined })), ['not-problem-json']);
+    assert.deepEqual(check(problem(409)), ['undocumented-status']);
+    assert.deepEqual(check(null), ['no-answer']);
+    const callerChanged = { a: { threads: 'changed' }, b: { threads: '2' } };
+    const otherChanged = { a: { threads: '1' }, b: { threads: 'changed' } };
+    assert.deepEqual(check(problem(400), callerChanged), ['refused-but-changed']);
+    assert.deepEqual(check({ status: 201, headers: {}, body: Buffer.from('{}') }, callerChanged), []);
+    assert.deepEqual(check({ status: 201, headers: {}, body: Buffer.from('{}') }, otherChanged), ['other-tenant-changed']);
+  });
+
+  test("another account's id and an unknown one compare equal only when the answers match but for the id", () => {
+    const notFound = (id: string, detail = `Thread ${id} was not found.`) => problem(404, { detail });
+    assert.equal(comparable(notFound('id-1'), ['id-1', 'id-2'], 'GET'), comparable(notFound('id-2'), ['id-1', 'id-2'], 'GET'));
+    assert.notEqual(comparable(notFound('id-1', 'Forbidden.'), ['id-1', 'id-2'], 'GET'), comparable(notFound('id-2'), ['id-1', 'id-2'], 'GET'));
+    assert.notEqual(comparable(problem(403), [], 'GET'), comparable(problem(404), [], 'GET'));
   });
 });
 

@@ -205,7 +205,7 @@ function problemFaults(answer: Answer, method: string): string | null {
 }
 
 /** The parts of an answer a caller can see, with the ids of the request blanked out. */
-function comparable(answer: Answer | null, ids: string[], method: string): string {
+export function comparable(answer: Answer | null, ids: string[], method: string): string {
   if (!answer) return 'no answer';
   if (answer.status < 400 || method === 'HEAD') return String(answer.status);
   let text = answer.body.toString('utf8');
@@ -226,6 +226,52 @@ export interface Outcome {
   failures: Failure[];
   answer: Answer | null;
   concrete: Concrete;
+}
+
+export interface CheckInput {
+  route: RouteSpec;
+  request: FuzzRequest;
+  method: string;
+  answer: Answer | null;
+  before: Record<TenantName, Record<string, string>>;
+  after: Record<TenantName, Record<string, string>>;
+  caller: TenantName;
+  authenticated: boolean;
+}
+
+/** The properties every answer must have, and the rows it may have changed. */
+export function checkAnswer({ route, request, method, answer, before, after, caller, authenticated }: CheckInput): Failure[] {
+  const failures: Failure[] = [];
+  const fail = (kind: FailureKind, detail: string) => failures.push({ kind, route: request.route, detail });
+  const status = answer?.status ?? 0;
+  if (!answer) fail('no-answer', 'no HTTP answer (connection closed or 15 s timeout)');
+  else {
+    const upstream = status === 502 && route.statuses.has(502);
+    if (status >= 500 && !upstream) fail('server-error', `${status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+    if (status >= 400) {
+      const fault = problemFaults(answer, method);
+      if (fault) fail('not-problem-json', `${status} ${fault}`);
+    }
+    const rawPath = Object.values(request.params).some((v) => typeof v !== 'string' && !(v instanceof Ref));
+    if (
+      route.documented &&
+      !rawPath &&
+      status !== 404 &&
+      status < 500 &&
+      !route.statuses.has(status) &&
+      !(status >= 200 && status < 300 && [...route.statuses].some((s) => s < 300))
+    )
+      fail('undocumented-status', `${status} is not among the documented ${[...route.statuses].join(', ')}`);
+  }
+  // Whoever calls, the other tenant's rows never change; a refused request changes nothing.
+  for (const tenant of ['a', 'b'] as const) {
+    const changed = changedTables(before[tenant], after[tenant]);
+    if (changed.length === 0) continue;
+    if (status >= 400 || !answer)
+      fail('refused-but-changed', `${status} changed ${tenant === caller ? 'the caller' : 'the other tenant'}'s ${changed.join(', ')}`);
+    else if (tenant !== caller || !authenticated) fail('other-tenant-changed', `${status} changed tenant ${tenant}'s ${changed.join(', ')}`);
+  }
+  return failures;
 }
 
 /** The tenant whose key the request presents (Authorization wins over X-Api-Key). */
@@ -280,33 +326,7 @@ export class Runner {
     const fail = (kind: FailureKind, detail: string) => failures.push({ kind, route: request.route, detail });
     const status = answer?.status ?? 0;
     this.statuses[status] = (this.statuses[status] ?? 0) + 1;
-    if (!answer) fail('no-answer', 'no HTTP answer (connection closed or 15 s timeout)');
-    else {
-      const upstream = status === 502 && route.statuses.has(502);
-      if (status >= 500 && !upstream) fail('server-error', `${status}: ${answer.body.toString('utf8').slice(0, 200)}`);
-      if (status >= 400) {
-        const fault = problemFaults(answer, concrete.method);
-        if (fault) fail('not-problem-json', `${status} ${fault}`);
-      }
-      const rawPath = Object.values(request.params).some((v) => typeof v !== 'string' && !(v instanceof Ref));
-      if (
-        route.documented &&
-        !rawPath &&
-        status !== 404 &&
-        status < 500 &&
-        !route.statuses.has(status) &&
-        !(status >= 200 && status < 300 && [...route.statuses].some((s) => s < 300))
-      )
-        fail('undocumented-status', `${status} is not among the documented ${[...route.statuses].join(', ')}`);
-    }
-    // Whoever calls, the other tenant's rows never change; a refused request changes nothing.
-    for (const tenant of ['a', 'b'] as const) {
-      const changed = changedTables(before[tenant], after[tenant]);
-      if (changed.length === 0) continue;
-      if (status >= 400 || !answer)
-        fail('refused-but-changed', `${status} changed ${tenant === caller ? 'the caller' : 'the other tenant'}'s ${changed.join(', ')}`);
-      else if (tenant !== caller || !authenticated) fail('other-tenant-changed', `${status} changed tenant ${tenant}'s ${changed.join(', ')}`);
-    }
+    failures.push(...checkAnswer({ route, request, method: concrete.method, answer, before, after, caller, authenticated }));
     this.blockedNetwork += escapes.length - escapesBefore;
 
     if (twin && authenticated && allRefs(request).some((r) => r.owner === 'foreign')) {

@@ -598,7 +598,8 @@ export function render(r: FuzzRequest, resolve: Resolver, keys: Keys): Concrete 
   }
   let query = renderQuery(r.query, resolve);
   if (r.rawQuery) query = r.rawQuery.replace ? r.rawQuery.text : [query, r.rawQuery.text].filter(Boolean).join('&');
-  const url = asBytes(query ? `${path}?${query}` : path);
+  // Encoded parts are ASCII; raw ones are byte strings already (one character per byte).
+  const url = query ? `${path}?${query}` : path;
 
   const headers: Array<[string, string]> = [];
   const key = r.auth === 'b' ? keys.b : keys.a;
