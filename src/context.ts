@@ -38,7 +38,7 @@ export interface ContextOverrides {
 }
 
 export async function createContext(config: Config, secrets: Secrets, overrides: ContextOverrides = {}): Promise<AppContext> {
-  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const closers: Array<() => Promise<void> | void> = [];
   try {
     const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers, logger));

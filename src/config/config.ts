@@ -14,6 +14,8 @@ export interface Config {
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
   publisher: { enabled: boolean; pollMs: number; leaseMs: number };
   logLevel: string;
+  /** `pretty` on a terminal, `json` otherwise, unless LOG_FORMAT says. */
+  logFormat: 'json' | 'pretty';
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,7 +58,13 @@ function trustProxy(raw: string | undefined): boolean | string {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: Env = process.env): Config {
+function logFormat(raw: string | undefined, isTty: boolean): 'json' | 'pretty' {
+  if (raw === undefined || raw === '') return isTty ? 'pretty' : 'json';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${raw}"`);
+}
+
+export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY === true): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const logLevel = env.LOG_LEVEL || 'info';
@@ -80,12 +88,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
     media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
-    rateLimit: { perAccount: 60, perIp: 300, windowMs: 60_000 },
+    rateLimit: {
+      perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
+      perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
+      windowMs: 60_000,
+    },
     publisher: {
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 120_000, 1_000, 3_600_000),
     },
     logLevel,
+    logFormat: logFormat(env.LOG_FORMAT, isTty),
   };
 }

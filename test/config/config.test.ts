@@ -16,6 +16,18 @@ test('defaults', () => {
   assert.deepEqual(config.rateLimit, { perAccount: 60, perIp: 300, windowMs: 60_000 });
 });
 
+test('operators can raise the rate limits', () => {
+  const config = loadConfig({ SKEIN_RATE_LIMIT_PER_ACCOUNT: '5000', SKEIN_RATE_LIMIT_PER_IP: '20000' });
+  assert.deepEqual(config.rateLimit, { perAccount: 5000, perIp: 20000, windowMs: 60_000 });
+});
+
+test('logs are readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
+  assert.equal(loadConfig({}, true).logFormat, 'pretty');
+  assert.equal(loadConfig({}, false).logFormat, 'json');
+  assert.equal(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat, 'json');
+  assert.equal(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
+});
+
 test('each invalid variable is named', () => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: 'abc' }, 'PORT'],
@@ -25,6 +37,9 @@ test('each invalid variable is named', () => {
     [{ THREADS_API_URL: 'ftp://x' }, 'THREADS_API_URL'],
     [{ SKEIN_ALLOW_PRIVATE_MEDIA: 'yes' }, 'SKEIN_ALLOW_PRIVATE_MEDIA'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ SKEIN_RATE_LIMIT_PER_ACCOUNT: '0' }, 'SKEIN_RATE_LIMIT_PER_ACCOUNT'],
+    [{ SKEIN_RATE_LIMIT_PER_IP: 'many' }, 'SKEIN_RATE_LIMIT_PER_IP'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

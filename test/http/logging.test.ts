@@ -42,3 +42,19 @@ test('request logs carry request ids and never a key, token or secret', async ()
     assert.ok(!/skein_[A-Za-z0-9_-]{32}/.test(line), `a key-shaped value leaked: ${line}`);
   }
 });
+
+test('pretty logs are readable lines (no JSON), still without keys', () => {
+  const pretty: string[] = [];
+  const out = new Writable({
+    write(chunk, _encoding, done) {
+      pretty.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger('info', out, 'pretty');
+  logger.info({ reqId: 'abc', accessToken: 'tok_secret_value' }, 'publisher started');
+  assert.equal(pretty.length >= 1, true);
+  assert.match(pretty[0]!, /INFO.*publisher started/);
+  assert.ok(!pretty[0]!.startsWith('{'), 'not a JSON line');
+  assert.ok(!pretty.join('\n').includes('tok_secret_value'), 'token redacted');
+});

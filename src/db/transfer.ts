@@ -1,0 +1,149 @@
+import { type Kysely, sql } from 'kysely';
+import { migrations } from './migrations/index.js';
+
+/**
+ * Moving a deployment between databases (the embedded PGlite → a PostgreSQL server, or a
+ * server → another): every table's rows as JSON lines. The tables and their order come from the
+ * catalog, so a table a later migration adds is carried without a change here. PostgreSQL itself
+ * turns rows to JSON (`to_jsonb`) and back (`jsonb_populate_recordset`), so timestamps keep their
+ * microseconds and jsonb, booleans and NULLs come back exactly as they were.
+ */
+
+export const EXPORT_FORMAT = 'skein-export';
+const VERSION = 1;
+const BATCH_ROWS = 500;
+
+export interface ExportHeader {
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  migrations: string[];
+  tables: string[];
+  exportedAt: string;
+}
+
+interface RowLine {
+  table: string;
+  row: Record<string, unknown>;
+}
+
+export class TransferError extends Error {}
+
+/** User tables of the public schema, parents before children (foreign keys), migration tables left out. */
+export async function tablesInDependencyOrder(db: Kysely<any>): Promise<string[]> {
+  const { rows: tables } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname NOT LIKE 'kysely_migration%'
+    ORDER BY c.relname`.execute(db);
+  const { rows: edges } = await sql<{ child: string; parent: string }>`
+    SELECT c.relname AS child, p.relname AS parent
+    FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE k.contype = 'f' AND n.nspname = 'public' AND c.relname <> p.relname`.execute(db);
+  const parents = new Map(tables.map((t) => [t.name, new Set<string>()]));
+  for (const e of edges) parents.get(e.child)?.add(e.parent);
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  while (ordered.length < tables.length) {
+    const ready = [...parents].filter(([name, ps]) => !placed.has(name) && [...ps].every((p) => placed.has(p) || !parents.has(p)));
+    if (ready.length === 0) throw new TransferError('the tables reference each other in a cycle; cannot order them');
+    for (const [name] of ready) {
+      ordered.push(name);
+      placed.add(name);
+    }
+  }
+  return ordered;
+}
+
+async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/** Writes the header line, then one line per row. Returns the row count per table. */
+export async function exportDatabase(db: Kysely<any>, writeLine: (line: string) => Promise<void> | void, now = new Date()): Promise<Record<string, number>> {
+  const tables = await tablesInDependencyOrder(db);
+  // One snapshot for the whole export, so rows written meanwhile cannot half-appear.
+  return db.transaction().execute(async (trx) => {
+    await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(trx);
+    const header: ExportHeader = { format: EXPORT_FORMAT, version: VERSION, migrations: await appliedMigrations(trx), tables, exportedAt: now.toISOString() };
+    await writeLine(JSON.stringify(header));
+    const counts: Record<string, number> = {};
+    for (const table of tables) {
+      const { rows } = await sql<{ row: string }>`SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
+      for (const { row } of rows) await writeLine(`{"table":${JSON.stringify(table)},"row":${row}}`);
+      counts[table] = rows.length;
+    }
+    return counts;
+  });
+}
+
+/**
+ * Loads an export into a migrated, empty database, in one transaction: it all arrives or
+ * nothing does. Refuses a database that already holds accounts, and an export made at another
+ * schema version (run the same Skein version on both sides).
+ */
+export async function importDatabase(db: Kysely<any>, lines: AsyncIterable<string> | Iterable<string>): Promise<Record<string, number>> {
+  const expected = Object.keys(migrations).sort();
+  return db.transaction().execute(async (trx) => {
+    let header: ExportHeader | null = null;
+    const counts: Record<string, number> = {};
+    const batch: { table: string; rows: Record<string, unknown>[] } = { table: '', rows: [] };
+    const flush = async () => {
+      if (batch.rows.length === 0) return;
+      await sql`INSERT INTO ${sql.table(batch.table)} SELECT * FROM jsonb_populate_recordset(NULL::${sql.table(batch.table)}, ${JSON.stringify(batch.rows)}::jsonb)`.execute(
+        trx,
+      );
+      counts[batch.table] = (counts[batch.table] ?? 0) + batch.rows.length;
+      batch.rows = [];
+    };
+    let lineNo = 0;
+    for await (const raw of lines) {
+      lineNo++;
+      if (raw.trim() === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new TransferError(`line ${lineNo} is not JSON`);
+      }
+      if (!header) {
+        header = checkHeader(parsed, expected);
+        await checkEmpty(trx, header.tables);
+        continue;
+      }
+      const line = parsed as RowLine;
+      if (typeof line?.table !== 'string' || !header.tables.includes(line.table) || typeof line.row !== 'object' || line.row === null) {
+        throw new TransferError(`line ${lineNo} is not a row of a table named in the header`);
+      }
+      if (batch.table !== line.table) {
+        await flush();
+        batch.table = line.table;
+      }
+      batch.rows.push(line.row);
+      if (batch.rows.length >= BATCH_ROWS) await flush();
+    }
+    if (!header) throw new TransferError('the export is empty');
+    await flush();
+    return counts;
+  });
+}
+
+function checkHeader(parsed: unknown, expected: string[]): ExportHeader {
+  const header = parsed as ExportHeader;
+  if (header?.format !== EXPORT_FORMAT || header.version !== VERSION || !Array.isArray(header.tables) || !Array.isArray(header.migrations)) {
+    throw new TransferError('this is not a Skein export (its first line is not an export header)');
+  }
+  if (header.migrations.join() !== expected.join()) {
+    throw new TransferError(
+      `the export was made at schema ${header.migrations.at(-1) ?? 'none'}, this Skein is at ${expected.at(-1)}; export and import with the same Skein version`,
+    );
+  }
+  return header;
+}
+
+async function checkEmpty(db: Kysely<any>, tables: string[]): Promise<void> {
+  for (const table of tables) {
+    const { rows } = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM ${sql.table(table)}) AS any`.execute(db);
+    if (rows[0]?.any) throw new TransferError(`the target database is not empty (table ${table} has rows); import only into a new database`);
+  }
+}

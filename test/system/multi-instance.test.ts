@@ -1,0 +1,209 @@
+/**
+ * Production mode as an agency runs it: several API instances and several workers on one
+ * PostgreSQL and one Redis, each a real `skein` process.
+ * - three instances starting together on an empty database run each migration once;
+ * - the per-account rate limit is exact across instances (the 61st request in a window is
+ *   refused, whichever instance serves it);
+ * - a key revoked through one instance is refused by the other at the next request;
+ * - threads created through both instances are published once each by two workers.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { migrations } from '../../src/db/migrations/index.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { REDIS_URL, redisReady } from '../lib/rate-limit/stores.js';
+import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
+import { checkThreadOnNetwork, SYSTEM_SECRET, waitFor } from '../publisher/system/harness.js';
+
+const skip = postgresSkipReason();
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+interface Proc {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+function skein(args: string[], env: Record<string, string>): Proc {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-multi-'));
+  const child = spawn(process.execPath, ['bin/skein.js', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SKEIN_DATA_DIR: dataDir,
+      SKEIN_SECRET: SYSTEM_SECRET,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+  });
+  const output: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => output.push(c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => output.push(c));
+  const exited = new Promise<number | null>((r) =>
+    child.once('exit', (code) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      r(code);
+    }),
+  );
+  return { child, output, exited };
+}
+
+async function cli(args: string[], env: Record<string, string>): Promise<any> {
+  const proc = skein([...args, '--json'], env);
+  const code = await proc.exited;
+  assert.equal(code, 0, `skein ${args.join(' ')}: ${proc.output.join('')}`);
+  return JSON.parse(proc.output.join('').trim().split('\n').pop()!);
+}
+
+let adminUrl: string;
+let dbName: string;
+let dbUrl: string;
+let fake: FakeGraphApi;
+const running: Proc[] = [];
+const apis: string[] = [];
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((r) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => r(port));
+    });
+  });
+}
+
+before(async () => {
+  if (skip) return;
+  adminUrl = process.env.SKEIN_TEST_PG_URL!;
+  dbName = `skein_multi_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`); // empty: no template, no migrations
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  dbUrl = url.toString();
+  fake = await FakeGraphApi.start({ processingMs: { TEXT: 0 } });
+});
+
+after(async () => {
+  if (skip) return;
+  for (const proc of running) proc.child.kill('SIGKILL');
+  await Promise.all(running.map((p) => p.exited));
+  await fake?.close();
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+});
+
+test('three instances starting at once on an empty database run each migration once', { skip: skip ?? false }, async () => {
+  const procs = [0, 1, 2].map(() => skein(['migrate'], { DATABASE_URL: dbUrl }));
+  const codes = await Promise.all(procs.map((p) => p.exited));
+  assert.deepEqual(codes, [0, 0, 0], procs.map((p) => p.output.join('')).join('\n---\n'));
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const { rows } = await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name');
+  await client.end();
+  assert.deepEqual(
+    rows.map((r) => r.name),
+    Object.keys(migrations).sort(),
+  );
+});
+
+test('two API instances and two workers on one PostgreSQL and one Redis', { skip: skip ?? false, timeout: 120_000 }, async (t) => {
+  if (!redisReady(t)) return;
+  // The per-IP limit is raised out of the way (every request here comes from 127.0.0.1); the
+  // per-account limit keeps api.md's 60.
+  const shared = { DATABASE_URL: dbUrl, REDIS_URL, THREADS_API_URL: fake.url, SKEIN_POLL_MS: '200', SKEIN_RATE_LIMIT_PER_IP: '1000000' };
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    running.push(skein(['serve'], { ...shared, PORT: String(port), SKEIN_PUBLISHER: '0' }));
+    apis.push(`http://127.0.0.1:${port}`);
+  }
+  for (let i = 0; i < 2; i++) running.push(skein(['worker'], shared));
+  for (const api of apis) await waitFor(`${api} to be ready`, async () => (await fetch(`${api}/readyz`).catch(() => null))?.ok, 60_000, 100);
+  await waitFor('both workers to start', async () => running.slice(2).every((p) => p.output.join('').includes('publisher started')), 60_000, 100);
+
+  const email = `multi-${Date.now()}@example.test`;
+  await cli(['user', 'create', '--email', email, '--timezone', 'UTC'], { DATABASE_URL: dbUrl });
+  const { key } = await cli(['key', 'create', '--email', email, '--name', 'main'], { DATABASE_URL: dbUrl });
+  const { userId, accessToken } = fake.createAccount('multi');
+  const provider = await cli(
+    ['provider', 'add', '--email', email, '--kind', 'THREADS', '--provider-user-id', userId, '--username', 'multi', '--access-token', accessToken],
+    { DATABASE_URL: dbUrl },
+  );
+  const call = (i: number, path: string, init: RequestInit = {}, useKey = key) =>
+    fetch(`${apis[i % 2]}${path}`, { ...init, headers: { authorization: `Bearer ${useKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+
+  await t.test('a key revoked through one instance is refused by the other at the next request', async () => {
+    const second = await (await call(0, '/api/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'second' }) })).json();
+    assert.equal((await call(1, '/api/v1/account', {}, second.key)).status, 200);
+    assert.equal((await call(0, `/api/v1/keys/${second.id}`, { method: 'DELETE' })).status, 200);
+    const refused = await call(1, '/api/v1/account', {}, second.key);
+    assert.equal(refused.status, 401);
+    assert.equal((await refused.json()).code, 'UNAUTHENTICATED');
+  });
+
+  await t.test('threads created through both instances are each published once by two workers', async (t) => {
+    const texts: string[][] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const posts = [0, 1, 2].map((p) => `multi ${i}.${p} ${Date.now()}`);
+      texts.push(posts);
+      const res = await call(i, '/api/v1/posts', {
+        method: 'POST',
+        body: JSON.stringify({ providerId: provider.id, scheduleAt: new Date().toISOString(), posts: posts.map((text) => ({ text })) }),
+      });
+      assert.equal(res.status, 201, await res.clone().text());
+      ids.push((await res.json()).threadId);
+    }
+    let states: string[] = [];
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    t.after(() => db.end());
+    await waitFor(
+      'every thread to be published',
+      async () => {
+        // Read from the database: polling through the API would spend the account's rate limit.
+        const { rows } = await db.query<{ status: string }>('SELECT status FROM threads WHERE id = ANY($1)', [ids]);
+        states = rows.map((r) => r.status);
+        return states.length === ids.length && states.every((s) => s === 'PUBLISHED');
+      },
+      60_000,
+      200,
+    ).catch((err) => {
+      const logs = running.slice(2).map((w) => w.output.join('').split('\n').slice(-15).join('\n'));
+      throw new Error(`${err.message}; thread states ${states.join(',')}; worker logs:\n${logs.join('\n---\n')}`);
+    });
+    for (const posts of texts) assert.deepEqual(checkThreadOnNetwork(fake, userId, posts).problems, []);
+  });
+
+  await t.test('the per-account limit is exact across instances: the 61st request in a window is refused', async () => {
+    // An account of its own, so no earlier request counts in its window.
+    const other = `limits-${Date.now()}@example.test`;
+    await cli(['user', 'create', '--email', other, '--timezone', 'UTC'], { DATABASE_URL: dbUrl });
+    const { key: fresh } = await cli(['key', 'create', '--email', other], { DATABASE_URL: dbUrl });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await call(i, '/api/v1/account', {}, fresh)).status);
+    assert.deepEqual(
+      statuses,
+      statuses.map(() => 200),
+      'the first 60 requests, spread over both instances, are served',
+    );
+    for (const i of [0, 1]) {
+      const refused = await call(i, '/api/v1/account', {}, fresh);
+      assert.equal(refused.status, 429, `instance ${i} refuses the request after the 60th`);
+      assert.equal((await refused.json()).code, 'RATE_LIMITED');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    }
+  });
+});
