@@ -5,6 +5,7 @@ import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { errorsPlugin } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
+import { utf8BodyPlugin } from './http/plugins/utf8-body.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
 import { newId } from './lib/ids.js';
@@ -32,6 +33,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });
   await app.register(authAndLimitsPlugin, { ctx });
+  await app.register(utf8BodyPlugin);
   await registerRoutes(app, ctx);
   return app;
 }

@@ -58,7 +58,7 @@ export async function updateAccount(ctx: AppContext, account: AccountRow, patch:
   if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone))
     faults.push({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
   if (faults.length) throw new ValidationError(faults);
-  if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
+  if (typeof patch.activeTeamId === 'string') await requireMembership(ctx.db, account.id, patch.activeTeamId);
   return ctx.db
     .updateTable('accounts')
     .set({
