@@ -1,33 +1,31 @@
-import { buildApp } from './app.js';
 import { createOwnerIfEmpty } from './bootstrap.js';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
+import { onStopSignal } from './lib/stop-signal.js';
 import { type RunningPublisher, startPublisher } from './publisher/runner.js';
 
 /**
  * `skein serve` / `npm start`: the API and (unless disabled) the publisher in one process.
  * SIGTERM/SIGINT: stop taking requests, let those in flight and the post being published finish.
+ * A signal that arrives while the server is still starting stops it once it has started.
  */
 export async function runServer(config: Config, secrets: Secrets): Promise<void> {
-  const ctx = await createContext(config, secrets);
+  const signals = onStopSignal();
+  // The HTTP modules (Fastify, the schemas) load while the database opens.
+  const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets), import('./app.js')]);
   const app = await buildApp(ctx);
   let publisher: RunningPublisher | null = null;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+
+  const banner = await createOwnerIfEmpty(ctx);
+  await app.listen({ host: config.http.host, port: config.http.port });
+  if (banner) process.stdout.write(`${banner}\n`);
+  if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
+  signals.handle(async (signal) => {
     ctx.logger.info({ signal }, 'shutting down');
     await app.close();
     await publisher?.stop();
     await ctx.close();
     process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
-
-  const banner = await createOwnerIfEmpty(ctx);
-  await app.listen({ host: config.http.host, port: config.http.port });
-  if (banner) process.stdout.write(`${banner}\n`);
-  if (config.publisher.enabled) publisher = startPublisher(ctx);
+  });
 }

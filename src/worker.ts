@@ -1,20 +1,17 @@
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
+import { onStopSignal } from './lib/stop-signal.js';
 import { startPublisher } from './publisher/runner.js';
 
 /** `skein worker`: only the publisher, no HTTP. Any number may run against one PostgreSQL. */
 export async function runWorker(config: Config, secrets: Secrets): Promise<void> {
+  const signals = onStopSignal();
   const ctx = await createContext(config, secrets);
-  const publisher = startPublisher(ctx);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await publisher.stop();
+  const publisher = signals.received ? null : await startPublisher(ctx);
+  signals.handle(async () => {
+    await publisher?.stop();
     await ctx.close();
     process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  });
 }

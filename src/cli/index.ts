@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config/config.js';
 import { loadSecrets } from '../config/secrets.js';
-import { type AppContext, createContext } from '../context.js';
+import type { AppContext } from '../context.js';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { AppError, ConfigError } from '../errors/index.js';
 import { COMMANDS, type Command } from './commands.js';
+
+// Only light modules above: `--help` and a usage error answer without loading the context,
+// a database driver, Fastify or a network SDK. A command's handler and what it needs are
+// imported once its arguments parse (test/cli/lazy-load.test.ts keeps it so).
 
 export const HELP = `skein: schedule posts and threads on Threads and Bluesky
 
@@ -53,9 +57,14 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     }
     const config = loadConfig(env);
     const secrets = loadSecrets(config.db.dataDir, env);
-    if (command.runLong) return await command.runLong(config, secrets, values as Record<string, string | boolean | undefined>);
+    const typed = values as Record<string, string | boolean | undefined>;
+    if (command.long) {
+      const { LONG } = await import('./handlers.js');
+      return await LONG[command.name]!(config, secrets, typed);
+    }
+    const [{ RUN }, { createContext }] = await Promise.all([import('./handlers.js'), import('../context.js')]);
     ctx = await createContext(quiet(config), secrets);
-    const output = await command.run!(ctx, values as Record<string, string | boolean | undefined>);
+    const output = await RUN[command.name]!(ctx, typed);
     process.stdout.write(`${values.json ? JSON.stringify(output.json) : output.text}\n`);
     return 0;
   } catch (err) {

@@ -5,7 +5,7 @@ import { ConfigError } from '../errors/index.js';
  * Everything loggable lives in Config; secrets are resolved separately (secrets.ts).
  */
 export interface Config {
-  http: { host: string; port: number; trustProxy: boolean | string; publicUrl: string; bodyLimit: number };
+  http: { host: string; port: number; trustProxy: boolean | string; publicUrl: string; bodyLimit: number; requestTimeoutMs: number };
   db: { url: string | null; dataDir: string };
   redisUrl: string | null;
   threads: { apiUrl: string; appId: string | null };
@@ -76,6 +76,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       trustProxy: trustProxy(env.TRUST_PROXY),
       publicUrl: url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!,
       bodyLimit: 1024 * 1024,
+      requestTimeoutMs: int(env, 'SKEIN_REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000),
     },
     db: {
       url: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
@@ -96,7 +97,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     publisher: {
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
-      leaseMs: int(env, 'SKEIN_LEASE_MS', 120_000, 1_000, 3_600_000),
+      leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
     },
     logLevel,
     logFormat: logFormat(env.LOG_FORMAT, isTty),

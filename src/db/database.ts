@@ -1,11 +1,17 @@
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema/index.js';
 
 export type Db = Kysely<Database>;
 export type DbKind = 'pglite' | 'postgres';
+
+/** Throws when the database does not answer (the readiness probe). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
 
 export interface DbHandle {
   db: Db;
@@ -15,14 +21,19 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+// Each driver is loaded by the function that opens it, so a process on PostgreSQL never loads
+// PGlite and one on PGlite never loads pg (a CLI command pays only for the one it uses).
+const require = createRequire(import.meta.url);
+const loadPg = () => require('pg') as typeof pg;
+
 // timestamptz → Date and int8 → number on the pg driver too (PGlite already does both),
 // so repos see the same types on either backend. Counts stay far below 2^53.
 const INT8_OID = 20;
-function pgTypes() {
+function pgTypes(driver: typeof pg) {
   return {
     getTypeParser(oid: number, format?: any) {
       if (oid === INT8_OID) return (value: string) => Number(value);
-      return pg.types.getTypeParser(oid, format);
+      return driver.types.getTypeParser(oid, format);
     },
   };
 }
@@ -32,17 +43,44 @@ function pgTypes() {
  * is dropped by the pool, which then emits 'error'; unheard, that would crash the process.
  */
 export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() as pg.CustomTypesConfig });
+  const driver = loadPg();
+  const pool = new driver.Pool({ connectionString: url, max: poolSize, types: pgTypes(driver) as pg.CustomTypesConfig });
   pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', url, close: () => db.destroy() };
 }
 
+/**
+ * PostgreSQL's default shared_buffers (128 MB) is allocated and touched at every start of the
+ * embedded database: about 120 MiB of resident memory and a few hundred milliseconds that a
+ * scheduler's database (a few MB) never needs; the operating system caches the files anyway.
+ * A setting of this process only (not written to the data folder); durability is unchanged.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+/**
+ * The embedded database is PostgreSQL compiled to WebAssembly (9 MB). V8 runs it with its
+ * baseline compiler and recompiles functions that have run a while with its optimising
+ * compiler. With V8's default threshold, starting PostgreSQL alone sends hundreds of
+ * functions to be recompiled: about half the CPU time of a CLI command and 50–90 MB of memory
+ * per process, for code mostly never run again. A higher threshold keeps the optimising for
+ * what stays hot in a long-running server; queries measured no slower
+ * (docs/configuration.md, "Start-up time and memory"). Process-wide; it affects WebAssembly only.
+ */
+const WASM_TIERING_BUDGET = 1_000_000_000;
+let wasmTuned = false;
+
 /** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */
 export async function openPGlite(dataDir: string | null, template?: Blob): Promise<DbHandle> {
+  if (!wasmTuned) {
+    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    wasmTuned = true;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     ...(template ? { loadDataDir: template } : {}),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 import { LocalScheduleSignal, type ScheduleSignal } from '../lib/schedule-signal.js';
 import type { Db } from './database.js';
@@ -55,7 +55,8 @@ export class PgScheduleSignal implements ScheduleSignal {
   }
 
   async #listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const { default: driver } = await import('pg');
+    const client = new driver.Client({ connectionString: this.url });
     const drop = () => {
       if (this.#listener === client) this.#listener = null;
       client.end().catch(() => {});

@@ -7,15 +7,21 @@ export type ErrorCode =
   | 'INVALID_LOCAL_TIME'
   | 'SCHEDULE_IN_PAST'
   | 'UNAUTHENTICATED'
+  | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'REQUEST_TIMEOUT'
+  | 'EXPECTATION_FAILED'
   | 'NOT_EDITABLE'
   | 'PUBLISH_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
+  | 'SHUTTING_DOWN'
   | 'INTERNAL';
 
 export interface FieldFault {
@@ -39,9 +45,54 @@ export class ValidationError extends AppError {
   readonly errors: FieldFault[];
   constructor(errors: FieldFault[] | FieldFault, code: ErrorCode = 'VALIDATION_FAILED') {
     const list = Array.isArray(errors) ? errors : [errors];
-    const detail = list.map((e) => `${e.path || 'body'}: ${e.message}`).join('; ');
+    // `errors` lists every fault; the one-line detail names the first ten.
+    const shown = list.slice(0, 10).map((e) => `${e.path || 'body'}: ${e.message}`);
+    const detail = shown.join('; ') + (list.length > shown.length ? `; and ${list.length - shown.length} more` : '');
     super(400, code, detail || 'The request is not valid.');
     this.errors = list;
+  }
+}
+
+/**
+ * Collects the faults of one request, so that all of them are answered at once. A check that
+ * throws a ValidationError (a schedule time) joins the others; a lone one keeps its code
+ * (INVALID_LOCAL_TIME, SCHEDULE_IN_PAST), a mix is VALIDATION_FAILED.
+ */
+export class Faults {
+  readonly list: FieldFault[] = [];
+  readonly #codes = new Set<ErrorCode>();
+
+  add(...faults: FieldFault[]): void {
+    if (faults.length === 0) return;
+    this.list.push(...faults);
+    this.#codes.add('VALIDATION_FAILED');
+  }
+
+  /** Runs a check that may throw a ValidationError; its faults join the others. */
+  check<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      this.list.push(...err.errors);
+      this.#codes.add(err.code);
+      return undefined;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.list.length === 0) return;
+    throw new ValidationError(this.list, this.#codes.size === 1 ? [...this.#codes][0] : 'VALIDATION_FAILED');
+  }
+}
+
+/** What `lookup` finds, or null where it is not there: for a check that can do without it. */
+export async function foundOrNull<T>(lookup: () => Promise<T>): Promise<T | null> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
   }
 }
 
@@ -66,6 +117,13 @@ export class ConflictError extends AppError {
 export class RateLimitedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, 'RATE_LIMITED', `Too many requests; retry in ${retryAfterSeconds} s.`);
+  }
+}
+
+/** The server is closing: no new work is taken; the client should try again (another instance). */
+export class ShuttingDownError extends AppError {
+  constructor() {
+    super(503, 'SHUTTING_DOWN', 'The server is shutting down; retry the request.');
   }
 }
 

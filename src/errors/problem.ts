@@ -17,15 +17,21 @@ const TITLES: Record<ErrorCode, string> = {
   INVALID_LOCAL_TIME: 'Local time does not exist',
   SCHEDULE_IN_PAST: 'Scheduled time is in the past',
   UNAUTHENTICATED: 'Unauthenticated',
+  MALFORMED_REQUEST: 'Malformed request',
   NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  REQUEST_TIMEOUT: 'Request timeout',
+  EXPECTATION_FAILED: 'Expectation failed',
   NOT_EDITABLE: 'Not editable',
   PUBLISH_IN_PROGRESS: 'Publish in progress',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
   RATE_LIMITED: 'Too many requests',
   UPSTREAM_FAILED: 'Upstream failure',
+  SHUTTING_DOWN: 'Service unavailable',
   INTERNAL: 'Internal server error',
 };
 
@@ -35,18 +41,32 @@ export function problem(status: number, code: ErrorCode, detail: string, errors?
   return body;
 }
 
-/** Shape of the errors Fastify itself raises (content type, body size, JSON syntax). */
+/** Shape of the errors Fastify and Node raise before a route runs. */
 interface FrameworkError {
   code?: string;
   statusCode?: number;
   message?: string;
 }
 
-/** Any thrown value → the problem we answer with. 5xx details never leave the process. */
+/** 4xx statuses Fastify or Node may answer with on their own, and our code for each. */
+const FRAMEWORK_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'HEADERS_TOO_LARGE',
+};
+
+/**
+ * Any thrown value → the problem we answer with. 5xx details never leave the process.
+ * Every error the framework can raise before a route runs has its own answer here (the
+ * client errors of Node's HTTP parser are answered by `clientErrorProblem`).
+ */
 export function toProblem(err: unknown): Problem {
   if (err instanceof AppError) {
     const errors = 'errors' in err ? (err.errors as FieldFault[]) : undefined;
-    if (err.status >= 500) return problem(err.status, err.code, err.status === 502 ? err.message : 'An internal error occurred.');
+    if (err.status >= 500 && err.status !== 503) return problem(err.status, err.code, err.status === 502 ? err.message : 'An internal error occurred.');
     return problem(err.status, err.code, err.message, errors);
   }
   const fw = (err ?? {}) as FrameworkError;
@@ -57,15 +77,35 @@ export function toProblem(err: unknown): Problem {
       return problem(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem(400, 'VALIDATION_FAILED', 'The Content-Length header does not match the body.', [{ path: '', message: 'invalid content length' }]);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return problem(400, 'VALIDATION_FAILED', 'The body is not valid JSON.', [{ path: '', message: 'the body is not valid JSON' }]);
+    // A path segment that cannot be decoded (`%ZZ`) or is longer than any id: no such resource.
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return problem(404, 'NOT_FOUND', 'No such resource.');
   }
   if (fw.statusCode && fw.statusCode >= 400 && fw.statusCode < 500) {
-    const detail = fw.message ?? 'Bad request.';
-    return problem(
-      fw.statusCode,
-      fw.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED',
-      detail,
-      fw.statusCode === 400 ? [{ path: '', message: detail }] : undefined,
-    );
+    const code = FRAMEWORK_STATUS_CODES[fw.statusCode];
+    // Node's own messages ("aborted", "Parse Error: ...") are short and name no internals.
+    const detail = fw.message || 'The request could not be read.';
+    return code ? problem(fw.statusCode, code, detail) : problem(400, 'MALFORMED_REQUEST', detail);
   }
   return problem(500, 'INTERNAL', 'An internal error occurred.');
+}
+
+/** Node's HTTP parser refused a request (before Fastify saw it): the problem to write on the socket. */
+export function clientErrorProblem(err: { code?: string }): Problem {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return problem(
+        431,
+        'HEADERS_TOO_LARGE',
+        'The request line and headers are larger than the server accepts (16 KiB); send a shorter URL or fewer headers.',
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problem(408, 'REQUEST_TIMEOUT', 'The request was not received in time.');
+    default:
+      return problem(400, 'MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.');
+  }
 }

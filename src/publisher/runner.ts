@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
-import { refreshExpiringThreadsTokens } from '../services/connections.js';
+import { endAllLeases } from '../repos/leases.js';
 import { PublisherLoop } from './loop.js';
-import { createPlatforms, createThreadsClient } from './platforms/index.js';
+import { refreshExpiringThreadsTokens } from './token-refresh.js';
 
 export interface RunningPublisher {
   stop(): Promise<void>;
@@ -9,11 +9,14 @@ export interface RunningPublisher {
 
 const TOKEN_REFRESH_EVERY_MS = 3600_000;
 
-/** The claim loop plus the hourly refresh of Threads tokens that are close to expiry. */
-export function startPublisher(ctx: AppContext): RunningPublisher {
-  const loop = new PublisherLoop(ctx, createPlatforms(ctx));
-  const threads = createThreadsClient(ctx);
-  const refreshTokens = () => refreshExpiringThreadsTokens(ctx, threads).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
+/**
+ * The claim loop plus the hourly refresh of Threads tokens that are close to expiry. On the
+ * embedded database, the leases of the process that ran before (it crashed) end first.
+ */
+export async function startPublisher(ctx: AppContext): Promise<RunningPublisher> {
+  await takeOverWorkOfDeadProcesses(ctx);
+  const loop = new PublisherLoop(ctx);
+  const refreshTokens = () => refreshExpiringThreadsTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
   void refreshTokens();
   const timer = setInterval(refreshTokens, TOKEN_REFRESH_EVERY_MS);
   timer.unref();
@@ -25,4 +28,17 @@ export function startPublisher(ctx: AppContext): RunningPublisher {
       await loop.stop();
     },
   };
+}
+
+/**
+ * On the embedded database only one process can hold the data folder (see data-dir-lock.ts), so
+ * every lease found at start belongs to a process that is gone: end them all, and its threads
+ * and jobs are taken over by the first claim instead of after a lease period. Runs before this
+ * process claims anything. On PostgreSQL other workers may be alive: their leases run out.
+ */
+export async function takeOverWorkOfDeadProcesses(ctx: AppContext): Promise<{ threads: number; jobs: number } | null> {
+  if (ctx.dbKind !== 'pglite') return null;
+  const ended = await endAllLeases(ctx.db, ctx.clock.now());
+  if (ended.threads || ended.jobs) ctx.logger.info(ended, 'resuming the threads and jobs of the previous process, which did not stop cleanly');
+  return ended;
 }

@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { graphemes, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
+import { findWorkspaceSettings, saveAutoPlugSettings } from '../repos/settings.js';
+import type { DbOrTrx } from '../repos/types.js';
 
 export interface AutoPlug {
   enabled: boolean;
@@ -12,8 +13,8 @@ export interface AutoPlug {
 
 const DEFAULT_AUTO_PLUG: AutoPlug = { enabled: false, text: '', minLikes: 10 };
 
-export async function getAutoPlug(db: Db, workspace: Workspace): Promise<AutoPlug> {
-  const row = await db.selectFrom('workspace_settings').selectAll().where('scope', '=', workspace.scope).executeTakeFirst();
+export async function getAutoPlug(db: DbOrTrx, workspace: Workspace): Promise<AutoPlug> {
+  const row = await findWorkspaceSettings(db, workspace.scope);
   return row ? { enabled: row.auto_plug_enabled, text: row.auto_plug_text, minLikes: row.auto_plug_min_likes } : { ...DEFAULT_AUTO_PLUG };
 }
 
@@ -21,18 +22,25 @@ export async function getAutoPlug(db: Db, workspace: Workspace): Promise<AutoPlu
  * The plug is posted as a reply on whichever network the thread is on, so its text must fit
  * both: at most 500 UTF-8 bytes (Threads) and 300 graphemes (Bluesky).
  */
-export async function setAutoPlug(ctx: AppContext, workspace: Workspace, plug: AutoPlug): Promise<AutoPlug> {
+/** The content rules of the auto-plug, over what is well-formed in `plug` (it may have shape faults too). */
+export function autoPlugFaults(plug: unknown): FieldFault[] {
+  if (typeof plug !== 'object' || plug === null) return [];
+  const { enabled, text, minLikes } = plug as { enabled?: unknown; text?: unknown; minLikes?: unknown };
   const faults: FieldFault[] = [];
-  if (plug.enabled && plug.text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
-  if (utf8Bytes(plug.text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
-  if (graphemes(plug.text) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
-  if (plug.minLikes < 1 || plug.minLikes > 1_000_000) faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });
+  if (typeof text === 'string') {
+    if (enabled === true && text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
+    if (utf8Bytes(text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
+    if (graphemes(text) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
+  }
+  if (Number.isInteger(minLikes) && ((minLikes as number) < 1 || (minLikes as number) > 1_000_000)) {
+    faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });
+  }
+  return faults;
+}
+
+export async function setAutoPlug(ctx: AppContext, workspace: Workspace, plug: AutoPlug): Promise<AutoPlug> {
+  const faults = autoPlugFaults(plug);
   if (faults.length) throw new ValidationError(faults);
-  const values = { auto_plug_enabled: plug.enabled, auto_plug_text: plug.text, auto_plug_min_likes: plug.minLikes, updated_at: ctx.clock.now() };
-  await ctx.db
-    .insertInto('workspace_settings')
-    .values({ scope: workspace.scope, ...values })
-    .onConflict((oc) => oc.column('scope').doUpdateSet(values))
-    .execute();
+  await saveAutoPlugSettings(ctx.db, workspace.scope, plug, ctx.clock.now());
   return plug;
 }

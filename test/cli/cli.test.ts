@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { dataDirLockHolder } from '../../src/db/data-dir-lock.js';
 
 const BIN = join(process.cwd(), 'bin', 'skein.js');
 
@@ -106,7 +107,7 @@ describe('skein command line (embedded database)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      await waitFor(() => (existsSync(join(dataDir, 'skein.pid')) && readFileSync(join(dataDir, 'skein.pid'), 'utf8') === String(server.pid) ? true : null));
+      await waitFor(async () => ((await dataDirLockHolder(dataDir)) === server.pid ? true : null));
       const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
       assert.equal(res.code, 1);
       assert.equal(res.stderr.trim().split('\n').length, 1);
@@ -116,6 +117,19 @@ describe('skein command line (embedded database)', () => {
       const code = await new Promise((resolve) => server.on('exit', resolve));
       assert.equal(code, 0, 'SIGTERM exits 0');
     }
+    assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
+  });
+
+  test('SIGTERM while the server is still starting stops it cleanly once started (exit 0, lock released)', async () => {
+    const server = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal)));
+    // The lock is taken before the database opens: the server is mid-start when it appears.
+    while ((await dataDirLockHolder(dataDir)) !== server.pid) await new Promise((r) => setTimeout(r, 5));
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0, 'exit 0, not killed by the signal');
     assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
   });
 });

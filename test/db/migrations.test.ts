@@ -37,5 +37,29 @@ for (const kind of DIALECTS) {
         await handle.close();
       }
     });
+
+    test('an up-to-date database is checked with one query (every CLI command and start does it); a missing migration still runs', async () => {
+      const handle = await openTestDb(kind);
+      try {
+        if (!handle.migrated) await migrateToLatest(handle.db);
+        let queries = 0;
+        const counted = handle.db.withPlugin({
+          transformQuery: (args) => {
+            queries++;
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        });
+        assert.deepEqual(await migrateToLatest(counted), []);
+        assert.equal(queries, 1, 'one read of the migration table, not the catalogue checks and the lock');
+        const names = Object.keys(migrations);
+        const { error } = await createMigrator(handle.db).migrateDown();
+        assert.equal(error, undefined);
+        assert.deepEqual(await migrateToLatest(handle.db), [names.at(-1)]);
+        assert.deepEqual(await migrateToLatest(handle.db), []);
+      } finally {
+        await handle.close();
+      }
+    });
   });
 }

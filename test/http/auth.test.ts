@@ -97,8 +97,9 @@ describeEachDb('API keys and authentication', (env) => {
     assert.notEqual(fresh.json().threadId, a.json().threadId);
   });
 
-  test('Idempotency-Key: a replay gets the first response even once its scheduleAt has passed', async () => {
+  test('Idempotency-Key: a replay gets the first response even once its scheduleAt has passed', async (t) => {
     const { app, ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account);
     const body = { providerId: provider.id, scheduleAt: new Date(clock.now().getTime() + 20_000).toISOString(), posts: [{ text: 'soon' }] };
@@ -115,11 +116,11 @@ describeEachDb('API keys and authentication', (env) => {
       .where('account_id', '=', user.account.id)
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('Idempotency-Key expires after 24 hours', async () => {
+  test('Idempotency-Key expires after 24 hours', async (t) => {
     const { app, ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account);
     const body = { providerId: provider.id, posts: [{ text: 'draft' }] };
@@ -129,6 +130,5 @@ describeEachDb('API keys and authentication', (env) => {
     const second = await send();
     assert.equal(second.statusCode, 201);
     assert.notEqual(second.json().threadId, first.json().threadId);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 });

@@ -33,15 +33,25 @@ describeEachDb(
       const fake = new FakePlatform();
       const worker = new PublisherLoop(ctx, { THREADS: fake }, 'slow-worker');
       const other = new PublisherLoop(ctx, { THREADS: fake }, 'other-worker');
+      /** Until the heartbeat has extended both leases from `now` (it runs on a real timer). */
+      const renewedAt = async (now: number) => {
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(10)) {
+          const rows = await ctx.db.selectFrom('threads').select('locked_until').where('id', 'in', ids).execute();
+          if (rows.every((r) => r.locked_until !== null && r.locked_until.getTime() >= now + LEASE_MS)) return;
+        }
+        throw new Error('the heartbeat did not renew the leases within 30 s');
+      };
       let otherClaimed = 0;
       let slowed = false;
       fake.beforePublish = async (post) => {
         if (post.text !== 'slow one' || slowed) return;
         slowed = true;
-        // Twice the lease passes while the first post is out; the heartbeat runs in between.
+        // Twice the lease passes (on the injected clock) while the first post is out. After each
+        // step the test waits for the heartbeat's renewal itself, not for a fixed real time that
+        // a loaded machine may overrun: the other worker then finds both leases held.
         for (let i = 0; i < 4; i++) {
           clock.advance(LEASE_MS / 2);
-          await sleep(LEASE_MS / 3 + 150);
+          await renewedAt(clock.now().getTime());
           otherClaimed += await other.runOnce();
         }
       };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../src/platforms/platform.js';
 import { claimDueThreads, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { PublishError } from '../../src/publisher/platforms/platform.js';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
@@ -24,8 +24,9 @@ describeEachDb('publisher loop', (env) => {
   }
 
   // First in the file: it needs a database with no pending rows yet.
-  test('nextDueAt: the earliest scheduled thread, retry after backoff, lease end or job', async () => {
+  test('nextDueAt: the earliest scheduled thread, retry after backoff, lease end or job', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     assert.equal(await nextDueAt(ctx.db), null, 'nothing pending');
     const later = await scheduled(['later'], '2026-11-22T13:00:00Z');
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T13:00:00.000Z');
@@ -50,11 +51,11 @@ describeEachDb('publisher loop', (env) => {
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T13:00:00.000Z');
     await ctx.db.updateTable('threads').set({ status: 'FAILED', locked_by: null, locked_until: null }).where('id', '=', later.threadId).execute();
     assert.equal(await nextDueAt(ctx.db), null);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('publishes a due thread in order, each post a reply to the previous one', async () => {
+  test('publishes a due thread in order, each post a reply to the previous one', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { get } = await scheduled(['one', 'two', 'three'], '2026-11-22T12:05:00Z');
@@ -78,11 +79,11 @@ describeEachDb('publisher loop', (env) => {
       assert.match(post.permaLink, /^https:\/\/fake\.example\/p\//);
     }
     assert.equal(await loop.runOnce(), 0, 'nothing left');
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('transient errors are retried with backoff; an unknown outcome is not posted twice', async () => {
+  test('transient errors are retried with backoff; an unknown outcome is not posted twice', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { get } = await scheduled(['a', 'b']);
@@ -102,11 +103,11 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.status, 'PUBLISHED');
     const ids = thread.posts.map((p: { id: string }) => p.id);
     assert.equal(fake.published.filter((p) => ids.includes(p.postId)).length, 2);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('a permanent error fails the post and thread with a readable error; retry resumes after the last published post', async () => {
+  test('a permanent error fails the post and thread with a readable error; retry resumes after the last published post', async (t) => {
     const { ctx, clock, app } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { get, user, threadId } = await scheduled(['a', 'b', 'c']);
@@ -136,11 +137,11 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.status, 'PUBLISHED');
     const ids = thread.posts.map((p: { id: string }) => p.id);
     assert.equal(fake.published.filter((p) => ids.includes(p.postId)).length, 3);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('auth errors expire the provider and fail the thread', async () => {
+  test('auth errors expire the provider and fail the thread', async (t) => {
     const { ctx, clock, app } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { get, user } = await scheduled(['a']);
@@ -152,11 +153,11 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.posts[0].error.code, 'TOKEN_EXPIRED');
     const providers = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
     assert.equal(providers[0].status, 'EXPIRED');
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('too many transient failures end FAILED, not forgotten', async () => {
+  test('too many transient failures end FAILED, not forgotten', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { get } = await scheduled(['a']);
@@ -168,11 +169,11 @@ describeEachDb('publisher loop', (env) => {
     const thread = await get();
     assert.equal(thread.status, 'FAILED');
     assert.equal(thread.posts[0].error.code, 'HTTP_503');
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('a crashed worker: its lease runs out and another worker resumes without duplicates', async () => {
+  test('a crashed worker: its lease runs out and another worker resumes without duplicates', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const { get } = await scheduled(['a', 'b', 'c']);
     clock.advance(60_000);
@@ -208,11 +209,11 @@ describeEachDb('publisher loop', (env) => {
       ['a', 'b', 'c'],
     );
     assert.equal(mine[1]!.replyTo, mine[0]!.networkPostId);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('an edit that races with the claim: the claim locks the row, so stale text is never published', async () => {
+  test('an edit that races with the claim: the claim locks the row, so stale text is never published', async (t) => {
     const { ctx, clock, app } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
     const { user, threadId, get } = await scheduled(['original']);
@@ -232,11 +233,11 @@ describeEachDb('publisher loop', (env) => {
       assert.equal(published.text, 'original');
     }
     assert.equal(thread.posts[0].content, published.text);
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
-  test('stopping mid-thread: the post in flight goes out, the thread is handed back due at once, another worker resumes it', async () => {
+  test('stopping mid-thread: the post in flight goes out, the thread is handed back due at once, another worker resumes it', async (t) => {
     const { ctx, clock } = env();
+    t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'stopping');
     const { get, threadId } = await scheduled(['s1', 's2', 's3']);
@@ -273,7 +274,6 @@ describeEachDb('publisher loop', (env) => {
       fake.published.filter((p) => ids.includes(p.postId)).map((p) => p.text),
       ['s1', 's2', 's3'],
     );
-    clock.set('2026-11-22T12:00:00.000Z');
   });
 
   test('backoff grows, is capped, and honours Retry-After', () => {

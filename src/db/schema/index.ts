@@ -8,6 +8,7 @@ import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings
 import type { TagsTable, ThreadTagsTable } from './tags.js';
 import type { MembershipsTable, TeamsTable } from './teams.js';
 import type { ThreadsTable } from './threads.js';
+import type { TimeSlotsTable } from './time_slots.js';
 
 export interface Database {
   accounts: AccountsTable;
@@ -25,6 +26,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable;
   oauth_states: OAuthStatesTable;
   jobs: JobsTable;
+  time_slots: TimeSlotsTable;
 }
 
 export type * from './accounts.js';
@@ -37,3 +39,4 @@ export type * from './settings.js';
 export type * from './tags.js';
 export type * from './teams.js';
 export type * from './threads.js';
+export type * from './time_slots.js';

@@ -1,51 +1,109 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type FieldFault, RateLimitedError, ValidationError } from '../../errors/index.js';
-import { PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
+import { RateLimitedError, ShuttingDownError, ValidationError } from '../../errors/index.js';
+import { clientErrorProblem, PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
+import { dedupe, shapeFaults } from './validation.js';
 
-/** Ajv's error → our fault: `path` names the field itself, e.g. `posts.0.text`. */
-function toFault(e: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }, dataVar: string): FieldFault {
-  const segments = e.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
-    segments.push(e.params.missingProperty);
-    return { path: segments.join('.'), message: 'is required' };
+/** Answers any error with its problem; the one place an error becomes a response. */
+export function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const body = toProblem(err);
+  if (body.status >= 500 && body.status !== 503) request.log.error({ err }, 'request failed');
+  if (err instanceof RateLimitedError) reply.header('retry-after', String(err.retryAfterSeconds));
+  if (err instanceof ShuttingDownError) reply.header('connection', 'close');
+  reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors its router raises before any hook runs
+ * (FST_ERR_BAD_URL for `%ZZ`, FST_ERR_MAX_PARAM_LENGTH for an over-long id).
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these (not even onSend), so the request id is set here.
+  reply.header('x-request-id', request.id);
+  sendProblem(err, request, reply);
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: Node's HTTP parser refused the request before Fastify
+ * saw it (headers or URL over 16 KiB: 431; not HTTP: 400; a request not received in time: 408).
+ * The answer is written on the socket as problem+json, then the connection is closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // A response already under way on this connection cannot be followed by another.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const answer = clientErrorProblem(err);
+    const body = JSON.stringify(answer);
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
-  const path = segments.join('.') || (dataVar === 'body' ? '' : dataVar);
-  return { path, message: e.message ?? 'is not valid' };
+  socket.destroy(err);
+}
+
+/**
+ * An `Expect` header other than `100-continue`: Node would answer 417 with an empty body on its
+ * own; the same answer, as a problem.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify(problem(417, 'EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported.'));
+  response.writeHead(417, { 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
+
+/** `/api/v1/posts/:threadId/tags` → a pattern matching the paths of that route. */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
 }
 
 /** One place where every error becomes an RFC 9457 problem. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  const routes: Array<{ methods: string[]; pattern: RegExp }> = [];
+  app.addHook('onRoute', (route) => {
+    routes.push({ methods: [route.method].flat(), pattern: routePattern(route.url) });
+  });
+
+  // Fastify's own 503 while closing is plain JSON (return503OnClosing is off in app.ts): this is
+  // the first onRequest hook, so a request arriving on a kept-alive connection during shutdown
+  // is refused before any work, as problem+json.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ShuttingDownError();
+  });
+
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
-    let body;
     if (err.validation) {
-      const faults = err.validation.map((v) => toFault(v as never, err.validationContext ?? 'body'));
-      body = toProblem(new ValidationError(dedupe(faults)));
-    } else {
-      body = toProblem(err);
+      // Only if a route were registered without the validation guard (validation.ts).
+      const faults = [...shapeFaults(err.validation as never, err.validationContext ?? 'body'), ...(request.inputFaults ?? [])];
+      return sendProblem(new ValidationError(dedupe(faults)), request, reply);
     }
-    if (body.status >= 500) request.log.error({ err }, 'request failed');
-    if (err instanceof RateLimitedError) reply.header('retry-after', String(err.retryAfterSeconds));
-    reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+    sendProblem(err, request, reply);
   });
 
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      reply
+        .status(405)
+        .header('allow', allowed.sort().join(', '))
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(problem(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`));
+      return;
+    }
     reply
       .status(404)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
+      .send(problem(404, 'NOT_FOUND', `No route ${request.method} ${path}.`));
   });
 });
-
-function dedupe(faults: FieldFault[]): FieldFault[] {
-  const seen = new Set<string>();
-  return faults.filter((f) => {
-    const key = `${f.path}\u0000${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

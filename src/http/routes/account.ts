@@ -1,8 +1,8 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { accountView, resolveWorkspace, updateAccount } from '../../services/accounts.js';
+import { accountPatchFaults, accountView, resolveWorkspace, updateAccount } from '../../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
-import { getAutoPlug, setAutoPlug } from '../../services/auto-plug.js';
+import { autoPlugFaults, getAutoPlug, setAutoPlug } from '../../services/auto-plug.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, NullableIsoDateTime, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';
@@ -18,6 +18,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.patch('/api/v1/account', {
+    config: { contentFaults: (request) => accountPatchFaults(request.body) },
     schema: {
       tags: ['Account'],
       summary: 'Change time zone or active workspace',
@@ -75,6 +76,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.put('/api/v1/auto-plug', {
+    config: { contentFaults: (request) => autoPlugFaults(request.body) },
     schema: {
       tags: ['Auto-plug'],
       summary: "Set the workspace's auto-plug",

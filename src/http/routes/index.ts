@@ -5,6 +5,7 @@ import { healthRoutes } from './health.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
+import { timeSlotRoutes } from './time-slots.js';
 
 /** Every route group, registered explicitly (no autoload): greppable and type-checked. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -13,4 +14,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
+  await app.register(timeSlotRoutes, { ctx });
 }

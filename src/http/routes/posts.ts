@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { editPost, editThread } from '../../services/thread-edits.js';
-import { createThread, deleteThread, getThread, listDrafts, listThreads, rescheduleThread, retryThread } from '../../services/threads.js';
+import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/thread-edits.js';
+import { createThread, createThreadFaults, deleteThread, getThread, listDrafts, listThreads, rescheduleThread, retryThread } from '../../services/threads.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
 import {
@@ -34,6 +34,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.post('/api/v1/posts', {
+    config: { contentFaults: (request) => createThreadFaults(ctx, caller(request), request.body) },
     schema: {
       tags,
       summary: 'Create a thread (scheduled) or a draft (no scheduleAt)',
@@ -84,6 +85,12 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.patch('/api/v1/posts/:threadId/posts/:postId', {
+    config: {
+      contentFaults: (request) => {
+        const { threadId, postId } = request.params as { threadId: string; postId: string };
+        return editPostFaults(ctx, caller(request), threadId, postId, request.body);
+      },
+    },
     schema: {
       tags,
       summary: 'Edit one READY post',
@@ -110,6 +117,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.put('/api/v1/posts/:threadId/edit', {
+    config: { contentFaults: (request) => editThreadFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body) },
     schema: {
       tags,
       summary: 'Replace all posts of a thread whose posts are all READY',

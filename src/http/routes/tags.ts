@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
+import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';
@@ -35,6 +35,7 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   });
 
   app.put('/api/v1/posts/:threadId/tags', {
+    config: { contentFaults: (request) => checkTagNames((request.body as { tagNames?: unknown } | undefined)?.tagNames).faults },
     schema: {
       tags,
       summary: "Replace a thread's tags with exactly this set (missing tags are created)",

@@ -31,6 +31,7 @@ export const CreatePostBody = Type.Object({
   providerId: Type.String(),
   posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
   scheduleAt: Type.Optional(LocalDateTime),
+  queue: Type.Optional(Type.Boolean({ description: "true: schedule at the provider's next free time slot (without scheduleAt)" })),
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
   teamId: Type.Optional(Type.String()),
 });

@@ -8,7 +8,8 @@
  * Redis Cluster, give a prefix with a hash tag (e.g. `{skein-rl}:`) so they share a slot.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { buildResult, type KeyObservation, type RateLimitResult, type RateLimitRule, type RateLimitStore, validateHit } from './store.js';
 
 /**
@@ -83,7 +84,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** `connection`: a Redis URL (the store opens and later closes it) or an ioredis client. */
   constructor(connection: string | Redis, prefix: string) {
     this.#ownsConnection = typeof connection === 'string';
-    this.#redis = typeof connection === 'string' ? new Redis(connection) : connection;
+    // ioredis is loaded only by a process that uses Redis (REDIS_URL set).
+    this.#redis = typeof connection === 'string' ? new (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis(connection) : connection;
     this.#prefix = prefix;
   }
 

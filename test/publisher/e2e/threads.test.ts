@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../../src/lib/clock.js';
+import { createPlatforms, createThreadsClient } from '../../../src/platforms/index.js';
+import { ThreadsClient } from '../../../src/platforms/threads/client.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { createPlatforms, createThreadsClient } from '../../../src/publisher/platforms/index.js';
-import { ThreadsClient } from '../../../src/publisher/platforms/threads/client.js';
-import { refreshExpiringThreadsTokens } from '../../../src/services/connections.js';
+import { refreshExpiringThreadsTokens } from '../../../src/publisher/token-refresh.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
@@ -121,7 +121,8 @@ describeEachDb(
       assert.match(thread.posts[0].error.message, /reconnect/);
     });
 
-    test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async () => {
+    test('a disconnect while a token refresh is in flight stays a disconnect: the new token is not written back', async (t) => {
+      t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const provider = await connectThroughOAuth(app, user, 'racer');
@@ -149,7 +150,6 @@ describeEachDb(
       assert.equal(disconnected, 1, 'the refresh was in flight');
       const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.deepEqual([row.status, row.access_token_enc], ['REVOKED', null]);
-      clock.set('2026-11-22T12:00:00.000Z');
     });
 
     test('disconnect forgets the credentials; the provider shows REVOKED', async () => {

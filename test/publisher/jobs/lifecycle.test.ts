@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
 import { enqueueFollowUpJobs } from '../../../src/publisher/jobs/enqueue.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { PublishError } from '../../../src/publisher/platforms/platform.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakePlatform } from '../../helpers/fake-platform.js';
 import { createProvider, createUser } from '../../helpers/seeds.js';
@@ -44,10 +44,19 @@ describeEachDb('follow-up jobs', (env) => {
       url: '/api/v1/posts',
       payload: { providerId: provider.id, scheduleAt: '2026-11-22T12:00:30Z', posts: [{ text: 'x' }], autoRepost: { enabled: true, delays: ['1'] } },
     });
+    assert.equal(created.statusCode, 201, created.body);
+    const threadId = created.json().threadId as string;
     fake.faults.push(new PublishError('permanent', 'REJECTED', 'no'));
     clock.advance(MINUTE);
     await loop.runOnce();
-    assert.deepEqual(await jobsOf(created.json().threadId), []);
+    // The thread was claimed, published and refused (an empty job list alone would also hold
+    // if the loop had not run at all).
+    assert.equal(fake.calls.length, 1, 'the loop tried to publish the post');
+    assert.deepEqual(fake.faults, [], 'the refusal was used');
+    const thread = await ctx.db.selectFrom('threads').select(['status', 'last_error']).where('id', '=', threadId).executeTakeFirstOrThrow();
+    assert.equal(thread.status, 'FAILED');
+    assert.match(thread.last_error ?? '', /REJECTED|no/);
+    assert.deepEqual(await jobsOf(threadId), []);
   });
 
   test('deleting the thread removes its jobs', async () => {

@@ -19,9 +19,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import { ThreadsClient, ThreadsPlatform } from '../../../src/platforms/threads/platform.js';
 import type { PublisherLoop as Loop } from '../../../src/publisher/loop.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { ThreadsClient, ThreadsPlatform } from '../../../src/publisher/platforms/threads/platform.js';
 import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
@@ -62,7 +62,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
   let serial = 0;
 
   before(async () => {
-    // Videos take 200 s to process: longer than the default 120 s lease (see the lease test).
+    // Videos take 200 s to process: longer than a 120 s lease (see the lease test).
     fake = await FakeGraphApi.start({ clock, processingMs: { TEXT: 0, IMAGE: 0, VIDEO: 200_000 } });
     env = await openSystemEnv({ clock, config: (c) => ({ ...c, publisher: { ...c.publisher, leaseMs: 120_000 } }) });
     user = await createUser(env.ctx);
@@ -235,7 +235,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     assert.ok(post!.permalink, 'the post has a permaLink');
   });
 
-  // A video container may take up to 5 minutes to process, longer than the 120 s default lease.
+  // A video container may take up to 5 minutes to process, longer than the 120 s lease used here.
   // A renews its lease at every status poll, so B never takes the thread over while A waits.
   test('container processing outlives the lease: the thread is still published once and ends PUBLISHED', async () => {
     const { threadId, texts } = await newThread(2, 'slow video', 'https://cdn.example.test/clip.mp4');

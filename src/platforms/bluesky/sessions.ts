@@ -1,6 +1,7 @@
-import { AtpAgent, type AtpSessionData, type AtpSessionEvent } from '@atproto/api';
+import type { AtpAgent, AtpSessionData, AtpSessionEvent } from '@atproto/api';
 import { type PlatformAccount, PublishError } from '../platform.js';
 import { isSessionRejected, toPublishError } from './errors.js';
+import { atproto } from './sdk.js';
 
 /**
  * Bluesky sessions: one login when the account is connected, then the saved session is reused
@@ -101,7 +102,7 @@ export class AgentPool {
       pending = pending.then(() => this.options.sessions.save(account.providerId, copy)).catch(this.options.onSaveError);
     };
     const service = account.serviceUrl ?? this.options.defaultServiceUrl;
-    const agent = new AtpAgent({ service, fetch: this.options.fetch, persistSession: persist });
+    const agent = new (atproto().AtpAgent)({ service, fetch: this.options.fetch, persistSession: persist });
     const saved = await this.options.sessions.load(account.providerId);
     const resumable = saved !== null && !refused.has(saved.refreshJwt);
     if (resumable) {
@@ -150,7 +151,7 @@ export async function connectBluesky(input: {
   fetch?: typeof globalThis.fetch;
 }): Promise<ConnectedAccount> {
   const fetch = withTimeout(input.fetch ?? globalThis.fetch, DEFAULT_REQUEST_TIMEOUT_MS);
-  const agent = new AtpAgent({ service: input.service, fetch });
+  const agent = new (atproto().AtpAgent)({ service: input.service, fetch });
   try {
     await agent.login({ identifier: input.identifier.trim().replace(/^@/, ''), password: input.appPassword });
   } catch (err) {

@@ -1,5 +1,6 @@
-import { XRPCError } from '@atproto/api';
+import type { XRPCError } from '@atproto/api';
 import { PublishError } from '../platform.js';
+import { atproto } from './sdk.js';
 
 /**
  * Turns what @atproto/api throws into the PublishError kinds the publisher acts on:
@@ -21,16 +22,25 @@ const ACCOUNT_ERRORS = new Set(['AccountTakedown', 'AccountDeactivated', 'AuthFa
 
 /** True when the PDS refused the session's tokens (as opposed to the request). */
 export function isSessionRejected(err: unknown): boolean {
-  return err instanceof XRPCError && (SESSION_ERRORS.has(err.error) || err.status === UNAUTHORIZED) && !ACCOUNT_ERRORS.has(err.error);
+  return isXrpc(err) && (SESSION_ERRORS.has(err.error) || err.status === UNAUTHORIZED) && !ACCOUNT_ERRORS.has(err.error);
 }
 
 export function isXrpcError(err: unknown, name: string): err is XRPCError {
-  return err instanceof XRPCError && err.error === name;
+  return isXrpc(err) && err.error === name;
+}
+
+export function isXrpcStatus(err: unknown, status: number): err is XRPCError {
+  return isXrpc(err) && err.status === status;
+}
+
+/** Only an Error can be an XRPCError, so nothing else loads the SDK to find out. */
+function isXrpc(err: unknown): err is XRPCError {
+  return err instanceof Error && err instanceof atproto().XRPCError;
 }
 
 export function toPublishError(err: unknown, action: string, nowMs: number = Date.now()): PublishError {
   if (err instanceof PublishError) return err;
-  if (!(err instanceof XRPCError)) {
+  if (!isXrpc(err)) {
     return new PublishError('transient', 'BLUESKY_UNAVAILABLE', `Bluesky ${action} failed: ${describe(err)}`, { outcomeUnknown: true, cause: err });
   }
   const text = `Bluesky ${action} failed: ${err.error}${err.message && err.message !== err.error ? `: ${err.message}` : ''}`;

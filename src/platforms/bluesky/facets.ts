@@ -1,4 +1,6 @@
-import { type Agent, AppBskyRichtextFacet, RichText, XRPCError } from '@atproto/api';
+import type { Agent, AppBskyRichtextFacet } from '@atproto/api';
+import { isXrpcStatus } from './errors.js';
+import { atproto } from './sdk.js';
 
 /**
  * Rich-text facets (links, #hashtags, @mentions) with UTF-8 byte offsets, as Bluesky needs
@@ -12,13 +14,14 @@ export type Facet = AppBskyRichtextFacet.Main;
 export type ResolveHandle = (handle: string) => Promise<string | null>;
 
 export async function buildFacets(text: string, resolveHandle: ResolveHandle): Promise<Facet[]> {
+  const { RichText, AppBskyRichtextFacet: lexicon } = atproto();
   const rt = new RichText({ text });
   rt.detectFacetsWithoutResolution();
   const detected = rt.facets ?? [];
   const dids = await resolveMentions(detected, resolveHandle);
   return detected.flatMap((facet) => {
     const features = facet.features.flatMap((feature) => {
-      if (!AppBskyRichtextFacet.isMention(feature)) return [feature];
+      if (!lexicon.isMention(feature)) return [feature];
       const did = dids.get(feature.did); // before resolution, `did` holds the handle
       return did ? [{ ...feature, did }] : [];
     });
@@ -27,7 +30,8 @@ export async function buildFacets(text: string, resolveHandle: ResolveHandle): P
 }
 
 async function resolveMentions(facets: Facet[], resolveHandle: ResolveHandle): Promise<Map<string, string | null>> {
-  const handles = new Set(facets.flatMap((facet) => facet.features.filter(AppBskyRichtextFacet.isMention).map((m) => m.did)));
+  const { isMention } = atproto().AppBskyRichtextFacet;
+  const handles = new Set(facets.flatMap((facet) => facet.features.filter(isMention).map((m) => m.did)));
   const entries = await Promise.all([...handles].map(async (handle) => [handle, await resolveHandle(handle)] as const));
   return new Map(entries);
 }
@@ -43,7 +47,7 @@ export function agentHandleResolver(agent: Agent): ResolveHandle {
       const res = await agent.com.atproto.identity.resolveHandle({ handle });
       return res.data.did;
     } catch (err) {
-      if (err instanceof XRPCError && err.status === 400) return null;
+      if (isXrpcStatus(err, 400)) return null;
       throw err;
     }
   };

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, type FieldFault, ValidationError } from '../../errors/index.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's content rules, run over the request as received (`request.body` may be of the
+     * wrong shape in places: check only the well-formed parts). Called only when the request
+     * already has faults, so that the answer names all of them; a well-formed request meets the
+     * same rules in its service.
+     */
+    contentFaults?: (request: FastifyRequest) => Promise<FieldFault[]> | FieldFault[];
+  }
+}
+
+interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Ajv's errors → our faults: `path` names the field itself, e.g. `posts.0.text`. */
+export function shapeFaults(errors: readonly AjvError[], context: string): FieldFault[] {
+  // A value that fits no branch of a union (`topic`: string or null) is one fault, not one per branch.
+  const unions = new Map<string, AjvError[]>();
+  for (const e of errors) if (e.keyword === 'anyOf') unions.set(e.instancePath, [...(unions.get(e.instancePath) ?? []), e]);
+  const inUnion = (e: AjvError) => unions.get(e.instancePath)?.find((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  // The type each branch wanted, by union: `must be string or null`.
+  const branches = new Map<AjvError, AjvError[]>();
+  for (const e of errors) {
+    const union = inUnion(e);
+    if (union && e.keyword === 'type') branches.set(union, [...(branches.get(union) ?? []), e]);
+  }
+  const faults: FieldFault[] = [];
+  for (const e of errors) {
+    if (inUnion(e)) continue;
+    const segments = e.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
+      segments.push(e.params.missingProperty);
+      faults.push({ path: segments.join('.'), message: 'is required' });
+      continue;
+    }
+    const path = segments.join('.') || (context === 'body' ? '' : context);
+    let message = e.message ?? 'is not valid';
+    if (e.keyword === 'anyOf') {
+      const types = (branches.get(e) ?? []).map((b) => String(b.params.type));
+      if (types.length) message = `must be ${types.join(' or ')}`;
+    }
+    faults.push({ path, message });
+  }
+  return dedupe(faults);
+}
+
+export function dedupe(faults: FieldFault[]): FieldFault[] {
+  const seen = new Set<string>();
+  return faults.filter((f) => {
+    const key = `${f.path}\u0000${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The route's content rules over a request that has faults already. What a rule needs and
+ * cannot have (a thread or provider that is not there) only means fewer rules can run: the
+ * answer stays the 400 of the faults found.
+ */
+async function contentFaultsOf(request: FastifyRequest): Promise<FieldFault[]> {
+  const rules = request.routeOptions.config.contentFaults;
+  if (!rules) return [];
+  try {
+    return await rules(request);
+  } catch (err) {
+    if (err instanceof ValidationError) return err.errors;
+    if (err instanceof AppError && err.status < 500) return [];
+    throw err;
+  }
+}
+
+/**
+ * Every fault of a request in one answer. Fastify's schema check does not stop the request
+ * (attachValidation); this guard, the first preHandler of every route, answers a 400 naming the
+ * shape faults, the faults found while reading the request (NUL characters) and the route's
+ * content rules over the well-formed parts, all together. No handler runs with a faulty request.
+ */
+const validationGuard: preHandlerAsyncHookHandler = async function validationGuard(request) {
+  const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
+  const faults = [...(error?.validation ? shapeFaults(error.validation, error.validationContext ?? 'body') : []), ...(request.inputFaults ?? [])];
+  if (error && !error.validation) throw error;
+  if (faults.length === 0) return;
+  faults.push(...(await contentFaultsOf(request)));
+  throw new ValidationError(dedupe(faults));
+};
+
+export const validationPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    route.attachValidation = true;
+    const own = route.preHandler;
+    route.preHandler = [validationGuard, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+  });
+});

@@ -1,0 +1,82 @@
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { queueThread } from '../../services/queue.js';
+import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/time-slots.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
+import {
+  CreateTimeSlotBody,
+  DeletedTimeSlot,
+  ListTimeSlotsQuery,
+  NextTimeSlots,
+  NextTimeSlotsQuery,
+  QueueBody,
+  TimeSlot,
+  TimeSlotIdParams,
+  TimeSlotList,
+} from '../schemas/time-slots.js';
+
+const tags = ['Time slots'];
+
+export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/api/v1/time-slots', {
+    schema: {
+      tags,
+      summary: "List the time slots of a workspace's providers, by provider, day and time",
+      querystring: ListTimeSlotsQuery,
+      response: withProblems({ 200: TimeSlotList }),
+    },
+    handler: async (request) => {
+      const timeSlots = await listTimeSlots(ctx, caller(request), request.query);
+      return { timeSlots, count: timeSlots.length };
+    },
+  });
+
+  app.post('/api/v1/time-slots', {
+    schema: {
+      tags,
+      summary: 'Add a weekly posting time to a provider',
+      body: CreateTimeSlotBody,
+      response: withProblems({ 201: TimeSlot }, [400, 401, 404, 409, 413, 415, 429]),
+    },
+    handler: async (request, reply) => reply.status(201).send(await createTimeSlot(ctx, caller(request), request.body)),
+  });
+
+  app.get('/api/v1/time-slots/next', {
+    schema: {
+      tags,
+      summary: "A provider's next free time-slot instants after now, within 366 days",
+      querystring: NextTimeSlotsQuery,
+      response: withProblems({ 200: NextTimeSlots }),
+    },
+    handler: async (request) => nextTimeSlots(ctx, caller(request), request.query),
+  });
+
+  app.delete('/api/v1/time-slots/:id', {
+    schema: {
+      tags,
+      summary: 'Delete a time slot (threads already scheduled stay where they are)',
+      params: TimeSlotIdParams,
+      response: withProblems({ 200: DeletedTimeSlot }, [400, 401, 404, 429]),
+    },
+    handler: async (request) => deleteTimeSlot(ctx, caller(request), request.params.id),
+  });
+
+  app.post('/api/v1/posts/:threadId/queue', {
+    schema: {
+      tags: ['Posts', ...tags],
+      summary: "Move a draft or a scheduled READY thread to its provider's next free time slot",
+      params: ThreadIdParams,
+      body: QueueBody,
+      response: withProblems(
+        { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
+        [400, 401, 404, 409, 413, 415, 429],
+      ),
+    },
+    // An empty body counts as no body, and means the same as {}.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request) => queueThread(ctx, caller(request), request.params.threadId),
+  });
+};
