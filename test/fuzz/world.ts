@@ -115,7 +115,20 @@ export class World {
         .orderBy('id')
         .limit(20)
         .execute();
+      const slots = providers.length
+        ? await db
+            .selectFrom('time_slots')
+            .select('id')
+            .where(
+              'provider_id',
+              'in',
+              providers.map((r) => r.id),
+            )
+            .orderBy('id')
+            .execute()
+        : [];
       this.pools.set(t.name, {
+        slot: slots.map((r) => r.id),
         thread: threads.map((r) => r.id),
         post: posts.map((r) => r.id),
         provider: providers.map((r) => r.id),
@@ -186,7 +199,8 @@ export class World {
         ${digest(`select to_jsonb(x)::text from thread_tags x where thread_id in (${ownedThreads})`)} as thread_tags,
         ${digest(`select to_jsonb(x)::text from tags x where scope in ('${scopes[0]}', '${scopes[1]}')`)} as tags,
         ${digest(`select to_jsonb(x)::text from workspace_settings x where scope in ('${scopes[0]}', '${scopes[1]}')`)} as workspace_settings,
-        ${digest(`select to_jsonb(x)::text from idempotency_records x where account_id = '${acct}'`)} as idempotency_records`;
+        ${digest(`select to_jsonb(x)::text from idempotency_records x where account_id = '${acct}'`)} as idempotency_records,
+        ${digest(`select to_jsonb(x)::text from time_slots x where provider_id in (select id from providers where account_id = '${acct}' or team_id = '${team}')`)} as time_slots`;
       out[t.name] = (await q.execute(this.ctx.db)).rows[0]!;
     }
     return out;
