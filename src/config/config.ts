@@ -12,7 +12,7 @@ export interface Config {
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
-  publisher: { enabled: boolean; pollMs: number; leaseMs: number };
+  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number };
   logLevel: string;
   /** `pretty` on a terminal, `json` otherwise, unless LOG_FORMAT says. */
   logFormat: 'json' | 'pretty';
@@ -98,6 +98,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
+      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 8, 1, 256),
     },
     logLevel,
     logFormat: logFormat(env.LOG_FORMAT, isTty),
