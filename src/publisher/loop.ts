@@ -19,8 +19,9 @@ const CLAIMS_PER_SLOT_PER_ROUND = 8;
 const MIN_IDLE_MS = 50;
 
 /**
- * The claim loop. `runOnce()` claims due threads and publishes them, several at once (tests await it directly);
- * `start()` repeats that, sleeping until the schedule signal rings or the poll interval passes.
+ * The claim loop. `runOnce()` claims due threads and publishes them, several at once (tests
+ * await it directly); `start()` repeats that, sleeping until the schedule signal rings or the
+ * poll interval passes.
  */
 export class PublisherLoop {
   readonly workerId: string;
@@ -38,8 +39,8 @@ export class PublisherLoop {
   }
 
   /**
-   * Claims and publishes due threads (concurrently, see below), then claims and runs due follow-up jobs (repost, plug,
-   * analytics); returns how many threads and jobs were claimed.
+   * Claims and publishes due threads (several at once, see below), then claims and runs due
+   * follow-up jobs (repost, plug, analytics); returns how many threads and jobs were claimed.
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
