@@ -21,6 +21,11 @@ test('operators can raise the rate limits', () => {
   assert.deepEqual(config.rateLimit, { perAccount: 5000, perIp: 20000, windowMs: 60_000 });
 });
 
+test('the publisher publishes 8 threads at once unless SKEIN_PUBLISHER_CONCURRENCY says', () => {
+  assert.equal(loadConfig({}).publisher.concurrency, 8);
+  assert.equal(loadConfig({ SKEIN_PUBLISHER_CONCURRENCY: '32' }).publisher.concurrency, 32);
+});
+
 test('logs are readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
   assert.equal(loadConfig({}, true).logFormat, 'pretty');
   assert.equal(loadConfig({}, false).logFormat, 'json');
@@ -38,6 +43,8 @@ test('each invalid variable is named', () => {
     [{ SKEIN_ALLOW_PRIVATE_MEDIA: 'yes' }, 'SKEIN_ALLOW_PRIVATE_MEDIA'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: '0' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: 'many' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
     [{ SKEIN_RATE_LIMIT_PER_ACCOUNT: '0' }, 'SKEIN_RATE_LIMIT_PER_ACCOUNT'],
     [{ SKEIN_RATE_LIMIT_PER_IP: 'many' }, 'SKEIN_RATE_LIMIT_PER_IP'],
   ];
