@@ -28,6 +28,11 @@ test('metrics: off unless SKEIN_METRICS_PORT is set; on 127.0.0.1 unless SKEIN_M
   assert.deepEqual(loadConfig({ SKEIN_METRICS_PORT: '9464', SKEIN_METRICS_HOST: '0.0.0.0' }).metrics, { host: '0.0.0.0', port: 9464 });
 });
 
+test('the publisher publishes 8 threads at once unless SKEIN_PUBLISHER_CONCURRENCY says', () => {
+  assert.equal(loadConfig({}).publisher.concurrency, 8);
+  assert.equal(loadConfig({ SKEIN_PUBLISHER_CONCURRENCY: '32' }).publisher.concurrency, 32);
+});
+
 test('logs are readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
   assert.equal(loadConfig({}, true).logFormat, 'pretty');
   assert.equal(loadConfig({}, false).logFormat, 'json');
@@ -45,6 +50,8 @@ test('each invalid variable is named', () => {
     [{ SKEIN_ALLOW_PRIVATE_MEDIA: 'yes' }, 'SKEIN_ALLOW_PRIVATE_MEDIA'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: '0' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: 'many' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
     [{ SKEIN_RATE_LIMIT_PER_ACCOUNT: '0' }, 'SKEIN_RATE_LIMIT_PER_ACCOUNT'],
     [{ SKEIN_RATE_LIMIT_PER_IP: 'many' }, 'SKEIN_RATE_LIMIT_PER_IP'],
     [{ SKEIN_METRICS_PORT: 'x' }, 'SKEIN_METRICS_PORT'],

@@ -155,7 +155,7 @@ describeEachDb(
       const leaseMs = ctx.config.publisher.leaseMs;
       // The first claim takes a READY thread: no takeover.
       assert.deepEqual(
-        (await claimDueThreads(ctx.db, 'crasher', clock.now(), leaseMs, 10, ctx.metrics)).map((r) => r.id),
+        (await claimDueThreads(ctx.db, 'crasher', clock.now(), leaseMs, 10, undefined, ctx.metrics)).map((r) => r.id),
         [threadId],
       );
       assert.equal(await takeovers('thread'), threadsBefore);
