@@ -25,7 +25,7 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-const ProblemRef = Type.Ref('Problem');
+export const ProblemRef = Type.Ref('Problem');
 
 /**
  * Every route documents its error answers with the shared Problem schema. 400 is always one:
