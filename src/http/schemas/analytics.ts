@@ -10,7 +10,8 @@ export const AnalyticsQuery = Type.Object({
 
 const Count = Type.Integer({ minimum: 0 });
 const Sum = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-  description: 'Sum over the bucket’s posts that have a value; null when the bucket has posts and none has one (a metric the network lacks); 0 for a bucket without posts',
+  description:
+    'Sum over the bucket’s posts that have a value; null when the bucket has posts and none has one (a metric the network lacks); 0 for a bucket without posts',
 });
 const metrics = { views: Sum, likes: Sum, replies: Sum, reposts: Sum, quotes: Sum, shares: Sum };
 
