@@ -44,7 +44,6 @@ function publishedPosts(range: AnalyticsRange): RawBuilder<unknown> {
       join threads t on t.id = p.thread_id
      where t.provider_id = ${range.providerId}
        and p.status = 'PUBLISHED'
-       and p.published_at is not null
        and p.published_at >= ${range.from}
        and p.published_at <= ${range.to}`;
 }

@@ -118,6 +118,10 @@ describeEachDb('analytics over a range', (env) => {
       { id: 'f-post', publishedAt: '2026-11-02T09:00:00.000Z', analytics: c(1, 1, 1, 1, 1, 1) },
       { id: 'x-failed', publishedAt: null, analytics: null, status: 'FAILED' },
     ]);
+    // Status is what counts: a post marked FAILED that carries a publish time (as an import could bring) is not counted.
+    await seedThread(ctx, user.account.id, provider.id, [
+      { id: 'x-marked-failed', publishedAt: '2026-11-02T10:00:00.000Z', analytics: c(7, 7, 7, 7, 7, 7), status: 'FAILED' },
+    ]);
     await seedThread(ctx, user.account.id, other.id, [{ id: 'x-other', publishedAt: '2026-11-02T09:00:00.000Z', analytics: c(999, 999, 9, 9, 9, 9) }]);
 
     const res = await analytics(app, user, `providerId=${provider.id}&from=2026-11-01T00:00:00&to=2026-11-04T23:59:59`);
@@ -302,5 +306,20 @@ describeEachDb('analytics over a range', (env) => {
     const year = await analytics(app, user, `providerId=${provider.id}&from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z`);
     assert.equal(year.statusCode, 200, year.body);
     assert.equal(year.json().days.length, 367);
+  });
+});
+
+describeEachDb('analytics in the OpenAPI document', (env) => {
+  test('the query (strings, providerId/from/to required), the answer and the problem answers are documented', async () => {
+    const doc = (await env().app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const operation = doc.paths['/api/v1/analytics']?.get;
+    assert.ok(operation, 'GET /api/v1/analytics is documented');
+    const params = Object.fromEntries(
+      operation.parameters.map((p: { name: string; required?: boolean; schema: { type: string } }) => [p.name, [p.required ?? false, p.schema.type]]),
+    );
+    assert.deepEqual(params, { providerId: [true, 'string'], from: [true, 'string'], to: [true, 'string'], teamId: [false, 'string'] });
+    const ok = operation.responses['200'].content['application/json'].schema;
+    assert.deepEqual(Object.keys(ok.properties).sort(), ['days', 'from', 'providerId', 'to', 'topPosts', 'totals']);
+    for (const status of ['400', '401', '404', '429']) assert.deepEqual(Object.keys(operation.responses[status].content), ['application/problem+json'], status);
   });
 });
