@@ -1,128 +1,103 @@
 /**
- * npm run bench: throughput of the API and of the publisher's claim loop, on PGlite and (when
- * reachable) PostgreSQL. Numbers only; nothing here asserts, so a slow machine never fails CI.
- *   API: POST /api/v1/posts over real HTTP, 10 concurrent clients.
- *   Publisher: due threads claimed and "published" to an in-memory network.
+ * npm run bench [-- --quick] [-- --json FILE]
+ *
+ * One run, one table: the API of real `skein serve` processes on PGlite and on PostgreSQL + Redis
+ * against a bare Fastify hello-world (the machine's ceiling), the publisher (`skein worker`
+ * processes) against the fake Threads Graph API with 50 ms per call, RSS and restart time. The
+ * load generator runs in its own process (wrk, else autocannon). Targets from issue 9 are printed
+ * PASS or MISS; a miss fails nothing. Progress goes to stderr, the table to stdout.
  */
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/config.js';
-import { createContext } from '../src/context.js';
-import { type DbHandle, openPGlite, openPostgres } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrator.js';
-import { createLogger } from '../src/lib/logger.js';
-import { personalWorkspace } from '../src/lib/workspace.js';
-import { PublisherLoop } from '../src/publisher/loop.js';
-import type { Platform } from '../src/publisher/platforms/platform.js';
-import { createAccount } from '../src/services/accounts.js';
-import { createApiKey } from '../src/services/api-keys.js';
-import { addProvider } from '../src/services/providers.js';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type LoadOptions, runBackend, runHello } from './api.js';
+import { pickLoadTool } from './load.js';
+import { RATE_LIMITS, ROOT } from './procs.js';
+import { runPublisher } from './publisher.js';
+import { render, targets, toJson } from './report.js';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const THREADS = Number(process.env.BENCH_THREADS ?? 500);
+const { values } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'string' } }, strict: true });
+const quick = values.quick === true;
+const started = performance.now();
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
-const instantNetwork: Platform = {
-  kind: 'THREADS',
-  publishPost: async ({ post }) => ({ networkPostId: post.id, cid: null, permalink: null }),
-  repost: async () => {},
-  fetchAnalytics: async () => ({ views: null, likes: null, replies: null, reposts: null, quotes: null, shares: null }),
-  lookUpPermalink: async () => null,
-};
-
-async function postgresDb(): Promise<DbHandle | null> {
-  const base = process.env.SKEIN_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `skein_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    console.log('PostgreSQL not reachable: PostgreSQL half skipped');
-    return null;
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
   }
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), 10);
-  return {
-    ...handle,
-    close: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: base });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
+  return newest;
 }
 
-async function run(label: string, db: DbHandle): Promise<void> {
-  await migrateToLatest(db.db);
-  const config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0', SKEIN_DATA_DIR: tmpdir() });
-  config.rateLimit = { ...config.rateLimit, perAccount: 1e9, perIp: 1e9 };
-  const ctx = await createContext(
-    config,
-    { skeinSecret: randomBytes(32).toString('hex'), threadsAppSecret: null },
-    { db, logger: createLogger('silent'), skipMigrations: true },
-  );
-  const account = await createAccount(ctx, { email: `bench-${label}@example.test`, timezone: 'UTC' });
-  const { key } = await createApiKey(ctx, account);
-  const provider = await addProvider(ctx, account.id, personalWorkspace(account.id), {
-    kind: 'THREADS',
-    providerUserId: '1',
-    username: 'bench',
-    accessToken: 't',
-  });
-  const app = await buildApp(ctx);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-
-  const body = JSON.stringify({
-    providerId: provider.id,
-    scheduleAt: new Date(Date.now() + 3600_000).toISOString(),
-    posts: [{ text: 'bench post one' }, { text: 'two' }],
-  });
-  let sent = 0;
-  const started = performance.now();
-  const latencies: number[] = [];
-  await Promise.all(
-    Array.from({ length: 10 }, async () => {
-      while (sent < REQUESTS) {
-        sent++;
-        const t = performance.now();
-        const res = await fetch(`${address}/api/v1/posts`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body,
-        });
-        await res.arrayBuffer();
-        if (res.status !== 201) throw new Error(`status ${res.status}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const apiSeconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const p = (q: number) => latencies[Math.floor(q * (latencies.length - 1))]!.toFixed(1);
-  console.log(`${label}: POST /api/v1/posts ${(REQUESTS / apiSeconds).toFixed(0)} req/s, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
-  await app.close();
-
-  await ctx.db
-    .updateTable('threads')
-    .set({ scheduled_at: new Date(Date.now() - 1000) })
-    .execute();
-  const loop = new PublisherLoop(ctx, { THREADS: instantNetwork }, 'bench');
-  const pubStart = performance.now();
-  let claimed = 0;
-  for (let n = await loop.runOnce(); n > 0 && claimed < THREADS; n = await loop.runOnce()) claimed += n;
-  const pubSeconds = (performance.now() - pubStart) / 1000;
-  console.log(`${label}: publisher ${(claimed / pubSeconds).toFixed(0)} threads/s (${claimed} two-post threads, one worker, instant network)`);
-  console.log(`${label}: RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
-  await ctx.close();
-  await db.close();
+/** dist/ must be the compiled src/: build when it is missing or older than a source file. */
+function ensureBuilt(): void {
+  let built = 0;
+  try {
+    built = newestMtime(join(ROOT, 'dist'));
+  } catch {
+    // no dist yet
+  }
+  if (built >= newestMtime(join(ROOT, 'src'))) return;
+  log('dist/ is missing or older than src/: npm run build');
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-await run('pglite', await openPGlite(null));
-const pgDb = await postgresDb();
-if (pgDb) await run('postgres', pgDb);
+ensureBuilt();
+const tool = pickLoadTool();
+const load: LoadOptions = {
+  tool,
+  connections: 50,
+  seconds: quick ? 3 : 8,
+  runs: quick ? 1 : 3,
+  warmupSeconds: quick ? 0 : 2,
+  log,
+};
+const publisher = {
+  threads: quick ? 1000 : 10_000,
+  spreadMs: quick ? 6_000 : 60_000,
+  graceMs: quick ? 4_000 : 30_000,
+  workerCounts: [1, 2, 4],
+  latencyMs: 50,
+  log,
+};
+const meta = {
+  mode: quick ? 'quick' : 'full',
+  date: new Date().toISOString(),
+  cpus: cpus().length,
+  loadAverage: loadavg()[0]!.toFixed(2),
+  node: process.version,
+  loadGenerator: `${tool.version}${tool.name === 'wrk' ? ' (1 thread)' : ''}`,
+  connections: load.connections,
+  seconds: load.seconds,
+  runs: load.runs,
+  rateLimits: Object.entries(RATE_LIMITS)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', '),
+  publisherSpreadS: publisher.spreadMs / 1000,
+  publisherGraceS: publisher.graceMs / 1000,
+  publisherLatencyMs: publisher.latencyMs,
+};
+log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
+
+try {
+  const ceiling = await runHello(load);
+  const postgres = await runBackend('postgres', load, 0);
+  const pglite = await runBackend('pglite', load, quick ? 1 : 3);
+  const publisherRuns = await runPublisher(publisher);
+  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, api: { postgres, pglite }, publisher: publisherRuns };
+  results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
+  const list = targets(results);
+  process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);
+  if (values.json) {
+    writeFileSync(values.json, `${JSON.stringify(toJson(results, list), null, 2)}\n`);
+    log(`JSON written to ${values.json}`);
+  }
+} catch (err) {
+  // Usually PostgreSQL or Redis not reachable (BENCH_PG_URL, BENCH_REDIS_URL) or a server that did not start.
+  log(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+}
+process.exit(0);

@@ -2,7 +2,7 @@
 // The test command (npm test): builds the database templates once, then runs every
 // test/**/*.test.ts file with node's test runner, two files at a time (the machine has 2 cores).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function findTests(dir) {
@@ -16,7 +16,9 @@ function findTests(dir) {
 const filter = process.argv.slice(2);
 
 // The compiler and the linter are part of the test: a type error or a lint/format fault fails it.
-// The build also refreshes dist/, which the system tests run as real `skein` processes.
+// The build also refreshes dist/ (from scratch, so no module a rename left behind lingers),
+// which the system tests run as real `skein` processes.
+rmSync('dist', { recursive: true, force: true });
 for (const [what, args] of [
   ['type check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit']],
   ['build (tsc -p tsconfig.build.json)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],

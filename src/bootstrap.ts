@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import { anyAccountExists } from './repos/accounts.js';
 import { createAccount } from './services/accounts.js';
 import { createApiKey } from './services/api-keys.js';
 
@@ -7,8 +8,7 @@ import { createApiKey } from './services/api-keys.js';
  * the key once. Returns what to print, or null when accounts exist already.
  */
 export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null> {
-  const any = await ctx.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (any) return null;
+  if (await anyAccountExists(ctx.db)) return null;
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const account = await createAccount(ctx, { email: 'owner@localhost', timezone });
   const { key } = await createApiKey(ctx, account, 'first key');

@@ -12,6 +12,7 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import type { NetworkClients } from './platforms/index.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
 export interface AppContext {
@@ -25,6 +26,11 @@ export interface AppContext {
   rateLimits: RateLimitStore;
   /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
   scheduleSignal: ScheduleSignal;
+  /**
+   * The social-network clients (Threads, Bluesky), built on first use and then shared: a
+   * command that never calls a network does not load their SDKs.
+   */
+  network(): Promise<NetworkClients>;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,8 @@ export interface ContextOverrides {
   clock?: Clock;
   logger?: Logger;
   rateLimits?: RateLimitStore;
+  /** Fakes for some network clients (the others are built as usual). */
+  network?: Partial<NetworkClients>;
   /** Skip migrations (the test template is migrated already). */
   skipMigrations?: boolean;
 }
@@ -51,7 +59,8 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
-    return {
+    let network: Promise<NetworkClients> | undefined;
+    const ctx: AppContext = {
       config,
       db: dbHandle.db,
       dbKind: dbHandle.kind,
@@ -61,8 +70,13 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       threadsAppSecret: secrets.threadsAppSecret,
       rateLimits,
       scheduleSignal,
+      network: () => {
+        network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
+        return network;
+      },
       close: () => closeAll(closers),
     };
+    return ctx;
   } catch (err) {
     await closeAll(closers);
     throw err;

@@ -1,12 +1,17 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema/index.js';
 
 export type Db = Kysely<Database>;
 export type DbKind = 'pglite' | 'postgres';
+
+/** Throws when the database does not answer (the readiness probe). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
 
 export interface DbHandle {
   db: Db;

@@ -1,5 +1,5 @@
 import type { Logger } from '../lib/logger.js';
-import { LeaseLostError, type PostProgress, type PublishInput } from './platforms/platform.js';
+import { LeaseLostError, type PostProgress, type PublishInput } from '../platforms/platform.js';
 
 /**
  * Where one post's network state lives (a post row, or a plug job row), and the lease that

@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/ids.js';
+import type { Platforms } from '../platforms/platform.js';
 import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
-import { type Platforms, publishClaimedThread } from './publish-thread.js';
+import { publishClaimedThread } from './publish-thread.js';
 
 const BATCH = 10;
 /** Never sleep less than this when idle: a due row another worker took just now is not spun on. */
@@ -22,7 +23,8 @@ export class PublisherLoop {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly platforms: Platforms,
+    /** The network clients; by default the context's (ctx.network()). */
+    private readonly platforms?: Platforms,
     workerId?: string,
   ) {
     this.workerId = workerId ?? `${hostname()}:${process.pid}:${newId().slice(-8)}`;
@@ -34,7 +36,8 @@ export class PublisherLoop {
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
-    const deps = { ctx, platforms: this.platforms, workerId: this.workerId, stopping: () => this.#stopping };
+    const platforms = this.platforms ?? (await ctx.network()).platforms;
+    const deps = { ctx, platforms, workerId: this.workerId, stopping: () => this.#stopping };
     const { leaseMs } = ctx.config.publisher;
     const stopHeartbeat = keepLeasesAlive(() => renewWorkerLeases(ctx.db, this.workerId, ctx.clock.now(), leaseMs), leaseMs, ctx.logger);
     try {

@@ -1,13 +1,20 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
-import { loadThreadAggregates, type PostAggregate } from '../repos/threads.js';
-import { markProviderExpired } from '../services/connections.js';
+import { LeaseLostError, type PlatformAccount, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
+import { adoptPostContainer, failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
+import { getProvider, markProviderExpired } from '../repos/providers.js';
+import {
+  completeThread as completeThreadRow,
+  failThread as failThreadRow,
+  loadThreadAggregates,
+  lockThreadIfLeaseHeld,
+  type PostAggregate,
+  releaseThreadToReady,
+  renewThreadLease,
+} from '../repos/threads.js';
 import { renewLease } from './claim.js';
 import { enqueueFollowUpJobs } from './jobs/enqueue.js';
 import { fencedProgress, type LeasedProgressStore } from './lease.js';
-import { LeaseLostError, type Platform, type PlatformAccount, PublishError, type PublishedRef } from './platforms/platform.js';
-
-export type Platforms = Partial<Record<ProviderRow['kind'], Platform>>;
 
 export interface PublishDeps {
   ctx: AppContext;
@@ -56,7 +63,7 @@ export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow)
 
 async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => Promise<boolean>): Promise<void> {
   const { ctx } = deps;
-  const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
+  const provider = await getProvider(ctx.db, thread.provider_id);
   const platform = deps.platforms[provider.kind];
   const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
   const posts = aggregate!.posts;
@@ -136,59 +143,16 @@ function postProgressStore(deps: PublishDeps, threadId: string, postId: string, 
     adoptContainer: (expected, next) =>
       ctx.db.transaction().execute(async (trx) => {
         const now = ctx.clock.now();
-        const held = await trx
-          .selectFrom('threads')
-          .select('id')
-          .where('id', '=', threadId)
-          .where('locked_by', '=', deps.workerId)
-          .where('status', '=', 'PUBLISHING')
-          .forUpdate()
-          .executeTakeFirst();
-        if (!held) return false;
-        const saved = await trx
-          .updateTable('posts')
-          .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, updated_at: now })
-          .where('id', '=', postId)
-          .where('network_container_id', 'is not distinct from', expected)
-          .where('network_post_id', 'is', null)
-          .executeTakeFirst();
-        if (saved.numUpdatedRows === 0n) return false;
-        await trx
-          .updateTable('threads')
-          .set({ locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs) })
-          .where('id', '=', threadId)
-          .execute();
-        return true;
+        if (!(await lockThreadIfLeaseHeld(trx, threadId, deps.workerId))) return false;
+        if (!(await adoptPostContainer(trx, postId, expected, next, now))) return false;
+        return renewThreadLease(trx, threadId, deps.workerId, new Date(now.getTime() + ctx.config.publisher.leaseMs));
       }),
-    recordFacts: async (progress) => {
-      await ctx.db
-        .updateTable('posts')
-        .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
-        .where('id', '=', postId)
-        .where('network_container_id', 'is not distinct from', progress.containerId)
-        .execute();
-    },
+    recordFacts: (progress) => recordPostFacts(ctx.db, postId, progress, ctx.clock.now()),
   };
 }
 
-async function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('posts')
-    .set((eb) => ({
-      status: 'PUBLISHED',
-      network_post_id: ref.networkPostId,
-      network_cid: ref.cid,
-      permalink: ref.permalink,
-      published_at: now,
-      error_code: null,
-      error_message: null,
-      attempts: eb('attempts', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', '=', postId)
-    .where('status', '!=', 'PUBLISHED')
-    .execute();
+function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {
+  return markPostRowPublished(ctx.db, postId, ref, ctx.clock.now());
 }
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued in the same transaction:
@@ -196,13 +160,7 @@ async function markPostPublished(ctx: AppContext, postId: string, ref: Published
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    const completed = await trx
-      .updateTable('threads')
-      .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
-      .where('id', '=', thread.id)
-      .where('locked_by', '=', deps.workerId)
-      .executeTakeFirst();
-    if (completed.numUpdatedRows > 0n) await enqueueFollowUpJobs(trx, thread.id, now);
+    if (await completeThreadRow(trx, thread.id, deps.workerId, now)) await enqueueFollowUpJobs(trx, thread.id, now);
   });
 }
 
@@ -219,7 +177,7 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: Provi
       : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
-  if (error.kind === 'auth') await markProviderExpired(deps.ctx, provider.id, provider.access_token_enc);
+  if (error.kind === 'auth') await markProviderExpired(deps.ctx.db, provider.id, provider.access_token_enc, deps.ctx.clock.now());
   return failThread(deps, thread, postId, error);
 }
 
@@ -245,35 +203,15 @@ async function releaseToReady(
 ): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('threads')
-      .set({ status: 'READY', locked_by: null, locked_until: null, ...changes, updated_at: now })
-      .where('id', '=', thread.id)
-      .where('locked_by', '=', deps.workerId)
-      .executeTakeFirst();
-    if (released.numUpdatedRows === 0n) return;
-    await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', thread.id).where('status', '=', 'PUBLISHING').execute();
+    if (await releaseThreadToReady(trx, thread.id, deps.workerId, changes, now)) await releasePublishingPosts(trx, thread.id, now);
   });
 }
 
 async function failThread(deps: PublishDeps, thread: ThreadRow, postId: string | null, error: PublishError): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('threads')
-      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
-      .where('id', '=', thread.id)
-      .where('locked_by', '=', deps.workerId)
-      .executeTakeFirst();
-    if (released.numUpdatedRows === 0n) return;
-    await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', thread.id).where('status', '=', 'PUBLISHING').execute();
-    if (postId) {
-      await trx
-        .updateTable('posts')
-        .set({ status: 'FAILED', error_code: error.code, error_message: error.message, updated_at: now })
-        .where('id', '=', postId)
-        .where('status', '!=', 'PUBLISHED')
-        .execute();
-    }
+    if (!(await failThreadRow(trx, thread.id, deps.workerId, `${error.code}: ${error.message}`, now))) return;
+    await releasePublishingPosts(trx, thread.id, now);
+    if (postId) await failPost(trx, postId, error, now);
   });
 }

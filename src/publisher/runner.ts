@@ -1,8 +1,7 @@
 import type { AppContext } from '../context.js';
 import { endAllLeases } from '../repos/leases.js';
-import { refreshExpiringThreadsTokens } from '../services/connections.js';
 import { PublisherLoop } from './loop.js';
-import { createPlatforms, createThreadsClient } from './platforms/index.js';
+import { refreshExpiringThreadsTokens } from './token-refresh.js';
 
 export interface RunningPublisher {
   stop(): Promise<void>;
@@ -16,9 +15,8 @@ const TOKEN_REFRESH_EVERY_MS = 3600_000;
  */
 export async function startPublisher(ctx: AppContext): Promise<RunningPublisher> {
   await takeOverWorkOfDeadProcesses(ctx);
-  const loop = new PublisherLoop(ctx, createPlatforms(ctx));
-  const threads = createThreadsClient(ctx);
-  const refreshTokens = () => refreshExpiringThreadsTokens(ctx, threads).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
+  const loop = new PublisherLoop(ctx);
+  const refreshTokens = () => refreshExpiringThreadsTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
   void refreshTokens();
   const timer = setInterval(refreshTokens, TOKEN_REFRESH_EVERY_MS);
   timer.unref();

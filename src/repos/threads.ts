@@ -1,10 +1,15 @@
-import type { Transaction } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Database, MediaRow, PostRow, ProviderKind, PublishStatus, SpoilerRangeRow, ThreadRow } from '../db/schema/index.js';
-import { newId } from '../lib/ids.js';
-import type { MediaInput, SpoilerRangeInput } from '../services/content-rules.js';
+import { type Insertable, sql } from 'kysely';
+import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
+import type { Workspace } from '../lib/workspace.js';
+import { type DbOrTrx, inWorkspace } from './types.js';
 
-export type DbOrTrx = Db | Transaction<Database>;
+export type { DbOrTrx } from './types.js';
+
+/**
+ * Thread rows. The thread row is also the publisher's job: a worker holds it while `status` is
+ * PUBLISHING and `locked_by` names it (`whereLeaseHeld`, the one definition of holding the lease);
+ * every change a worker makes to a claimed thread is guarded by it.
+ */
 
 /** A thread with everything the API shows of it, as stored. */
 export interface ThreadAggregate {
@@ -18,6 +23,12 @@ export interface PostAggregate {
   post: PostRow;
   media: MediaRow[];
   spoilerRanges: SpoilerRangeRow[];
+}
+
+/** The lease rule: `workerId` holds the thread while it is PUBLISHING under its name. */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains two calls.
+function whereLeaseHeld<QB extends { where: any }>(qb: QB, workerId: string): QB {
+  return qb.where('locked_by', '=', workerId).where('status', '=', 'PUBLISHING');
 }
 
 export async function findThread(db: DbOrTrx, id: string, options: { forUpdate?: boolean } = {}): Promise<ThreadRow | undefined> {
@@ -66,57 +77,168 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return map;
 }
 
-export interface PostWrite {
-  content: string;
-  topic: string | null;
-  isSpoilerMedia: boolean;
-  media: MediaInput[];
-  spoilerRanges: SpoilerRangeInput[];
+export async function insertThread(trx: DbOrTrx, row: Insertable<ThreadsTable>): Promise<void> {
+  await trx.insertInto('threads').values(row).execute();
 }
 
-export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
-  const id = newId(now.getTime());
+/** Scheduled threads of a workspace in [from, to], by scheduled time. */
+export function listScheduledThreads(db: DbOrTrx, workspace: Workspace, range: { from: Date; to: Date; providerId?: string }): Promise<ThreadRow[]> {
+  let select = inWorkspace(db.selectFrom('threads').selectAll(), workspace).where('scheduled_at', '>=', range.from).where('scheduled_at', '<=', range.to);
+  if (range.providerId !== undefined) select = select.where('provider_id', '=', range.providerId);
+  return select.orderBy('scheduled_at').orderBy('id').execute();
+}
+
+/** Drafts (no scheduled time) of a workspace, newest first. */
+export function listDraftThreads(db: DbOrTrx, workspace: Workspace): Promise<ThreadRow[]> {
+  return inWorkspace(db.selectFrom('threads').selectAll(), workspace)
+    .where('scheduled_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes the thread; its posts, media, tags links and jobs go with it (ON DELETE CASCADE). */
+export async function deleteThread(trx: DbOrTrx, id: string): Promise<void> {
+  await trx.deleteFrom('threads').where('id', '=', id).execute();
+}
+
+/** Every edit bumps the version. */
+export async function bumpThreadVersion(trx: DbOrTrx, id: string, now: Date): Promise<void> {
   await trx
-    .insertInto('posts')
-    .values({
-      id,
-      thread_id: threadId,
-      post_order: order,
-      content: post.content,
-      topic: post.topic,
-      is_spoiler_media: post.isSpoilerMedia,
-      status,
-      network_container_id: null,
-      network_post_id: null,
-      network_cid: null,
-      permalink: null,
-      published_at: null,
-      error_code: null,
-      error_message: null,
-      analytics: null,
-      created_at: now,
+    .updateTable('threads')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function rescheduleThread(trx: DbOrTrx, id: string, scheduledAt: Date, now: Date): Promise<void> {
+  await trx
+    .updateTable('threads')
+    .set((eb) => ({ scheduled_at: scheduledAt, version: eb('version', '+', 1), next_attempt_at: null, updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A retry: READY again at `scheduledAt`, attempts and error cleared, no lease. */
+export async function resetThreadForRetry(trx: DbOrTrx, id: string, scheduledAt: Date, now: Date): Promise<void> {
+  await trx
+    .updateTable('threads')
+    .set((eb) => ({
+      status: 'READY',
+      scheduled_at: scheduledAt,
+      attempts: 0,
+      next_attempt_at: null,
+      last_error: null,
+      locked_by: null,
+      locked_until: null,
+      version: eb('version', '+', 1),
       updated_at: now,
-    })
-    .execute();
-  await replaceMedia(trx, id, post.media);
-  await replaceSpoilerRanges(trx, id, post.spoilerRanges);
-  return id;
-}
-
-export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaInput[]): Promise<void> {
-  await trx.deleteFrom('media').where('post_id', '=', postId).execute();
-  if (media.length === 0) return;
-  await trx
-    .insertInto('media')
-    .values(media.map((m, position) => ({ id: newId(), post_id: postId, position, url: m.url, alt_text: m.altText ?? null, type: 'IMAGE' as const })))
+    }))
+    .where('id', '=', id)
     .execute();
 }
 
-export async function replaceSpoilerRanges(trx: DbOrTrx, postId: string, ranges: SpoilerRangeInput[]): Promise<void> {
-  await trx.deleteFrom('spoiler_ranges').where('post_id', '=', postId).execute();
-  if (ranges.length === 0) return;
-  await trx
-    .insertInto('spoiler_ranges')
-    .values(ranges.map((r, position) => ({ post_id: postId, position, offset: r.offset, length: r.length })))
-    .execute();
+/**
+ * Claims up to `limit` due threads for `workerId` in one statement, graphile-worker style: the
+ * CTE locks due rows with SKIP LOCKED (so concurrent workers take disjoint sets), the UPDATE
+ * marks them PUBLISHING with a lease. A thread whose lease ran out (its worker crashed) is due
+ * again.
+ */
+export async function claimDueThreads(trx: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<ThreadRow[]> {
+  const claimed = await sql<ThreadRow>`
+    WITH due AS (
+      SELECT id FROM threads
+      WHERE scheduled_at IS NOT NULL AND scheduled_at <= ${now}
+        AND (
+          (status = 'READY' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now}))
+          OR (status = 'PUBLISHING' AND locked_until < ${now})
+        )
+      ORDER BY scheduled_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE threads AS t
+    SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
+        attempts = t.attempts + 1, updated_at = ${now}
+    FROM due WHERE t.id = due.id
+    RETURNING t.*`.execute(trx);
+  return claimed.rows;
+}
+
+/** Extends the lease while `workerId` still holds it; false when it was lost to another worker. */
+export async function renewThreadLease(db: DbOrTrx, id: string, workerId: string, until: Date): Promise<boolean> {
+  const result = await whereLeaseHeld(db.updateTable('threads').set({ locked_until: until }).where('id', '=', id), workerId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The heartbeat: extends every thread lease `workerId` holds. */
+export async function renewThreadLeasesOf(db: DbOrTrx, workerId: string, until: Date): Promise<void> {
+  await whereLeaseHeld(db.updateTable('threads').set({ locked_until: until }), workerId).execute();
+}
+
+/**
+ * Locks the thread row (FOR UPDATE, as the claim locks it) if `workerId` holds its lease: a
+ * claim by another worker either came first (false) or waits for the caller's transaction.
+ */
+export async function lockThreadIfLeaseHeld(trx: DbOrTrx, id: string, workerId: string): Promise<boolean> {
+  const held = await whereLeaseHeld(trx.selectFrom('threads').select('id').where('id', '=', id), workerId)
+    .forUpdate()
+    .executeTakeFirst();
+  return held !== undefined;
+}
+
+/** Every thread was published: PUBLISHED, lease released. False when `workerId` no longer held it. */
+export async function completeThread(trx: DbOrTrx, id: string, workerId: string, now: Date): Promise<boolean> {
+  const completed = await whereLeaseHeld(
+    trx
+      .updateTable('threads')
+      .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
+      .where('id', '=', id),
+    workerId,
+  ).executeTakeFirst();
+  return completed.numUpdatedRows > 0n;
+}
+
+/** Back to READY (a retry later, or handed back at shutdown), lease released. False when not held. */
+export async function releaseThreadToReady(
+  trx: DbOrTrx,
+  id: string,
+  workerId: string,
+  changes: { next_attempt_at?: Date; last_error?: string; attempts?: number },
+  now: Date,
+): Promise<boolean> {
+  const released = await whereLeaseHeld(
+    trx
+      .updateTable('threads')
+      .set({ status: 'READY', locked_by: null, locked_until: null, ...changes, updated_at: now })
+      .where('id', '=', id),
+    workerId,
+  ).executeTakeFirst();
+  return released.numUpdatedRows > 0n;
+}
+
+/** FAILED, lease released. False when `workerId` no longer held it. */
+export async function failThread(trx: DbOrTrx, id: string, workerId: string, lastError: string, now: Date): Promise<boolean> {
+  const failed = await whereLeaseHeld(
+    trx
+      .updateTable('threads')
+      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: lastError, updated_at: now })
+      .where('id', '=', id),
+    workerId,
+  ).executeTakeFirst();
+  return failed.numUpdatedRows > 0n;
+}
+
+/**
+ * The next moment a thread becomes claimable: a scheduled thread, a retry after backoff, or a
+ * lease that runs out. Null when none is pending.
+ */
+export async function nextThreadDueAt(db: DbOrTrx): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | null }>`
+    SELECT least(
+      (SELECT min(scheduled_at) FROM threads WHERE status = 'READY' AND scheduled_at IS NOT NULL AND next_attempt_at IS NULL),
+      (SELECT min(greatest(scheduled_at, next_attempt_at)) FROM threads WHERE status = 'READY' AND scheduled_at IS NOT NULL AND next_attempt_at IS NOT NULL),
+      (SELECT min(locked_until) FROM threads WHERE status = 'PUBLISHING')
+    ) AS at`.execute(db);
+  return rows[0]?.at ?? null;
 }

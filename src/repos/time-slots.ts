@@ -72,12 +72,3 @@ export async function takenInstants(db: DbOrTrx, providerId: string, from: Date,
   const rows = await query.execute();
   return new Set(rows.map((r) => r.scheduled_at!.getTime()));
 }
-
-/** Moves a thread to a new instant, as Reschedule does (a new version; any backoff cleared). */
-export async function scheduleThreadAt(trx: DbOrTrx, threadId: string, scheduledAt: Date, now: Date): Promise<void> {
-  await trx
-    .updateTable('threads')
-    .set((eb) => ({ scheduled_at: scheduledAt, version: eb('version', '+', 1), next_attempt_at: null, updated_at: now }))
-    .where('id', '=', threadId)
-    .execute();
-}

@@ -1,11 +1,20 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import type { AccountRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { isValidTimeZone } from '../lib/time.js';
 import { personalWorkspace, teamWorkspace, type Workspace } from '../lib/workspace.js';
-import type { DbOrTrx } from '../repos/threads.js';
+import {
+  addMembership,
+  findAccount,
+  findAccountByEmail as findAccountRowByEmail,
+  findMembership,
+  insertAccount,
+  insertTeam,
+  teamExists,
+  updateAccountSettings,
+} from '../repos/accounts.js';
+import type { DbOrTrx } from '../repos/types.js';
 
 export interface AccountView {
   id: string;
@@ -26,29 +35,28 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
   if (!isValidTimeZone(input.timezone)) throw new ValidationError({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
   const existing = await findAccountByEmail(ctx.db, email);
   if (existing) throw new ConflictError('CONFLICT', `An account with email ${email} exists already.`);
-  return ctx.db
-    .insertInto('accounts')
-    .values({ id: newId(), email, timezone: input.timezone, password_hash: input.passwordHash ?? null, active_team_id: null, created_at: ctx.clock.now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertAccount(ctx.db, {
+    id: newId(),
+    email,
+    timezone: input.timezone,
+    password_hash: input.passwordHash ?? null,
+    active_team_id: null,
+    created_at: ctx.clock.now(),
+  });
 }
 
-export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom('accounts')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst();
+export function findAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow | undefined> {
+  return findAccountRowByEmail(db, email);
 }
 
-export async function requireAccountByEmail(db: Db, email: string): Promise<AccountRow> {
+export async function requireAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow> {
   const account = await findAccountByEmail(db, email);
   if (!account) throw new NotFoundError(`Account ${email}`);
   return account;
 }
 
-export async function getAccount(db: Db, id: string): Promise<AccountRow> {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getAccount(db: DbOrTrx, id: string): Promise<AccountRow> {
+  const row = await findAccount(db, id);
   if (!row) throw new NotFoundError('Account');
   return row;
 }
@@ -66,55 +74,32 @@ export async function updateAccount(ctx: AppContext, account: AccountRow, patch:
   if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
   // Nothing to change (`{}`, or unknown fields only): the account as it is (docs/api.md).
   if (patch.timezone === undefined && patch.activeTeamId === undefined) return getAccount(ctx.db, account.id);
-  return ctx.db
-    .updateTable('accounts')
-    .set({
-      ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
-      ...(patch.activeTeamId !== undefined ? { active_team_id: patch.activeTeamId } : {}),
-    })
-    .where('id', '=', account.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateAccountSettings(ctx.db, account.id, patch);
 }
 
 export async function createTeam(ctx: AppContext, owner: AccountRow, name: string): Promise<{ id: string; name: string }> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new ValidationError({ path: 'name', message: 'must be 1 to 100 characters' });
   return ctx.db.transaction().execute(async (trx) => {
-    const team = await trx
-      .insertInto('teams')
-      .values({ id: newId(), name: trimmed, created_at: ctx.clock.now() })
-      .returning(['id', 'name'])
-      .executeTakeFirstOrThrow();
-    await trx.insertInto('memberships').values({ team_id: team.id, account_id: owner.id, role: 'owner', created_at: ctx.clock.now() }).execute();
+    const team = await insertTeam(trx, { id: newId(), name: trimmed, created_at: ctx.clock.now() });
+    await addMembership(trx, team.id, owner.id, 'owner', ctx.clock.now());
     return team;
   });
 }
 
 export async function addTeamMember(ctx: AppContext, teamId: string, account: AccountRow, role: 'owner' | 'member' = 'member') {
-  const team = await ctx.db.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst();
-  if (!team) throw new NotFoundError(`Team ${teamId}`);
-  await ctx.db
-    .insertInto('memberships')
-    .values({ team_id: teamId, account_id: account.id, role, created_at: ctx.clock.now() })
-    .onConflict((oc) => oc.columns(['team_id', 'account_id']).doNothing())
-    .execute();
-  const row = await ctx.db
-    .selectFrom('memberships')
-    .select(['team_id', 'account_id', 'role'])
-    .where('team_id', '=', teamId)
-    .where('account_id', '=', account.id)
-    .executeTakeFirstOrThrow();
+  if (!(await teamExists(ctx.db, teamId))) throw new NotFoundError(`Team ${teamId}`);
+  await addMembership(ctx.db, teamId, account.id, role, ctx.clock.now());
+  const row = (await findMembership(ctx.db, teamId, account.id))!;
   return { teamId: row.team_id, accountId: row.account_id, role: row.role };
 }
 
 export async function isMember(db: DbOrTrx, accountId: string, teamId: string): Promise<boolean> {
-  const row = await db.selectFrom('memberships').select('team_id').where('team_id', '=', teamId).where('account_id', '=', accountId).executeTakeFirst();
-  return row !== undefined;
+  return (await findMembership(db, teamId, accountId)) !== undefined;
 }
 
 /** A team the caller is not a member of is reported as not found: its existence stays private. */
-export async function requireMembership(db: Db, accountId: string, teamId: string): Promise<void> {
+export async function requireMembership(db: DbOrTrx, accountId: string, teamId: string): Promise<void> {
   if (!(await isMember(db, accountId, teamId))) throw new NotFoundError(`Team ${teamId}`);
 }
 
@@ -122,7 +107,7 @@ export async function requireMembership(db: Db, accountId: string, teamId: strin
  * The workspace a request addresses: `teamId` omitted → the account's active one;
  * `personal` → the personal one; otherwise a team the caller belongs to.
  */
-export async function resolveWorkspace(db: Db, account: AccountRow, teamId: string | undefined): Promise<Workspace> {
+export async function resolveWorkspace(db: DbOrTrx, account: AccountRow, teamId: string | undefined): Promise<Workspace> {
   if (teamId === 'personal') return personalWorkspace(account.id);
   const target = teamId ?? account.active_team_id;
   if (!target) return personalWorkspace(account.id);

@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { graphemes, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
+import { findWorkspaceSettings, saveAutoPlugSettings } from '../repos/settings.js';
+import type { DbOrTrx } from '../repos/types.js';
 
 export interface AutoPlug {
   enabled: boolean;
@@ -12,8 +13,8 @@ export interface AutoPlug {
 
 const DEFAULT_AUTO_PLUG: AutoPlug = { enabled: false, text: '', minLikes: 10 };
 
-export async function getAutoPlug(db: Db, workspace: Workspace): Promise<AutoPlug> {
-  const row = await db.selectFrom('workspace_settings').selectAll().where('scope', '=', workspace.scope).executeTakeFirst();
+export async function getAutoPlug(db: DbOrTrx, workspace: Workspace): Promise<AutoPlug> {
+  const row = await findWorkspaceSettings(db, workspace.scope);
   return row ? { enabled: row.auto_plug_enabled, text: row.auto_plug_text, minLikes: row.auto_plug_min_likes } : { ...DEFAULT_AUTO_PLUG };
 }
 
@@ -40,11 +41,6 @@ export function autoPlugFaults(plug: unknown): FieldFault[] {
 export async function setAutoPlug(ctx: AppContext, workspace: Workspace, plug: AutoPlug): Promise<AutoPlug> {
   const faults = autoPlugFaults(plug);
   if (faults.length) throw new ValidationError(faults);
-  const values = { auto_plug_enabled: plug.enabled, auto_plug_text: plug.text, auto_plug_min_likes: plug.minLikes, updated_at: ctx.clock.now() };
-  await ctx.db
-    .insertInto('workspace_settings')
-    .values({ scope: workspace.scope, ...values })
-    .onConflict((oc) => oc.column('scope').doUpdateSet(values))
-    .execute();
+  await saveAutoPlugSettings(ctx.db, workspace.scope, plug, ctx.clock.now());
   return plug;
 }

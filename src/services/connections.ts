@@ -4,19 +4,17 @@ import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
+import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
-import { isPublicAddress } from '../publisher/platforms/bluesky/ip-policy.js';
-import { connectBluesky } from '../publisher/platforms/bluesky/platform.js';
-import { PublishError } from '../publisher/platforms/platform.js';
-import type { ThreadsClient } from '../publisher/platforms/threads/client.js';
+import { PublishError } from '../platforms/platform.js';
+import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
+import { findProvider, revokeProvider } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
 // threads_read_replies: finding a reply whose publish answer was lost reads /me/replies.
 const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights'];
 const OAUTH_STATE_TTL_MS = 15 * 60_000;
-/** Refresh long-lived Threads tokens (60 days) when this close to expiry. */
-export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -63,6 +61,7 @@ export async function connectBlueskyAccount(
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   let connected;
   try {
+    const { connectBluesky } = await ctx.network();
     connected = await connectBluesky({ service, identifier: input.identifier, appPassword: input.appPassword });
   } catch (err) {
     throw networkFailure(err, 'appPassword', 'Bluesky');
@@ -88,23 +87,17 @@ function requireThreadsApp(ctx: AppContext): void {
 }
 
 /** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
-export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
+export async function startThreadsConnect(ctx: AppContext, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
   requireThreadsApp(ctx);
+  const client = (await ctx.network()).threads;
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
   const state = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();
-  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', now).execute();
-  await ctx.db
-    .insertInto('oauth_states')
-    .values({
-      state,
-      account_id: account.id,
-      team_id: workspace.teamId,
-      kind: 'THREADS',
-      created_at: now,
-      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
-    })
-    .execute();
+  await insertOAuthState(
+    ctx.db,
+    { state, account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', created_at: now, expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS) },
+    now,
+  );
   return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
 }
 
@@ -114,12 +107,12 @@ export async function startThreadsConnect(ctx: AppContext, client: ThreadsClient
  */
 export async function finishThreadsConnect(
   ctx: AppContext,
-  client: ThreadsClient,
   query: { code?: string; state?: string; error?: string; error_description?: string },
 ): Promise<ProviderRow> {
   requireThreadsApp(ctx);
+  const client = (await ctx.network()).threads;
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
-  const row = await ctx.db.deleteFrom('oauth_states').where('state', '=', query.state).returningAll().executeTakeFirst();
+  const row = await takeOAuthState(ctx.db, query.state);
   if (!row || row.expires_at < ctx.clock.now())
     throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
   if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
@@ -146,65 +139,9 @@ export async function finishThreadsConnect(
 
 /** Disconnect: Skein forgets the credentials; the threads stay (and fail if they come due). */
 export async function disconnectProvider(ctx: AppContext, account: AccountRow, providerId: string): Promise<ProviderRow> {
-  const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', providerId).executeTakeFirst();
+  const row = await findProvider(ctx.db, providerId);
   if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
-  return ctx.db
-    .updateTable('providers')
-    .set({ status: 'REVOKED', access_token_enc: null, refresh_token_enc: null, session_enc: null, token_expires_at: null, updated_at: ctx.clock.now() })
-    .where('id', '=', providerId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * Refreshes long-lived Threads tokens that expire within the window. A refused refresh turns the
- * provider EXPIRED (publishing for it then fails with a clear error); a network fault waits for
- * the next round. Returns how many were refreshed.
- */
-export async function refreshExpiringThreadsTokens(ctx: AppContext, client: ThreadsClient): Promise<number> {
-  const now = ctx.clock.now();
-  const due = await ctx.db
-    .selectFrom('providers')
-    .selectAll()
-    .where('kind', '=', 'THREADS')
-    .where('status', '=', 'ACTIVE')
-    .where('access_token_enc', 'is not', null)
-    .where('token_expires_at', '<', new Date(now.getTime() + THREADS_REFRESH_WINDOW_MS))
-    .execute();
-  let refreshed = 0;
-  for (const provider of due) {
-    try {
-      const token = await client.refreshLongLived(ctx.secrets.decrypt(provider.access_token_enc!));
-      // Guarded by the token refreshed: a disconnect or a reconnect meanwhile wins.
-      const saved = await ctx.db
-        .updateTable('providers')
-        .set({ access_token_enc: ctx.secrets.encrypt(token.accessToken), token_expires_at: token.expiresAt, updated_at: ctx.clock.now() })
-        .where('id', '=', provider.id)
-        .where('status', '=', 'ACTIVE')
-        .where('access_token_enc', '=', provider.access_token_enc)
-        .executeTakeFirst();
-      if (saved.numUpdatedRows > 0n) refreshed++;
-    } catch (err) {
-      const refused = err instanceof PublishError && err.kind !== 'transient';
-      ctx.logger.warn({ providerId: provider.id, refused }, 'refreshing a Threads token failed');
-      if (refused) await markProviderExpired(ctx, provider.id, provider.access_token_enc);
-    }
-  }
-  return refreshed;
-}
-
-/**
- * An ACTIVE provider whose token the network refused turns EXPIRED. A provider disconnected
- * (REVOKED) or reconnected with a new token since (`tokenEnc` no longer matches) is left alone.
- */
-export async function markProviderExpired(ctx: AppContext, providerId: string, tokenEnc: string | null): Promise<void> {
-  await ctx.db
-    .updateTable('providers')
-    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
-    .where('id', '=', providerId)
-    .where('status', '=', 'ACTIVE')
-    .where('access_token_enc', 'is not distinct from', tokenEnc)
-    .execute();
+  return revokeProvider(ctx.db, providerId, ctx.clock.now());
 }
 
 /** True when every address the URL's host resolves to is public (none private, loopback, link-local...). */

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
 import type { ProviderKind, ProviderRow } from '../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
+import { findProviderByNetworkUser, findProviderInWorkspace, insertProvider, listProvidersInWorkspace, updateProviderConnection } from '../repos/providers.js';
+import type { DbOrTrx } from '../repos/types.js';
 
 export interface ProviderView {
   id: string;
@@ -61,33 +62,26 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
     username: input.username,
     updated_at: now,
   };
-  const existing = await inWorkspace(ctx.db.selectFrom('providers').selectAll(), workspace)
-    .where('kind', '=', kind)
-    .where('provider_user_id', '=', input.providerUserId)
-    .executeTakeFirst();
-  if (existing) {
-    return ctx.db.updateTable('providers').set(tokens).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
-  }
-  return ctx.db
-    .insertInto('providers')
-    .values({ id: newId(), account_id: accountId, team_id: workspace.teamId, kind, provider_user_id: input.providerUserId, connected_at: now, ...tokens })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const existing = await findProviderByNetworkUser(ctx.db, workspace, kind, input.providerUserId);
+  if (existing) return updateProviderConnection(ctx.db, existing.id, tokens);
+  return insertProvider(ctx.db, {
+    id: newId(),
+    account_id: accountId,
+    team_id: workspace.teamId,
+    kind,
+    provider_user_id: input.providerUserId,
+    connected_at: now,
+    ...tokens,
+  });
 }
 
-/** Restricts a providers query to one workspace. */
-// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
-function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
-  return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
-}
-
-export async function listProviders(db: Db, workspace: Workspace): Promise<ProviderRow[]> {
-  return inWorkspace(db.selectFrom('providers').selectAll(), workspace).orderBy('connected_at').orderBy('id').execute();
+export async function listProviders(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {
+  return listProvidersInWorkspace(db, workspace);
 }
 
 /** A provider of another workspace is reported as not found. */
-export async function requireProviderInWorkspace(db: Db, workspace: Workspace, providerId: string): Promise<ProviderRow> {
-  const row = await inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('id', '=', providerId).executeTakeFirst();
+export async function requireProviderInWorkspace(db: DbOrTrx, workspace: Workspace, providerId: string): Promise<ProviderRow> {
+  const row = await findProviderInWorkspace(db, workspace, providerId);
   if (!row) throw new NotFoundError(`Provider ${providerId}`);
   return row;
 }

@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow } from '../db/schema/index.js';
-import { scheduleThreadAt } from '../repos/time-slots.js';
-import { assertAllPostsReady, requireAccessibleThread } from './threads.js';
+import { listPosts } from '../repos/posts.js';
+import { rescheduleThread } from '../repos/threads.js';
+import { assertAllPostsReady } from './edit-rules.js';
+import { requireAccessibleThread } from './threads.js';
 import { takeNextFreeInstant } from './time-slots.js';
 
 /**
@@ -13,9 +15,15 @@ export async function queueThread(ctx: AppContext, account: AccountRow, threadId
   const now = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    const postsUpdated = await assertAllPostsReady(trx, thread, 'Queueing');
+    const posts = await listPosts(trx, thread.id);
+    assertAllPostsReady(
+      thread,
+      posts.map((p) => p.status),
+      'Queueing',
+    );
+    const postsUpdated = posts.length;
     const scheduledAt = await takeNextFreeInstant(trx, thread.provider_id, now, thread.id);
-    await scheduleThreadAt(trx, thread.id, scheduledAt, now);
+    await rescheduleThread(trx, thread.id, scheduledAt, now);
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated };
   });
   ctx.scheduleSignal.ring();

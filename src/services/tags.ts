@@ -5,7 +5,8 @@ import { type FieldFault, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import { workspaceOf } from '../lib/workspace.js';
-import type { DbOrTrx } from '../repos/threads.js';
+import { findTagIds, insertMissingTags, listTagsInScope, listThreadTags, replaceThreadTags } from '../repos/tags.js';
+import type { DbOrTrx } from '../repos/types.js';
 import { resolveWorkspace } from './accounts.js';
 import { requireAccessibleThread } from './threads.js';
 
@@ -49,17 +50,12 @@ function byName(a: { name: string }, b: { name: string }): number {
 
 export async function listTags(ctx: AppContext, account: AccountRow, teamId?: string) {
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  const rows = await ctx.db.selectFrom('tags').selectAll().where('scope', '=', workspace.scope).execute();
+  const rows = await listTagsInScope(ctx.db, workspace.scope);
   return rows.sort(byName).map(tagView);
 }
 
 async function threadTagRows(db: DbOrTrx, threadId: string) {
-  const rows = await db
-    .selectFrom('thread_tags')
-    .innerJoin('tags', 'tags.id', 'thread_tags.tag_id')
-    .select(['tags.id', 'tags.name', 'tags.color'])
-    .where('thread_tags.thread_id', '=', threadId)
-    .execute();
+  const rows = await listThreadTags(db, threadId);
   return rows.sort(byName).map(reducedTagView);
 }
 
@@ -95,34 +91,21 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const workspace = workspaceOf(thread);
-    if (names.length) {
-      await trx
-        .insertInto('tags')
-        .values(
-          names.map((name) => ({
-            id: newId(),
-            scope: workspace.scope,
-            team_id: workspace.teamId,
-            name,
-            name_key: tagKey(name),
-            color: colorFor(tagKey(name)),
-            created_by: account.id,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['scope', 'name_key']).doNothing())
-        .execute();
-    }
-    const tags = names.length
-      ? await trx.selectFrom('tags').select('id').where('scope', '=', workspace.scope).where('name_key', 'in', names.map(tagKey)).execute()
-      : [];
-    await trx.deleteFrom('thread_tags').where('thread_id', '=', thread.id).execute();
-    if (tags.length)
-      await trx
-        .insertInto('thread_tags')
-        .values(tags.map((t) => ({ thread_id: thread.id, tag_id: t.id })))
-        .execute();
+    await insertMissingTags(
+      trx,
+      names.map((name) => ({
+        id: newId(),
+        scope: workspace.scope,
+        team_id: workspace.teamId,
+        name,
+        name_key: tagKey(name),
+        color: colorFor(tagKey(name)),
+        created_by: account.id,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await replaceThreadTags(trx, thread.id, await findTagIds(trx, workspace.scope, names.map(tagKey)));
     return { threadId: thread.id, tags: await threadTagRows(trx, thread.id) };
   });
 }

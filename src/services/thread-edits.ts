@@ -1,7 +1,20 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderKind } from '../db/schema/index.js';
-import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
-import { type DbOrTrx, insertPost, replaceMedia, replaceSpoilerRanges } from '../repos/threads.js';
+import { type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import {
+  deletePosts,
+  findPostInThread,
+  insertPost,
+  listPosts,
+  listSpoilerRanges,
+  replaceMedia,
+  replaceSpoilerRanges,
+  rewritePost,
+  updatePostFields,
+} from '../repos/posts.js';
+import { getProvider } from '../repos/providers.js';
+import { bumpThreadVersion } from '../repos/threads.js';
+import type { DbOrTrx } from '../repos/types.js';
 import {
   checkMedia,
   checkPost,
@@ -14,7 +27,8 @@ import {
   type PostContent,
   type SpoilerRangeInput,
 } from './content-rules.js';
-import { assertAllPostsReady, requireAccessibleThread, toPostWrite } from './threads.js';
+import { assertAllPostsReady, assertNotSentYet, assertPostEditable } from './edit-rules.js';
+import { requireAccessibleThread, toPostWrite } from './threads.js';
 
 export interface PostPatch {
   content?: string;
@@ -27,31 +41,7 @@ export interface PostPatch {
 const PATCH_FIELDS = ['content', 'topic', 'media', 'spoilerRanges', 'isSpoilerMedia'] as const;
 
 async function providerKind(trx: DbOrTrx, providerId: string): Promise<ProviderKind> {
-  const row = await trx.selectFrom('providers').select('kind').where('id', '=', providerId).executeTakeFirstOrThrow();
-  return row.kind;
-}
-
-async function bumpVersion(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
-  await trx
-    .updateTable('threads')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-    .where('id', '=', threadId)
-    .execute();
-}
-
-/**
- * A READY post may still be on its way out: an earlier attempt saved a Threads container or sent
- * a Bluesky write and its outcome is not known yet (the publisher finds out at its next attempt).
- * Editing it then would publish the old text, or lose track of the post that went out.
- */
-function assertNotSentYet(posts: Array<{ post_order: number; network_container_id: string | null; network_post_id: string | null }>): void {
-  const sent = posts.find((p) => p.network_container_id !== null || p.network_post_id !== null);
-  if (sent) {
-    throw new ConflictError(
-      'NOT_EDITABLE',
-      `Post ${sent.post_order} may already be on the network: an earlier attempt to publish it is not confirmed yet. Skein finds out at its next attempt to publish the thread; until then it cannot be edited.`,
-    );
-  }
+  return (await getProvider(trx, providerId)).kind;
 }
 
 /**
@@ -65,38 +55,34 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    const post = await trx.selectFrom('posts').selectAll().where('id', '=', postId).where('thread_id', '=', thread.id).executeTakeFirst();
+    const post = await findPostInThread(trx, thread.id, postId);
     if (!post) throw new NotFoundError(`Post ${postId}`);
-    if (post.status !== 'READY') throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status}.`);
-    // A FAILED thread is at rest: its posts that never went out may be fixed before a retry.
-    if (thread.status !== 'READY' && thread.status !== 'FAILED') {
-      throw new ConflictError('NOT_EDITABLE', `The thread is ${thread.status}; its posts cannot be edited now.`);
-    }
+    assertPostEditable(thread, post);
     assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);
     const faults = checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch);
     if (faults.length) throw new ValidationError(faults);
 
-    await trx
-      .updateTable('posts')
-      .set({
+    await updatePostFields(
+      trx,
+      post.id,
+      {
         ...(patch.content !== undefined ? { content: patch.content } : {}),
         ...(patch.topic !== undefined ? { topic: patch.topic } : {}),
-        ...(patch.isSpoilerMedia !== undefined ? { is_spoiler_media: patch.isSpoilerMedia } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', post.id)
-      .execute();
+        ...(patch.isSpoilerMedia !== undefined ? { isSpoilerMedia: patch.isSpoilerMedia } : {}),
+      },
+      now,
+    );
     if (patch.media !== undefined) await replaceMedia(trx, post.id, patch.media);
     if (patch.spoilerRanges !== undefined) await replaceSpoilerRanges(trx, post.id, patch.spoilerRanges);
-    await bumpVersion(trx, thread.id, now);
+    await bumpThreadVersion(trx, thread.id, now);
     const updated = Object.fromEntries(PATCH_FIELDS.map((f) => [f, patch[f] !== undefined])) as Record<(typeof PATCH_FIELDS)[number], boolean>;
     return { postId: post.id, threadId: thread.id, updated };
   });
 }
 
-async function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]> {
-  return db.selectFrom('spoiler_ranges').select(['offset', 'length']).where('post_id', '=', postId).orderBy('position').execute();
+function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]> {
+  return listSpoilerRanges(db, postId);
 }
 
 /**
@@ -125,9 +111,7 @@ async function kindOfAccessibleThread(ctx: AppContext, account: AccountRow, thre
 /** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
 export async function editPostFaults(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: unknown): Promise<FieldFault[]> {
   const thread = await kindOfAccessibleThread(ctx, account, threadId);
-  const post = thread
-    ? await ctx.db.selectFrom('posts').select(['id', 'content']).where('id', '=', postId).where('thread_id', '=', thread.threadId).executeTakeFirst()
-    : undefined;
+  const post = thread ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   return checkPostPatch(thread?.kind ?? null, stored, patch);
 }
@@ -152,7 +136,7 @@ function checkThreadPosts(kind: Network, existingIds: Set<string> | null, posts:
 /** Every content fault of an Edit Entire Thread request that has shape faults (see content-rules.ts). */
 export async function editThreadFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
   const thread = await kindOfAccessibleThread(ctx, account, threadId);
-  const existing = thread ? await ctx.db.selectFrom('posts').select('id').where('thread_id', '=', thread.threadId).execute() : null;
+  const existing = thread ? await listPosts(ctx.db, thread.threadId) : null;
   return checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, isRecord(body) ? body.posts : undefined);
 }
 
@@ -165,13 +149,13 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    await assertAllPostsReady(trx, thread, 'Editing the thread');
+    const existing = await listPosts(trx, thread.id);
+    assertAllPostsReady(
+      thread,
+      existing.map((p) => p.status),
+      'Editing the thread',
+    );
     const kind = await providerKind(trx, thread.provider_id);
-    const existing = await trx
-      .selectFrom('posts')
-      .select(['id', 'post_order', 'network_container_id', 'network_post_id'])
-      .where('thread_id', '=', thread.id)
-      .execute();
     assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = checkThreadPosts(kind, existingIds, posts);
@@ -179,26 +163,20 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
 
     const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));
     const removed = [...existingIds].filter((id) => !kept.has(id));
-    if (removed.length) await trx.deleteFrom('posts').where('id', 'in', removed).execute();
+    await deletePosts(trx, removed);
     let postsUpdated = 0;
     let postsCreated = 0;
     for (const [order, post] of posts.entries()) {
       const write = toPostWrite(post);
       if (post.id) {
-        await trx
-          .updateTable('posts')
-          .set({ post_order: order, content: write.content, topic: write.topic, is_spoiler_media: write.isSpoilerMedia, updated_at: now })
-          .where('id', '=', post.id)
-          .execute();
-        await replaceMedia(trx, post.id, write.media);
-        await replaceSpoilerRanges(trx, post.id, write.spoilerRanges);
+        await rewritePost(trx, post.id, order, write, now);
         postsUpdated++;
       } else {
         await insertPost(trx, thread.id, order, write, now);
         postsCreated++;
       }
     }
-    await bumpVersion(trx, thread.id, now);
+    await bumpThreadVersion(trx, thread.id, now);
     return { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length };
   });
 }

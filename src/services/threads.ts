@@ -4,11 +4,23 @@ import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
-import type { Workspace } from '../lib/workspace.js';
-import { type DbOrTrx, findThread, insertPost, loadThreadAggregates } from '../repos/threads.js';
+import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
+import { countPosts, insertPost, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
+import {
+  deleteThread as deleteThreadRow,
+  findThread,
+  insertThread,
+  listDraftThreads,
+  listScheduledThreads,
+  loadThreadAggregates,
+  rescheduleThread as rescheduleThreadRow,
+  resetThreadForRetry,
+} from '../repos/threads.js';
+import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { getAutoPlug } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
+import { assertAllPostsReady, assertDeletable, assertRetryable } from './edit-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
@@ -34,12 +46,6 @@ export interface CreateThreadResult {
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
-/** Threads of one workspace. */
-// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
-function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
-  return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
-}
-
 export async function createThread(ctx: AppContext, account: AccountRow, input: CreateThreadInput, idempotencyKey?: string): Promise<CreateThreadResult> {
   // A replay answers what the first request answered, even where checking the request again
   // would now fail (its scheduleAt has passed, the active workspace changed...).
@@ -58,32 +64,29 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
 
   const result = await ctx.db.transaction().execute(async (trx) => {
     if (idempotencyKey) {
-      const replay = await claimIdempotencyKey(trx, account.id, idempotencyKey, requestHash(input), now);
+      const replay = await claimIdempotency(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
     const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
     const threadId = newId(now.getTime());
-    await trx
-      .insertInto('threads')
-      .values({
-        id: threadId,
-        account_id: account.id,
-        team_id: workspace.teamId,
-        provider_id: provider.id,
-        status: 'READY',
-        scheduled_at: scheduledAt,
-        auto_repost_delay_hours: repostHours,
-        auto_plug_text: plug.enabled ? plug.text : null,
-        auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
-        next_attempt_at: null,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        published_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertThread(trx, {
+      id: threadId,
+      account_id: account.id,
+      team_id: workspace.teamId,
+      provider_id: provider.id,
+      status: 'READY',
+      scheduled_at: scheduledAt,
+      auto_repost_delay_hours: repostHours,
+      auto_plug_text: plug.enabled ? plug.text : null,
+      auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
+      next_attempt_at: null,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      published_at: null,
+      created_at: now,
+      updated_at: now,
+    });
     for (const [order, post] of input.posts.entries()) {
       await insertPost(trx, threadId, order, toPostWrite(post), now);
     }
@@ -94,7 +97,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       postCount: input.posts.length,
       autoPlugApplied: plug.enabled,
     };
-    if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, response);
+    if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, 201, response);
     return response;
   });
   if (result.scheduledAt) ctx.scheduleSignal.ring();
@@ -174,19 +177,9 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * Inserts the key first: a concurrent request with the same key blocks on the primary key until
- * this transaction ends, then sees the stored response. Returns the earlier response to replay.
- */
 /** The stored response for this key and body within 24 h; 409 for the same key with another body. */
 async function findIdempotentReplay(db: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
-  const existing = await db
-    .selectFrom('idempotency_records')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where('created_at', '>=', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
-    .executeTakeFirst();
+  const existing = await findRecentIdempotencyRecord(db, accountId, key, now, IDEMPOTENCY_TTL_MS);
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
@@ -194,35 +187,17 @@ async function findIdempotentReplay(db: DbOrTrx, accountId: string, key: string,
   return existing.response_status === 201 ? (existing.response_body as CreateThreadResult) : null;
 }
 
-/** Claims the key inside the creating transaction: of two first requests at once, one creates, the other replays. */
-async function claimIdempotencyKey(trx: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
-  await trx
-    .deleteFrom('idempotency_records')
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
-    .execute();
-  const inserted = await trx
-    .insertInto('idempotency_records')
-    .values({ account_id: accountId, key, request_hash: hash, response_status: 0, response_body: JSON.stringify(null), created_at: now })
-    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  if (inserted) return null;
-  const existing = await trx.selectFrom('idempotency_records').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirstOrThrow();
+/**
+ * Claims the key inside the creating transaction: of two first requests at once, one creates,
+ * the other blocks on the key until the first commits, then replays its response.
+ */
+async function claimIdempotency(trx: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
+  const existing = await claimIdempotencyKey(trx, accountId, key, hash, now, IDEMPOTENCY_TTL_MS);
+  if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
   }
   return existing.response_body as CreateThreadResult;
-}
-
-async function saveIdempotentResponse(trx: DbOrTrx, accountId: string, key: string, response: CreateThreadResult): Promise<void> {
-  await trx
-    .updateTable('idempotency_records')
-    .set({ response_status: 201, response_body: JSON.stringify(response) })
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .execute();
 }
 
 export async function listThreads(
@@ -235,19 +210,13 @@ export async function listThreads(
   if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  let select = inWorkspace(ctx.db.selectFrom('threads').selectAll(), workspace).where('scheduled_at', '>=', from).where('scheduled_at', '<=', to);
-  if (query.providerId !== undefined) select = select.where('provider_id', '=', query.providerId);
-  const threads = await select.orderBy('scheduled_at').orderBy('id').execute();
+  const threads = await listScheduledThreads(ctx.db, workspace, { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) });
   return (await loadThreadAggregates(ctx.db, threads)).map(threadView);
 }
 
 export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  const threads = await inWorkspace(ctx.db.selectFrom('threads').selectAll(), workspace)
-    .where('scheduled_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  const threads = await listDraftThreads(ctx.db, workspace);
   return (await loadThreadAggregates(ctx.db, threads)).map(draftView);
 }
 
@@ -264,34 +233,14 @@ export async function getThread(ctx: AppContext, account: AccountRow, threadId: 
   return threadView(aggregate!);
 }
 
-/** A publish is in flight while a worker holds an unexpired lease on the thread. */
-export function publishInFlight(thread: ThreadRow, now: Date): boolean {
-  return thread.status === 'PUBLISHING' && thread.locked_until !== null && thread.locked_until > now;
-}
-
 export async function deleteThread(ctx: AppContext, account: AccountRow, threadId: string) {
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    if (publishInFlight(thread, ctx.clock.now())) {
-      throw new ConflictError('PUBLISH_IN_PROGRESS', 'This thread is being published right now; try again when it is done.');
-    }
-    const { count } = await trx
-      .selectFrom('posts')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('thread_id', '=', thread.id)
-      .executeTakeFirstOrThrow();
-    await trx.deleteFrom('threads').where('id', '=', thread.id).execute();
-    return { deleted: true, threadId: thread.id, postsDeleted: Number(count) };
+    assertDeletable(thread, ctx.clock.now());
+    const postsDeleted = await countPosts(trx, thread.id);
+    await deleteThreadRow(trx, thread.id);
+    return { deleted: true, threadId: thread.id, postsDeleted };
   });
-}
-
-/** Statuses of a thread's posts, for the READY rules. */
-export async function assertAllPostsReady(trx: DbOrTrx, thread: ThreadRow, action: string): Promise<number> {
-  const posts = await trx.selectFrom('posts').select('status').where('thread_id', '=', thread.id).execute();
-  if (thread.status !== 'READY' || posts.some((p) => p.status !== 'READY')) {
-    throw new ConflictError('NOT_EDITABLE', `${action} needs every post of the thread to be READY (not yet published).`);
-  }
-  return posts.length;
 }
 
 export async function rescheduleThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt: string) {
@@ -299,13 +248,14 @@ export async function rescheduleThread(ctx: AppContext, account: AccountRow, thr
   const scheduledAt = readScheduleAt(scheduleAt, account.timezone, now);
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    const postsUpdated = await assertAllPostsReady(trx, thread, 'Rescheduling');
-    await trx
-      .updateTable('threads')
-      .set((eb) => ({ scheduled_at: scheduledAt, version: eb('version', '+', 1), next_attempt_at: null, updated_at: now }))
-      .where('id', '=', thread.id)
-      .execute();
-    return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated };
+    const posts = await listPosts(trx, thread.id);
+    assertAllPostsReady(
+      thread,
+      posts.map((p) => p.status),
+      'Rescheduling',
+    );
+    await rescheduleThreadRow(trx, thread.id, scheduledAt, now);
+    return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();
   return result;
@@ -317,28 +267,9 @@ export async function retryThread(ctx: AppContext, account: AccountRow, threadId
   const scheduledAt = scheduleAt === undefined ? now : readScheduleAt(scheduleAt, account.timezone, now);
   await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    if (thread.status !== 'FAILED') throw new ConflictError('NOT_EDITABLE', `Only a FAILED thread can be retried; this one is ${thread.status}.`);
-    await trx
-      .updateTable('posts')
-      .set({ status: 'READY', error_code: null, error_message: null, updated_at: now })
-      .where('thread_id', '=', thread.id)
-      .where('status', '!=', 'PUBLISHED')
-      .execute();
-    await trx
-      .updateTable('threads')
-      .set((eb) => ({
-        status: 'READY',
-        scheduled_at: scheduledAt,
-        attempts: 0,
-        next_attempt_at: null,
-        last_error: null,
-        locked_by: null,
-        locked_until: null,
-        version: eb('version', '+', 1),
-        updated_at: now,
-      }))
-      .where('id', '=', thread.id)
-      .execute();
+    assertRetryable(thread);
+    await resetUnpublishedPosts(trx, thread.id, now);
+    await resetThreadForRetry(trx, thread.id, scheduledAt, now);
   });
   ctx.scheduleSignal.ring();
   return getThread(ctx, account, threadId);

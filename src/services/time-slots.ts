@@ -4,8 +4,8 @@ import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '
 import { newId } from '../lib/ids.js';
 import { iso, isValidTimeZone } from '../lib/time.js';
 import { nextFreeInstants } from '../lib/weekly-slots.js';
-import type { DbOrTrx } from '../repos/threads.js';
 import * as repo from '../repos/time-slots.js';
+import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { requireProviderInWorkspace } from './providers.js';
 

@@ -7,6 +7,7 @@ import type { DbKind } from '../../src/db/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
+import type { NetworkClients } from '../../src/platforms/index.js';
 import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -28,6 +29,8 @@ export interface TestEnvOptions {
   /** Share a clock with a fake network. */
   clock?: ManualClock;
   logger?: Logger;
+  /** Fake network clients (ContextOverrides.network). */
+  network?: Partial<NetworkClients>;
 }
 
 export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}): Promise<TestEnv & { close(): Promise<void> }> {
@@ -45,6 +48,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
       logger: options.logger ?? createLogger(process.env.LOG_LEVEL ?? 'silent'),
       skipMigrations: db.migrated,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+      ...(options.network ? { network: options.network } : {}),
     },
   );
   const app = await buildApp(ctx);

@@ -1,7 +1,41 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { BlueskyConnector } from '../../src/platforms/index.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';
+
+const logins: Array<{ service: string; identifier: string; appPassword: string }> = [];
+const fakeBlueskyLogin: BlueskyConnector = async (input) => {
+  logins.push(input);
+  return {
+    did: 'did:plc:fakeconnect',
+    handle: input.identifier,
+    pdsUrl: 'https://pds.example.test',
+    session: { did: 'did:plc:fakeconnect', handle: input.identifier, accessJwt: 'a', refreshJwt: 'r', active: true },
+  };
+};
+
+describeEachDb(
+  "connecting a Bluesky account through the context's network clients",
+  (env) => {
+    test('the connect service logs in with the Bluesky client of the context; a reconnect updates the same provider', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const loginsBefore = logins.length;
+      const connect = (appPassword: string) =>
+        user.call(app, { method: 'POST', url: '/api/v1/providers/bluesky', payload: { identifier: 'someone.test', appPassword } });
+      const first = await connect('aaaa-bbbb-cccc-dddd');
+      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.json().providerUserId, 'did:plc:fakeconnect');
+      assert.deepEqual(logins.at(-1), { service: ctx.config.bluesky.serviceUrl, identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd' });
+      const again = await connect('eeee-ffff-gggg-hhhh');
+      assert.equal(again.statusCode, 201, again.body);
+      assert.equal(again.json().id, first.json().id);
+      assert.equal(logins.length, loginsBefore + 2, 'one login per connect, both through the fake');
+    });
+  },
+  { network: { connectBluesky: fakeBlueskyLogin } },
+);
 
 describeEachDb('connecting a Bluesky account', (env) => {
   test('a service URL on a private, loopback or link-local address is refused before anything is sent there', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../src/platforms/platform.js';
 import { claimDueThreads, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { PublishError } from '../../src/publisher/platforms/platform.js';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';

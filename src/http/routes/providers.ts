@@ -1,6 +1,5 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { createThreadsClient } from '../../publisher/platforms/index.js';
 import { resolveWorkspace } from '../../services/accounts.js';
 import { blueskyConnectFaults, connectBlueskyAccount, disconnectProvider, finishThreadsConnect, startThreadsConnect } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
@@ -20,8 +19,6 @@ const Provider = Type.Object({
 });
 
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const threads = createThreadsClient(ctx);
-
   app.get('/api/v1/providers', {
     schema: {
       tags,
@@ -58,7 +55,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       querystring: TeamQuery,
       response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]),
     },
-    handler: async (request) => startThreadsConnect(ctx, threads, caller(request), request.query.teamId),
+    handler: async (request) => startThreadsConnect(ctx, caller(request), request.query.teamId),
   });
 
   app.get('/api/v1/providers/threads/callback', {
@@ -75,7 +72,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       response: withProblems({ 200: Provider }, [400, 409, 429, 502]),
       security: [],
     },
-    handler: async (request) => providerView(await finishThreadsConnect(ctx, threads, request.query)),
+    handler: async (request) => providerView(await finishThreadsConnect(ctx, request.query)),
   });
 
   app.delete('/api/v1/providers/:id', {

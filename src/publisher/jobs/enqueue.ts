@@ -1,7 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { JobKind, JobsTable } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
-import type { DbOrTrx } from '../../repos/threads.js';
+import { insertJobsOnce } from '../../repos/jobs.js';
+import { firstPostPublishedAt } from '../../repos/posts.js';
+import { type DbOrTrx, findThread } from '../../repos/threads.js';
 import { nextAnalyticsRun, PLUG_FIRST_CHECK_MS, spreadOf } from './schedule.js';
 
 const HOUR = 3_600_000;
@@ -12,13 +14,9 @@ const HOUR = 3_600_000;
  * PUBLISHED, so they exist if and only if it is; ON CONFLICT keeps a repeat from adding more.
  */
 export async function enqueueFollowUpJobs(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
-  const thread = await trx
-    .selectFrom('threads')
-    .select(['auto_repost_delay_hours', 'auto_plug_text', 'auto_plug_min_likes', 'published_at'])
-    .where('id', '=', threadId)
-    .executeTakeFirstOrThrow();
-  const first = await trx.selectFrom('posts').select('published_at').where('thread_id', '=', threadId).orderBy('post_order').limit(1).executeTakeFirst();
-  const firstPublishedAt = first?.published_at ?? now;
+  const thread = await findThread(trx, threadId);
+  if (!thread) throw new Error(`thread ${threadId} not found`);
+  const firstPublishedAt = (await firstPostPublishedAt(trx, threadId)) ?? now;
   const publishedAt = thread.published_at ?? now;
 
   const jobs: Insertable<JobsTable>[] = [];
@@ -31,11 +29,7 @@ export async function enqueueFollowUpJobs(trx: DbOrTrx, threadId: string, now: D
   if (thread.auto_plug_text !== null && thread.auto_plug_min_likes !== null) {
     jobs.push(newJob(newId(now.getTime()), 'PLUG', threadId, new Date(firstPublishedAt.getTime() + PLUG_FIRST_CHECK_MS), now));
   }
-  await trx
-    .insertInto('jobs')
-    .values(jobs)
-    .onConflict((oc) => oc.columns(['thread_id', 'kind']).doNothing())
-    .execute();
+  await insertJobsOnce(trx, jobs);
 }
 
 function newJob(id: string, kind: JobKind, threadId: string, runAt: Date, now: Date): Insertable<JobsTable> {

@@ -1,6 +1,8 @@
 import type { Updateable } from 'kysely';
-import type { JobRow, JobsTable } from '../../db/schema/index.js';
-import { PublishError } from '../platforms/platform.js';
+import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
+import { PublishError } from '../../platforms/platform.js';
+import { releaseJob as releaseJobRow } from '../../repos/jobs.js';
+import { markProviderExpired } from '../../repos/providers.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
 
@@ -9,13 +11,7 @@ import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
  * lease (it stalled, another one took the job over) changes nothing.
  */
 async function releaseJob(deps: PublishDeps, job: JobRow, changes: Updateable<JobsTable>): Promise<void> {
-  await deps.ctx.db
-    .updateTable('jobs')
-    .set({ ...changes, locked_by: null, locked_until: null, updated_at: deps.ctx.clock.now() })
-    .where('id', '=', job.id)
-    .where('locked_by', '=', deps.workerId)
-    .where('status', '=', 'RUNNING')
-    .execute();
+  await releaseJobRow(deps.ctx.db, job.id, deps.workerId, changes, deps.ctx.clock.now());
 }
 
 /** A worker that shuts down before running a claimed job gives it back, due at once, the claim not counted. */
@@ -40,9 +36,10 @@ export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Pr
 /**
  * A run that threw: transient errors come back after a backoff until MAX_JOB_ATTEMPTS, permanent
  * ones stop the job, and an auth error also marks the provider EXPIRED, as publishing does.
- * Anything not a PublishError (a database fault, a bug) counts as transient.
+ * Anything not a PublishError (a database fault, a bug) counts as transient. `provider` is the
+ * row as read before the run's network calls (null when the run failed before reading it).
  */
-export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown): Promise<void> {
+export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown, provider: ProviderRow | null): Promise<void> {
   const { ctx } = deps;
   const error =
     err instanceof PublishError
@@ -56,17 +53,6 @@ export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknow
     const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
     return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
   }
-  if (error.kind === 'auth') await expireProvider(deps, job);
+  if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
   return failJob(deps, job, error);
-}
-
-// Only an ACTIVE provider turns EXPIRED: a REVOKED one stays revoked.
-async function expireProvider(deps: PublishDeps, job: JobRow): Promise<void> {
-  const { ctx } = deps;
-  await ctx.db
-    .updateTable('providers')
-    .set({ status: 'EXPIRED', updated_at: ctx.clock.now() })
-    .where('id', '=', (eb) => eb.selectFrom('threads').select('provider_id').where('id', '=', job.thread_id))
-    .where('status', '=', 'ACTIVE')
-    .execute();
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import type { Analytics } from '../platforms/platform.js';
+import type { Analytics } from '../../platforms/platform.js';
+import { savePostAnalytics } from '../../repos/posts.js';
 
 /** posts.analytics as stored and shown by Get Thread (the `Analytics` schema of the API). */
 export interface StoredAnalytics extends Analytics {
@@ -22,10 +23,6 @@ export function toStoredAnalytics(counts: Analytics, fetchedAt: Date): StoredAna
 export async function saveAnalytics(ctx: AppContext, postId: string, counts: Analytics): Promise<StoredAnalytics> {
   const now = ctx.clock.now();
   const stored = toStoredAnalytics(counts, now);
-  await ctx.db
-    .updateTable('posts')
-    .set({ analytics: JSON.stringify(stored), updated_at: now })
-    .where('id', '=', postId)
-    .execute();
+  await savePostAnalytics(ctx.db, postId, stored, now);
   return stored;
 }

@@ -1,5 +1,6 @@
 import type { JobRow, PostRow } from '../../db/schema/index.js';
-import { PublishError } from '../platforms/platform.js';
+import { PublishError } from '../../platforms/platform.js';
+import { fillInPermalink as savePermalinkIfMissing } from '../../repos/posts.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, rescheduleJob } from './outcome.js';
@@ -41,8 +42,7 @@ async function fillInPermalink(deps: PublishDeps, target: JobTarget, post: PostR
   const { ctx } = deps;
   try {
     const permalink = await target.platform.lookUpPermalink(target.account, publishedRef(post));
-    if (permalink)
-      await ctx.db.updateTable('posts').set({ permalink, updated_at: ctx.clock.now() }).where('id', '=', post.id).where('permalink', 'is', null).execute();
+    if (permalink) await savePermalinkIfMissing(ctx.db, post.id, permalink, ctx.clock.now());
   } catch (err) {
     ctx.logger.info({ postId: post.id, err }, 'the permalink of a published post could not be read; trying again at the next refresh');
   }

@@ -1,5 +1,5 @@
 import type { JobKind, JobRow } from '../../db/schema/index.js';
-import { LeaseLostError } from '../platforms/platform.js';
+import { LeaseLostError } from '../../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { claimDueJobs } from './claim.js';
 import { failOrRetryJob, handBackJob } from './outcome.js';
@@ -29,12 +29,13 @@ export async function runDueJobs(deps: PublishDeps, limit: number): Promise<numb
 }
 
 export async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
+  let target: JobTarget | null = null;
   try {
-    const target = await loadJobTarget(deps, job);
+    target = await loadJobTarget(deps, job);
     if (target) await RUNNERS[job.kind](deps, job, target);
   } catch (err) {
     // Another worker holds the job now and finishes it; this one must not record an outcome.
     if (err instanceof LeaseLostError) deps.ctx.logger.info({ jobId: job.id }, err.message);
-    else await failOrRetryJob(deps, job, err);
+    else await failOrRetryJob(deps, job, err, target?.provider ?? null);
   }
 }

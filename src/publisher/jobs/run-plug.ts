@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.js';
 import type { JobRow } from '../../db/schema/index.js';
+import { type PostToPublish, PublishError } from '../../platforms/platform.js';
+import { adoptJobContainer, recordJobFacts, saveJobPublished } from '../../repos/jobs.js';
 import { fencedProgress, type LeasedProgressStore } from '../lease.js';
-import { type PostToPublish, PublishError, type PublishedRef } from '../platforms/platform.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';
@@ -38,7 +38,7 @@ export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget)
     progress: saved,
     ...fenced,
   });
-  await savePlugPublished(ctx, job.id, published);
+  await saveJobPublished(ctx.db, job.id, published, ctx.clock.now());
   await completeJob(deps, job);
 }
 
@@ -78,40 +78,10 @@ function plugProgressStore(deps: PublishDeps, jobId: string): LeasedProgressStor
   return {
     what: `job ${jobId}`,
     renew: () => renewJobLease(ctx.db, jobId, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs),
-    adoptContainer: async (expected, next) => {
+    adoptContainer: (expected, next) => {
       const now = ctx.clock.now();
-      const saved = await ctx.db
-        .updateTable('jobs')
-        .set({
-          network_container_id: next.containerId,
-          network_post_id: next.networkPostId,
-          network_cid: next.cid,
-          locked_until: new Date(now.getTime() + ctx.config.publisher.leaseMs),
-          updated_at: now,
-        })
-        .where('id', '=', jobId)
-        .where('locked_by', '=', deps.workerId)
-        .where('status', '=', 'RUNNING')
-        .where('network_container_id', 'is not distinct from', expected)
-        .where('network_post_id', 'is', null)
-        .executeTakeFirst();
-      return saved.numUpdatedRows > 0n;
+      return adoptJobContainer(ctx.db, jobId, deps.workerId, expected, next, new Date(now.getTime() + ctx.config.publisher.leaseMs), now);
     },
-    recordFacts: async (progress) => {
-      await ctx.db
-        .updateTable('jobs')
-        .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: ctx.clock.now() })
-        .where('id', '=', jobId)
-        .where('network_container_id', 'is not distinct from', progress.containerId)
-        .execute();
-    },
+    recordFacts: (progress) => recordJobFacts(ctx.db, jobId, progress, ctx.clock.now()),
   };
-}
-
-async function savePlugPublished(ctx: AppContext, jobId: string, ref: PublishedRef): Promise<void> {
-  await ctx.db
-    .updateTable('jobs')
-    .set({ network_post_id: ref.networkPostId, network_cid: ref.cid, permalink: ref.permalink, updated_at: ctx.clock.now() })
-    .where('id', '=', jobId)
-    .execute();
 }

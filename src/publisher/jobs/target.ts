@@ -1,11 +1,15 @@
-import type { JobRow, PostRow, ThreadRow } from '../../db/schema/index.js';
+import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
+import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../../platforms/platform.js';
+import { listPosts } from '../../repos/posts.js';
+import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
-import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount, type PublishDeps } from '../publish-thread.js';
 
 /** What a job works on: its thread, the thread's posts in order, and the network to call. */
 export interface JobTarget {
   thread: ThreadRow;
+  /** As read before any network call: an auth failure expires it only if it still holds this token. */
+  provider: ProviderRow;
   posts: PostRow[];
   platform: Platform;
   account: PlatformAccount;
@@ -20,7 +24,7 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   const { ctx } = deps;
   const thread = await findThread(ctx.db, job.thread_id);
   if (!thread) return null;
-  const provider = await ctx.db.selectFrom('providers').selectAll().where('id', '=', thread.provider_id).executeTakeFirstOrThrow();
+  const provider = await getProvider(ctx.db, thread.provider_id);
   if (provider.status !== 'ACTIVE') {
     throw new PublishError(
       'permanent',
@@ -30,8 +34,8 @@ export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<Job
   }
   const platform = deps.platforms[provider.kind];
   if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);
-  const posts = await ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', thread.id).orderBy('post_order').execute();
-  return { thread, posts, platform, account: decryptAccount(ctx, provider) };
+  const posts = await listPosts(ctx.db, thread.id);
+  return { thread, provider, posts, platform, account: decryptAccount(ctx, provider) };
 }
 
 /** The network reference of a published post; a thread is PUBLISHED only when all its posts are. */

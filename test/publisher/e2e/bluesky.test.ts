@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
+import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { createPlatforms } from '../../../src/publisher/platforms/index.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { createUser } from '../../helpers/seeds.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pds.js';

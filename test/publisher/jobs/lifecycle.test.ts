@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
 import { enqueueFollowUpJobs } from '../../../src/publisher/jobs/enqueue.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { PublishError } from '../../../src/publisher/platforms/platform.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakePlatform } from '../../helpers/fake-platform.js';
 import { createProvider, createUser } from '../../helpers/seeds.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
-import { PublishError } from '../../../src/publisher/platforms/platform.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, MINUTE, type PublishedThread, publishedThread, runAt } from './support.js';
 

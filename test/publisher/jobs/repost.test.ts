@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { personalWorkspace } from '../../../src/lib/workspace.js';
+import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
-import { PublishError } from '../../../src/publisher/platforms/platform.js';
+import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, publishedThread, runAt } from './support.js';
 
@@ -84,6 +86,27 @@ describeEachDb('auto-repost job', (env) => {
     assert.equal(providers.find((p: { id: string }) => p.id === t.providerId).status, 'EXPIRED');
     await runAt(env(), t.loop, t.publishedAt.getTime() + 2 * DAY);
     assert.equal(t.fake.repostCalls.length, 1);
+  });
+
+  test('an auth error after the account was reconnected with a new token leaves the provider ACTIVE', async () => {
+    const { ctx, app } = env();
+    const t = await publishedThread(env(), { autoRepostHours: 1 });
+    const before = await ctx.db.selectFrom('providers').selectAll().where('id', '=', t.providerId).executeTakeFirstOrThrow();
+    // While the repost call is on its way, the user reconnects the account (a new token); then
+    // the network refuses the old token the job was sent with.
+    t.fake.repost = async () => {
+      await addProvider(ctx, before.account_id, personalWorkspace(before.account_id), {
+        kind: 'THREADS',
+        providerUserId: before.provider_user_id,
+        username: before.username,
+        accessToken: 'token-after-reconnect',
+      });
+      throw new PublishError('auth', 'TOKEN_EXPIRED', 'Error validating access token');
+    };
+    await runAt(env(), t.loop, t.publishedAt.getTime() + HOUR);
+    assert.equal((await t.job('REPOST'))?.status, 'FAILED');
+    const providers = (await t.user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+    assert.equal(providers.find((p: { id: string }) => p.id === t.providerId).status, 'ACTIVE', 'the reconnected account stays ACTIVE');
   });
 
   test('a permanent error fails the job at once', async () => {

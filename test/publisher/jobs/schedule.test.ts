@@ -1,13 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newId } from '../../../src/lib/ids.js';
-import { ANALYTICS_OFFSETS_MS, jobBackoffMs, nextAnalyticsRun, nextPlugCheck, spreadOf } from '../../../src/publisher/jobs/schedule.js';
+import { ANALYTICS_OFFSETS_MS, jobBackoffMs, MAX_JOB_ATTEMPTS, nextAnalyticsRun, nextPlugCheck, spreadOf } from '../../../src/publisher/jobs/schedule.js';
 import { DAY, HOUR, MINUTE } from './support.js';
 
 // Pure functions: no database involved, so no describeEachDb.
 describe('follow-up job schedule', () => {
   const published = new Date('2026-11-22T12:00:00.000Z');
   const at = (ms: number) => new Date(published.getTime() + ms);
+
+  test('a job that fails every run is FAILED after 9 backoffs adding up to 511 min (about 8.5 h; 6.4 to 10.6 h with jitter), as the docs say', () => {
+    // Runs 1..MAX_JOB_ATTEMPTS-1 are followed by a backoff; the last failed run ends the job.
+    const total = (random: () => number) => Array.from({ length: MAX_JOB_ATTEMPTS - 1 }, (_, i) => jobBackoffMs(i + 1, 0, random)).reduce((a, b) => a + b, 0);
+    assert.equal(MAX_JOB_ATTEMPTS, 10);
+    assert.equal(
+      total(() => 0.5),
+      511 * MINUTE,
+    );
+    assert.equal(
+      total(() => 0),
+      0.75 * 511 * MINUTE,
+    );
+    assert.ok(total(() => 0.999999) <= 1.25 * 511 * MINUTE);
+  });
 
   test('analytics: +10 min, +1 h, +6 h, then daily to 30 days, then none', () => {
     assert.equal(ANALYTICS_OFFSETS_MS.length, 33);

@@ -19,9 +19,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import { ThreadsClient, ThreadsPlatform } from '../../../src/platforms/threads/platform.js';
 import type { PublisherLoop as Loop } from '../../../src/publisher/loop.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { ThreadsClient, ThreadsPlatform } from '../../../src/publisher/platforms/threads/platform.js';
 import { createThread } from '../../../src/services/threads.js';
 import { postgresSkipReason } from '../../helpers/db.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetwork } from '@atproto/dev-env';
-import { BlueskyPlatform } from '../../../../src/publisher/platforms/bluesky/platform.js';
-import { PublishError } from '../../../../src/publisher/platforms/platform.js';
+import { BlueskyPlatform } from '../../../../src/platforms/bluesky/platform.js';
+import { PublishError } from '../../../../src/platforms/platform.js';
 import { type LocalAccount, type LocalNetwork, startFullNetwork } from '../../../support/pds.js';
 import { emptyProgress, MemorySessions, newPost, platformAccount, progressLog } from './support.js';
 

@@ -3,10 +3,10 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { imageSize, sniffImageType } from '../../../../src/publisher/platforms/bluesky/image-info.js';
-import { isPublicAddress } from '../../../../src/publisher/platforms/bluesky/ip-policy.js';
-import { checkedAddresses, downloadImage, MAX_IMAGE_BYTES, type MediaFetchOptions } from '../../../../src/publisher/platforms/bluesky/media.js';
-import { PublishError } from '../../../../src/publisher/platforms/platform.js';
+import { isPublicAddress } from '../../../../src/lib/ip-policy.js';
+import { imageSize, sniffImageType } from '../../../../src/platforms/bluesky/image-info.js';
+import { checkedAddresses, downloadImage, MAX_IMAGE_BYTES, type MediaFetchOptions } from '../../../../src/platforms/bluesky/media.js';
+import { PublishError } from '../../../../src/platforms/platform.js';
 import { gifHeader, jpegHeader, pngImage, webpHeader } from './fixtures.js';
 
 async function rejection(promise: Promise<unknown>): Promise<PublishError> {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AppBskyFeedPost } from '@atproto/api';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../../src/publisher/platforms/bluesky/platform.js';
-import { postRkey, repostRkey } from '../../../../src/publisher/platforms/bluesky/rkey.js';
+import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../../src/platforms/bluesky/platform.js';
+import { postRkey, repostRkey } from '../../../../src/platforms/bluesky/rkey.js';
 import {
   type PlatformAccount,
   type PostProgress,
@@ -11,7 +11,7 @@ import {
   PublishError,
   type PublishedRef,
   type ReplyTarget,
-} from '../../../../src/publisher/platforms/platform.js';
+} from '../../../../src/platforms/platform.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../../support/pds.js';
 import { pngImage, pngWithMetadata } from './fixtures.js';
 import { CountingFetch, emptyProgress, expireAccessToken, MemorySessions, newPost, platformAccount, progressLog, startFileServer } from './support.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../../src/lib/clock.js';
-import { PublishError } from '../../../../src/publisher/platforms/platform.js';
-import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../../src/publisher/platforms/threads/client.js';
+import { PublishError } from '../../../../src/platforms/platform.js';
+import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../../src/platforms/threads/client.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
 
 const REDIRECT_URI = 'https://skein.example/api/v1/providers/threads/callback';

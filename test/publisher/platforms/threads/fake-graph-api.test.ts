@@ -49,6 +49,16 @@ describe('fake Graph API strictness', () => {
     assertGraphError(await call('GET', '/v1/me'), 2500);
   });
 
+  test('latencyMs delays every answer, so a benchmark can stand in for a network round trip', async (t) => {
+    const { create, fake } = await setup(t, { latencyMs: 300 });
+    const started = performance.now();
+    const [a, b] = await Promise.all([create({ media_type: 'TEXT', text: 'one' }), create({ media_type: 'TEXT', text: 'two' })]);
+    assert.ok(performance.now() - started >= 295, `answered after ${performance.now() - started} ms`);
+    assert.equal(a.status, 200);
+    assert.equal(b.status, 200);
+    assert.equal(fake.callsTo('threads.create').length, 2);
+  });
+
   test('text is limited to 500 UTF-8 bytes, not 500 UTF-16 units', async (t) => {
     const { create } = await setup(t);
     const text = `${'x'.repeat(495)}’’’`;

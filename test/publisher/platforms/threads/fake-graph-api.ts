@@ -64,6 +64,8 @@ export interface FakeGraphApiOptions {
   secondRepost?: 'existing' | 'refused';
   /** Meta's listings are eventually consistent: a post shows in /me/threads and /me/replies this long after it is published. */
   listingLagMs?: number;
+  /** Every answer (faults included) is sent this long after the request was read, like a network round trip; 0 by default. */
+  latencyMs?: number;
 }
 
 /** Faults for the next calls to an endpoint. */
@@ -172,6 +174,7 @@ export class FakeGraphApi {
   readonly #spoilerUnit: SpoilerUnit;
   readonly #secondRepost: 'existing' | 'refused';
   readonly #listingLagMs: number;
+  readonly #latencyMs: number;
   readonly #users = new Map<string, User>();
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, AuthCode>();
@@ -195,6 +198,7 @@ export class FakeGraphApi {
     this.#spoilerUnit = options.spoilerUnit ?? 'utf16';
     this.#secondRepost = options.secondRepost ?? 'existing';
     this.#listingLagMs = options.listingLagMs ?? 0;
+    this.#latencyMs = options.latencyMs ?? 0;
     this.#server = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => {
         // A bug in the fake, not a Meta behaviour: make it loud rather than a quiet 500.
@@ -281,6 +285,7 @@ export class FakeGraphApi {
     } catch (err) {
       return send(res, errorAnswer(err));
     }
+    if (this.#latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#latencyMs));
     const { access_token: _token, ...loggable } = params;
     this.requests.push({ method, endpoint: route?.endpoint ?? null, path: url.pathname, params: loggable });
     const fault = route ? this.#faults.get(route.endpoint)?.shift() : undefined;

@@ -1,5 +1,5 @@
 import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
-import { type Clock, systemClock } from '../../../lib/clock.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import {
   type Analytics,
   LeaseLostError,

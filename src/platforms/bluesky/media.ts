@@ -3,9 +3,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress } from '../../lib/ip-policy.js';
 import { PublishError } from '../platform.js';
 import { IMAGE_MIMES, type ImageMime, type ImageSize, imageSize, sniffImageType } from './image-info.js';
-import { isPublicAddress } from './ip-policy.js';
 import { stripMetadata } from './strip-metadata.js';
 
 /**

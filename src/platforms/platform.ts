@@ -105,6 +105,9 @@ export interface PublishInput {
   confirmLease: () => Promise<void>;
 }
 
+/** The network clients the publisher uses, one per network this server publishes to. */
+export type Platforms = Partial<Record<NetworkKind, Platform>>;
+
 export interface Platform {
   readonly kind: NetworkKind;
   /**

@@ -1,0 +1,179 @@
+/**
+ * The API rows: a Skein server (`node bin/skein.js serve`, SKEIN_PUBLISHER=0) on PGlite or on
+ * PostgreSQL + Redis, seeded through the CLI and the API, then loaded one route at a time.
+ */
+import { type LoadResult, type LoadSpec, type LoadTool, medianRun, UNIQUE } from './load.js';
+import {
+  apiClient,
+  bannerKey,
+  createDatabase,
+  type Env,
+  freePort,
+  newSecret,
+  OWNER_EMAIL,
+  Proc,
+  REDIS_URL,
+  rssMiB,
+  sampleRss,
+  skeinCli,
+  skeinEnv,
+  startSkein,
+  tempDir,
+  waitReady,
+} from './procs.js';
+
+export type Backend = 'pglite' | 'postgres';
+export const ROUTES = ['getThread', 'listPosts', 'create', 'setTags'] as const;
+export type Route = (typeof ROUTES)[number];
+export const ROUTE_LABELS: Record<Route, string> = {
+  getThread: 'GET thread',
+  listPosts: 'List Posts (20 threads × 3 posts)',
+  create: 'Create (3-post thread)',
+  setTags: 'Set Thread Tags',
+};
+
+export interface LoadOptions {
+  tool: LoadTool;
+  connections: number;
+  seconds: number;
+  runs: number;
+  warmupSeconds: number;
+  log: (line: string) => void;
+}
+
+export interface BackendResult {
+  rows: Record<Route, LoadResult & { all: number[] }>;
+  rssIdleMiB: number;
+  rssLoadMiB: number;
+  /** PGlite only: ms from spawn to /readyz 200 when restarted on the database just used. */
+  restartMs: number[] | null;
+}
+
+/** Times in the account's time zone (UTC), as api.md's examples write them: no offset. */
+function local(date: Date): string {
+  return date.toISOString().slice(0, 19);
+}
+
+export async function runBackend(backend: Backend, options: LoadOptions, restarts: number): Promise<BackendResult> {
+  const db = backend === 'postgres' ? await createDatabase('api') : null;
+  const dir = tempDir(backend);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Env = skeinEnv({
+    SKEIN_DATA_DIR: dir.path,
+    SKEIN_SECRET: newSecret(),
+    SKEIN_PUBLISHER: '0',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...(db ? { DATABASE_URL: db.url, REDIS_URL } : {}),
+  });
+  let server: Proc | null = null;
+  try {
+    // The first start on an empty database prints an owner account's API key; the provider comes from the CLI.
+    options.log(`${backend}: first start, then skein provider add`);
+    server = startSkein(`skein serve (${backend})`, 'serve', env);
+    await waitReady(server, baseUrl, performance.now());
+    const key = await bannerKey(server);
+    if (backend === 'pglite') {
+      await server.stop(); // the embedded database has one owner process at a time
+      server = null;
+    }
+    const provider = await skeinCli(
+      ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--provider-user-id', '1', '--username', 'bench', '--access-token', 'bench-token'],
+      env,
+    );
+    const providerId = provider.id as string;
+    if (!server) {
+      server = startSkein(`skein serve (${backend})`, 'serve', env);
+      await waitReady(server, baseUrl, performance.now());
+    }
+    const api = apiClient(baseUrl, key);
+    options.log(`${backend}: seeding through the API`);
+    const day = new Date(Date.now() + 2 * 86_400_000);
+    day.setUTCHours(10, 0, 0, 0);
+    const threePosts = (label: string) => [{ text: `${label}: first post` }, { text: `${label}: second post` }, { text: `${label}: third post` }];
+    for (let i = 0; i < 20; i++) {
+      await api('POST', '/api/v1/posts', { providerId, scheduleAt: local(new Date(day.getTime() + i * 120_000)), posts: threePosts(`listed ${i}`) });
+    }
+    const later = new Date(day.getTime() + 86_400_000);
+    const getThread = await api<{ threadId: string }>('POST', '/api/v1/posts', { providerId, scheduleAt: local(later), posts: threePosts('read') });
+    const tagThread = await api<{ threadId: string }>('POST', '/api/v1/posts', { providerId, scheduleAt: local(later), posts: threePosts('tagged') });
+    const from = local(day);
+    const to = local(new Date(day.getTime() + 3600_000));
+    const listed = await api<{ count: number }>('GET', `/api/v1/posts?from=${from}&to=${to}`);
+    if (listed.count !== 20) throw new Error(`List Posts seeding: expected 20 threads in range, got ${listed.count}`);
+
+    const auth = { authorization: `Bearer ${key}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const createAt = local(new Date(day.getTime() + 30 * 86_400_000));
+    const specs: Record<Route, LoadSpec> = {
+      getThread: { url: `${baseUrl}/api/v1/posts/${getThread.threadId}`, method: 'GET', headers: auth },
+      listPosts: { url: `${baseUrl}/api/v1/posts?from=${from}&to=${to}`, method: 'GET', headers: auth },
+      create: {
+        url: `${baseUrl}/api/v1/posts`,
+        method: 'POST',
+        headers: json,
+        bodies: [JSON.stringify({ providerId, scheduleAt: createAt, posts: threePosts(`bench ${backend} ${UNIQUE}`) })],
+      },
+      setTags: {
+        url: `${baseUrl}/api/v1/posts/${tagThread.threadId}/tags`,
+        method: 'PUT',
+        headers: json,
+        bodies: [JSON.stringify({ tagNames: ['bench', 'weekly'] }), JSON.stringify({ tagNames: ['bench', 'launch'] })],
+      },
+    };
+    // Every route answers 2xx once before it is loaded, so a broken seed fails loudly here.
+    for (const spec of Object.values(specs)) {
+      const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.bodies?.[0]?.replace(UNIQUE, 'probe') });
+      if (res.status >= 300) throw new Error(`${spec.method} ${spec.url}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+
+    await new Promise((r) => setTimeout(r, 1000));
+    const rssIdleMiB = rssMiB(server.pid) ?? 0;
+    const stopSampling = sampleRss(server.pid);
+    const rows = {} as BackendResult['rows'];
+    for (const route of ROUTES) {
+      if (options.warmupSeconds > 0) await options.tool.run(specs[route], options.connections, options.warmupSeconds);
+      rows[route] = await medianRun(options.tool, specs[route], options.connections, options.seconds, options.runs);
+      options.log(`${backend}: ${ROUTE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s`);
+    }
+    const rssLoadMiB = stopSampling();
+    await server.stop();
+    server = null;
+
+    let restartMs: number[] | null = null;
+    if (backend === 'pglite') {
+      restartMs = [];
+      for (let i = 0; i < restarts; i++) {
+        const started = performance.now();
+        server = startSkein('skein serve (restart)', 'serve', env);
+        restartMs.push(await waitReady(server, baseUrl, started));
+        await server.stop();
+        server = null;
+      }
+      options.log(`pglite: restart ready in ${restartMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    }
+    return { rows, rssIdleMiB, rssLoadMiB, restartMs };
+  } finally {
+    await server?.stop();
+    await db?.drop();
+    dir.remove();
+  }
+}
+
+/** The ceiling: bench/hello-server.js, a bare Fastify app in its own process. */
+export async function runHello(options: LoadOptions): Promise<LoadResult & { all: number[] }> {
+  const port = await freePort();
+  const hello = new Proc('hello-world', process.execPath, ['bench/hello-server.js'], { PATH: process.env.PATH ?? '', PORT: String(port) });
+  try {
+    await waitReady(hello, `http://127.0.0.1:${port}`, performance.now());
+    const spec: LoadSpec = { url: `http://127.0.0.1:${port}/`, method: 'GET', headers: {} };
+    if (options.warmupSeconds > 0) await options.tool.run(spec, options.connections, options.warmupSeconds);
+    const result = await medianRun(options.tool, spec, options.connections, options.seconds, options.runs);
+    options.log(`hello-world: ${result.all.map((r) => r.toFixed(0)).join(', ')} req/s`);
+    return result;
+  } finally {
+    await hello.stop();
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The publisher row: N one-post threads fall due within `spreadMs` and `skein worker` processes
+ * on PostgreSQL publish them to the fake Threads Graph API, which answers each call after 50 ms.
+ * Lateness (published_at − scheduled_at) is read from the database afterwards.
+ */
+import pg from 'pg';
+import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
+import { median } from './load.js';
+import {
+  apiClient,
+  bannerKey,
+  createDatabase,
+  freePort,
+  newSecret,
+  OWNER_EMAIL,
+  type Proc,
+  pool,
+  REDIS_URL,
+  skeinCli,
+  skeinEnv,
+  startSkein,
+  tempDir,
+  waitReady,
+} from './procs.js';
+
+/** Meta allows 250 posts per account in 24 h: the threads are spread over accounts below that. */
+const THREADS_PER_ACCOUNT = 200;
+const DAY_MS = 86_400_000;
+
+export interface PublisherOptions {
+  threads: number;
+  spreadMs: number;
+  /** A run stops this long after the last thread fell due, published or not. */
+  graceMs: number;
+  workerCounts: number[];
+  latencyMs: number;
+  log: (line: string) => void;
+}
+
+export interface PublisherRun {
+  workers: number;
+  threads: number;
+  published: number;
+  failed: number;
+  /** Over all threads; one not published by the end counts as late until the end (a lower bound). */
+  p50LatenessMs: number;
+  p99LatenessMs: number;
+  /** First due time → last thread published (or the end of the run when some were not). */
+  totalMs: number;
+  threadsPerSecond: number;
+  complete: boolean;
+}
+
+export async function runPublisher(options: PublisherOptions): Promise<PublisherRun[]> {
+  let clockOffsetMs = 0;
+  // The fake's clock moves a day ahead between runs, so every run starts with fresh 24 h quotas.
+  const fake = await FakeGraphApi.start({ latencyMs: options.latencyMs, clock: { now: () => new Date(Date.now() + clockOffsetMs) } });
+  const db = await createDatabase('publisher');
+  const dir = tempDir('publisher');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = skeinEnv({ SKEIN_DATA_DIR: dir.path, SKEIN_SECRET: newSecret(), DATABASE_URL: db.url, REDIS_URL, THREADS_API_URL: fake.url, PORT: String(port) });
+  const client = new pg.Client({ connectionString: db.url });
+  let server: Proc | null = null;
+  const workers: Proc[] = [];
+  try {
+    server = startSkein('skein serve (publisher seeding)', 'serve', { ...env, SKEIN_PUBLISHER: '0' });
+    await waitReady(server, baseUrl, performance.now());
+    const key = await bannerKey(server);
+    const accounts = Math.ceil(options.threads / THREADS_PER_ACCOUNT);
+    options.log(`publisher: ${accounts} Threads accounts through skein provider add`);
+    const providerIds = await pool(
+      Array.from({ length: accounts }, (_, i) => i),
+      4,
+      async (i) => {
+        const account = fake.createAccount(`bench${i}`);
+        const provider = await skeinCli(
+          [
+            'provider',
+            'add',
+            '--email',
+            OWNER_EMAIL,
+            '--kind',
+            'THREADS',
+            '--provider-user-id',
+            account.userId,
+            '--username',
+            `bench${i}`,
+            '--access-token',
+            account.accessToken,
+          ],
+          env,
+        );
+        return provider.id as string;
+      },
+    );
+    await client.connect();
+    const api = apiClient(baseUrl, key);
+
+    const runs: PublisherRun[] = [];
+    for (const [round, count] of options.workerCounts.entries()) {
+      if (round > 0) clockOffsetMs += DAY_MS + 3600_000;
+      const ids = await threadsForRound(client, api, providerIds, options, round, count);
+      for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', { ...env, LOG_LEVEL: 'info' }));
+      await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));
+      // The due times are set in one statement once the workers are up: spread evenly from t0.
+      const t0 = new Date(Date.now() + 3000);
+      await client.query(
+        `UPDATE threads AS t SET scheduled_at = $1::timestamptz + (((n.i - 1) * $2::float8 / $3::float8) * interval '1 millisecond')
+         FROM unnest($4::text[]) WITH ORDINALITY AS n(id, i) WHERE t.id = n.id`,
+        [t0, options.spreadMs, options.threads, ids],
+      );
+      await client.query(`SELECT pg_notify('skein_schedule', '')`);
+      const t1 = new Date(t0.getTime() + options.spreadMs);
+      const end = t1.getTime() + options.graceMs;
+      let done = 0;
+      while (Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 500));
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM threads WHERE scheduled_at BETWEEN $1 AND $2 AND status IN ('PUBLISHED', 'FAILED')`,
+          [t0, t1],
+        );
+        done = Number(rows[0]!.n);
+        if (done >= options.threads) break;
+      }
+      const stoppedAt = new Date();
+      await Promise.all(workers.map((w) => w.stop()));
+      workers.length = 0;
+      runs.push(await measure(client, t0, t1, stoppedAt, count, options.threads));
+      const last = runs[runs.length - 1]!;
+      options.log(
+        `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s`,
+      );
+      // Threads left over must not be published by the next round's workers.
+      await client.query(
+        `UPDATE threads SET scheduled_at = scheduled_at + interval '100 years' WHERE scheduled_at BETWEEN $1 AND $2 AND status <> 'PUBLISHED'`,
+        [t0, t1],
+      );
+    }
+    return runs;
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await server?.stop();
+    await client.end().catch(() => {});
+    await fake.close();
+    await db.drop();
+    dir.remove();
+  }
+}
+
+/**
+ * The round's threads, ordered round-robin over the accounts (so each account's posts are spread
+ * in time). Threads no worker ever claimed in an earlier round are used again; the rest are
+ * created through the API, due far ahead until the round sets their times.
+ */
+async function threadsForRound(
+  client: pg.Client,
+  api: ReturnType<typeof apiClient>,
+  providerIds: string[],
+  options: PublisherOptions,
+  round: number,
+  workers: number,
+): Promise<string[]> {
+  const perAccount = Math.ceil(options.threads / providerIds.length);
+  const byProvider = new Map(providerIds.map((id) => [id, [] as string[]]));
+  const { rows } = await client.query<{ id: string; provider_id: string }>(
+    `SELECT id, provider_id FROM threads WHERE status = 'READY' AND attempts = 0 AND scheduled_at > now() + interval '1 day' ORDER BY id`,
+  );
+  for (const row of rows) {
+    const list = byProvider.get(row.provider_id);
+    if (list && list.length < perAccount) list.push(row.id);
+  }
+  const missing = providerIds.flatMap((id) => Array.from({ length: perAccount - byProvider.get(id)!.length }, () => id));
+  options.log(
+    `publisher: ${workers} worker(s) next; ${perAccount * providerIds.length - missing.length} threads never claimed are used again, ${missing.length} created through the API`,
+  );
+  const parked = new Date(Date.now() + (60 + round) * DAY_MS).toISOString();
+  await pool(missing, 16, async (providerId, i) => {
+    const body = { providerId, scheduleAt: parked, posts: [{ text: `bench round ${round} thread ${i}` }] };
+    byProvider.get(providerId)!.push((await api<{ threadId: string }>('POST', '/api/v1/posts', body)).threadId);
+  });
+  const ids: string[] = [];
+  for (let k = 0; k < perAccount; k++) {
+    for (const id of providerIds) {
+      const thread = byProvider.get(id)![k];
+      if (thread) ids.push(thread);
+    }
+  }
+  return ids.slice(0, options.threads);
+}
+
+async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<PublisherRun> {
+  const { rows } = await client.query<{ status: string; late_ms: number; published_ms: string | null }>(
+    `SELECT status,
+            EXTRACT(EPOCH FROM (coalesce(published_at, $3) - scheduled_at)) * 1000 AS late_ms,
+            (EXTRACT(EPOCH FROM published_at) * 1000)::text AS published_ms
+       FROM threads WHERE scheduled_at BETWEEN $1 AND $2`,
+    [t0, t1, stoppedAt],
+  );
+  const late = rows.map((r) => Math.max(0, Number(r.late_ms))).sort((a, b) => a - b);
+  const published = rows.filter((r) => r.status === 'PUBLISHED');
+  const failed = rows.filter((r) => r.status === 'FAILED').length;
+  const complete = published.length + failed === threads;
+  const lastPublished = Math.max(...published.map((r) => Number(r.published_ms)), t0.getTime());
+  const totalMs = (complete ? lastPublished : stoppedAt.getTime()) - t0.getTime();
+  const pct = (q: number) => (late.length ? late[Math.min(late.length - 1, Math.ceil(q * late.length) - 1)]! : 0);
+  return {
+    workers,
+    threads,
+    published: published.length,
+    failed,
+    p50LatenessMs: late.length ? median(late) : 0,
+    p99LatenessMs: pct(0.99),
+    totalMs,
+    threadsPerSecond: published.length / (totalMs / 1000),
+    complete,
+  };
+}

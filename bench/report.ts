@@ -1,0 +1,175 @@
+/** The bench's one table (and the same figures as JSON), with each target PASS or MISS. */
+import type { BackendResult, Route } from './api.js';
+import { ROUTE_LABELS, ROUTES } from './api.js';
+import type { LoadResult } from './load.js';
+import { median } from './load.js';
+import type { PublisherRun } from './publisher.js';
+
+export interface Results {
+  meta: Record<string, unknown>;
+  ceiling: LoadResult;
+  api: { postgres: BackendResult; pglite: BackendResult };
+  publisher: PublisherRun[];
+}
+
+export interface Target {
+  name: string;
+  figure: string;
+  target: string;
+  result: 'PASS' | 'MISS';
+}
+
+const BACKEND_NAMES = { postgres: 'PostgreSQL + Redis', pglite: 'PGlite' } as const;
+const OF_CEILING: Partial<Record<Route, number>> = { getThread: 0.25, listPosts: 0.06, create: 0.07 };
+const OF_POSTGRES: Partial<Record<Route, number>> = { getThread: 0.45, listPosts: 0.25, create: 0.5 };
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pass = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS');
+
+export function targets(r: Results): Target[] {
+  const out: Target[] = [];
+  const pgRows = r.api.postgres.rows;
+  for (const route of ROUTES) {
+    const want = OF_CEILING[route];
+    if (want === undefined) continue;
+    const ratio = pgRows[route].rps / r.ceiling.rps;
+    out.push({ name: `${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`, figure: pct(ratio), target: `≥ ${pct(want)}`, result: pass(ratio >= want) });
+  }
+  for (const route of ROUTES) {
+    const want = OF_POSTGRES[route];
+    if (want === undefined) continue;
+    const ratio = r.api.pglite.rows[route].rps / pgRows[route].rps;
+    out.push({ name: `${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`, figure: pct(ratio), target: `≥ ${pct(want)}`, result: pass(ratio >= want) });
+  }
+  const byWorkers = (n: number) => r.publisher.find((p) => p.workers === n);
+  const four = byWorkers(4);
+  if (four) {
+    const s = four.p99LatenessMs / 1000;
+    out.push({
+      name: `Publisher p99 lateness, 4 workers, ${four.threads.toLocaleString('en-US')} threads`,
+      figure: `${four.complete ? '' : '≥ '}${s.toFixed(2)} s`,
+      target: '< 5 s',
+      result: pass(four.complete && s < 5),
+    });
+  }
+  const one = byWorkers(1);
+  const two = byWorkers(2);
+  if (one && two) {
+    const ratio = two.threadsPerSecond / one.threadsPerSecond;
+    out.push({ name: 'Publisher throughput, 2 workers over 1', figure: `${ratio.toFixed(2)}×`, target: '≥ 1.70×', result: pass(ratio >= 1.7) });
+  }
+  out.push(rssTarget('PostgreSQL', r.api.postgres.rssIdleMiB, 150));
+  out.push(rssTarget('PGlite', r.api.pglite.rssIdleMiB, 400));
+  const restart = median(r.api.pglite.restartMs ?? [Number.POSITIVE_INFINITY]);
+  out.push({
+    name: 'Restart on an existing embedded database, spawn → /readyz 200',
+    figure: `${restart.toFixed(0)} ms`,
+    target: '< 2000 ms',
+    result: pass(restart < 2000),
+  });
+  return out;
+}
+
+/** The JSON form: the same figures, each API row with its share of the ceiling (and PGlite's of PostgreSQL). */
+export function toJson(r: Results, list: Target[]): unknown {
+  const api = Object.fromEntries(
+    (['postgres', 'pglite'] as const).map((backend) => {
+      const b = r.api[backend];
+      const rows = Object.fromEntries(
+        ROUTES.map((route) => {
+          const row = b.rows[route];
+          const ofPostgres = backend === 'pglite' ? row.rps / r.api.postgres.rows[route].rps : undefined;
+          return [route, { label: ROUTE_LABELS[route], ...row, ofCeiling: row.rps / r.ceiling.rps, ofPostgres }];
+        }),
+      );
+      return [backend, { ...b, rows }];
+    }),
+  );
+  return { ...r, api, targets: list };
+}
+
+function rssTarget(backend: string, mib: number, limit: number): Target {
+  return { name: `RSS idle on ${backend}`, figure: `${mib.toFixed(0)} MiB`, target: `< ${limit} MiB`, result: pass(mib < limit) };
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const num = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function render(r: Results, list: Target[]): string {
+  const verdict = (name: string) => list.find((t) => t.name === name);
+  const apiRows: string[][] = [['Fastify hello-world (ceiling)', '—', num(r.ceiling.rps), num(r.ceiling.p50Ms, 2), num(r.ceiling.p99Ms, 2), '100%', '', '']];
+  for (const backend of ['postgres', 'pglite'] as const) {
+    for (const route of ROUTES) {
+      const row = r.api[backend].rows[route];
+      const target =
+        backend === 'postgres' ? verdict(`${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`) : verdict(`${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`);
+      const ofPg = backend === 'pglite' ? pct(row.rps / r.api.postgres.rows[route].rps) : '';
+      apiRows.push([
+        `${ROUTE_LABELS[route]}${row.errors ? ` (${row.errors} errors!)` : ''}`,
+        BACKEND_NAMES[backend],
+        num(row.rps),
+        num(row.p50Ms, 2),
+        num(row.p99Ms, 2),
+        pct(row.rps / r.ceiling.rps),
+        ofPg,
+        target ? `${target.target} ${target.result}` : '',
+      ]);
+    }
+  }
+  const pubRows = r.publisher.map((p) => {
+    const target = p.workers === 4 ? verdict(`Publisher p99 lateness, 4 workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
+    const ge = p.complete ? '' : '≥ ';
+    return [
+      `${p.workers} worker${p.workers > 1 ? 's' : ''}`,
+      `${num(p.published)} / ${num(p.threads)}${p.failed ? ` (${p.failed} failed)` : ''}`,
+      `${ge}${num(p.p50LatenessMs / 1000, 2)}`,
+      `${ge}${num(p.p99LatenessMs / 1000, 2)}`,
+      `${p.complete ? '' : '> '}${num(p.totalMs / 1000, 1)}`,
+      num(p.threadsPerSecond, 1),
+      target ? `p99 ${target.target} ${target.result}` : '',
+    ];
+  });
+  const m = r.meta;
+  const out = [
+    `Skein bench (${m.mode}) — ${m.date}, ${m.cpus} CPUs, load average ${m.loadAverage} at start, Node ${m.node}`,
+    `Load generator: ${m.loadGenerator}, in its own process; ${m.connections} connections, ${m.seconds} s per run, each figure the median of ${m.runs} run(s).`,
+    `Rate limits out of the way: ${m.rateLimits} (the limiter still runs on every request; in Redis on PostgreSQL).`,
+    `Servers: node bin/skein.js serve, SKEIN_PUBLISHER=0, LOG_LEVEL=warn; PGlite in a temp SKEIN_DATA_DIR, PostgreSQL in a fresh database + REDIS_URL.`,
+    '',
+    table(['API', 'database', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'of PostgreSQL', 'target'], apiRows),
+    '',
+    `Publisher: ${num(r.publisher[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, fake Threads Graph API answering each call after ${m.publisherLatencyMs} ms, skein worker processes on PostgreSQL; a run stops ${m.publisherGraceS} s after the last due time.`,
+    table(['workers', 'published', 'p50 late s', 'p99 late s', 'total s', 'threads/s', 'target'], pubRows),
+    '',
+    table(
+      ['resources', 'PostgreSQL + Redis', 'PGlite', 'target'],
+      [
+        [
+          'RSS idle (after seeding), MiB',
+          num(r.api.postgres.rssIdleMiB),
+          num(r.api.pglite.rssIdleMiB),
+          `< 150 ${verdict('RSS idle on PostgreSQL')?.result} / < 400 ${verdict('RSS idle on PGlite')?.result}`,
+        ],
+        ['RSS under load (peak), MiB', num(r.api.postgres.rssLoadMiB), num(r.api.pglite.rssLoadMiB), ''],
+        [
+          'restart on an existing embedded database, ms',
+          '—',
+          (r.api.pglite.restartMs ?? []).map((x) => num(x)).join(', '),
+          `median < 2000 ${verdict('Restart on an existing embedded database, spawn → /readyz 200')?.result}`,
+        ],
+      ],
+    ),
+    '',
+    table(
+      ['target', 'figure', 'wanted', 'result'],
+      list.map((t) => [t.name, t.figure, t.target, t.result]),
+    ),
+    `${list.filter((t) => t.result === 'PASS').length} of ${list.length} targets met (a miss fails nothing).`,
+  ];
+  return out.join('\n');
+}

@@ -1,0 +1,65 @@
+import type { AppContext } from '../context.js';
+import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
+import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
+import type { Platforms } from './platform.js';
+import { ThreadsClient } from './threads/client.js';
+import { ThreadsPlatform } from './threads/platform.js';
+
+/** Logs in to Bluesky once with an app password (connecting an account). */
+export type BlueskyConnector = (input: { service: string; identifier: string; appPassword: string }) => Promise<ConnectedAccount>;
+
+/**
+ * Every client of a social network, built once per process by the context (`ctx.network()`)
+ * and replaced by fakes in tests (ContextOverrides.network). The services use them to connect
+ * accounts, the publisher to publish and to refresh tokens.
+ */
+export interface NetworkClients {
+  /** Publishing, reposts and analytics, one client per network (they pool sessions). */
+  platforms: Platforms;
+  /** Threads OAuth (connect) and the long-lived token refresh. */
+  threads: ThreadsClient;
+  /** Bluesky app-password login (connect). */
+  connectBluesky: BlueskyConnector;
+}
+
+type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret'>;
+
+export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
+  return { platforms: createPlatforms(ctx), threads: createThreadsClient(ctx), connectBluesky: (input) => connectBluesky(input) };
+}
+
+/** Bluesky sessions live encrypted on the provider row, so every process and restart shares them. */
+export function providerSessionStore(ctx: NetworkDeps): BlueskySessions {
+  return {
+    async load(providerId) {
+      const sessionEnc = await findSessionEnc(ctx.db, providerId);
+      return sessionEnc ? (JSON.parse(ctx.secrets.decrypt(sessionEnc)) as BlueskySession) : null;
+    },
+    async save(providerId, session) {
+      await saveSessionEnc(ctx.db, providerId, ctx.secrets.encrypt(JSON.stringify(session)), ctx.clock.now());
+    },
+  };
+}
+
+export function createThreadsClient(ctx: NetworkDeps): ThreadsClient {
+  return new ThreadsClient({
+    apiUrl: ctx.config.threads.apiUrl,
+    appId: ctx.config.threads.appId,
+    appSecret: ctx.threadsAppSecret,
+    now: () => ctx.clock.now().getTime(),
+  });
+}
+
+/** The publishing clients, one per network. */
+export function createPlatforms(ctx: NetworkDeps): Platforms {
+  return {
+    THREADS: new ThreadsPlatform({ client: createThreadsClient(ctx) }),
+    BLUESKY: new BlueskyPlatform({
+      sessions: providerSessionStore(ctx),
+      allowPrivateMedia: ctx.config.media.allowPrivate,
+      defaultServiceUrl: ctx.config.bluesky.serviceUrl,
+      clock: ctx.clock,
+      onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),
+    }),
+  };
+}

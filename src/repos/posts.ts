@@ -1,0 +1,242 @@
+import type { PostRow, PublishStatus } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
+import type { DbOrTrx } from './types.js';
+
+/**
+ * Post rows of a thread, with their media and spoiler ranges. Each post's network state
+ * (container, network id, CID, permalink) is written here; the compare-and-set that only the
+ * lease holder may run is `adoptPostContainer` (the caller holds the thread's lease, locked by
+ * `lockThreadIfLeaseHeld`, in the same transaction).
+ */
+
+export interface MediaWrite {
+  url: string;
+  altText?: string | null;
+}
+
+export interface SpoilerRangeWrite {
+  offset: number;
+  length: number;
+}
+
+export interface PostWrite {
+  content: string;
+  topic: string | null;
+  isSpoilerMedia: boolean;
+  media: MediaWrite[];
+  spoilerRanges: SpoilerRangeWrite[];
+}
+
+/** A post's network state, as the publisher learns it. */
+export interface PostNetworkState {
+  containerId: string | null;
+  networkPostId: string | null;
+  cid: string | null;
+}
+
+export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
+  const id = newId(now.getTime());
+  await trx
+    .insertInto('posts')
+    .values({
+      id,
+      thread_id: threadId,
+      post_order: order,
+      content: post.content,
+      topic: post.topic,
+      is_spoiler_media: post.isSpoilerMedia,
+      status,
+      network_container_id: null,
+      network_post_id: null,
+      network_cid: null,
+      permalink: null,
+      published_at: null,
+      error_code: null,
+      error_message: null,
+      analytics: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await replaceMedia(trx, id, post.media);
+  await replaceSpoilerRanges(trx, id, post.spoilerRanges);
+  return id;
+}
+
+export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaWrite[]): Promise<void> {
+  await trx.deleteFrom('media').where('post_id', '=', postId).execute();
+  if (media.length === 0) return;
+  await trx
+    .insertInto('media')
+    .values(media.map((m, position) => ({ id: newId(), post_id: postId, position, url: m.url, alt_text: m.altText ?? null, type: 'IMAGE' as const })))
+    .execute();
+}
+
+export async function replaceSpoilerRanges(trx: DbOrTrx, postId: string, ranges: SpoilerRangeWrite[]): Promise<void> {
+  await trx.deleteFrom('spoiler_ranges').where('post_id', '=', postId).execute();
+  if (ranges.length === 0) return;
+  await trx
+    .insertInto('spoiler_ranges')
+    .values(ranges.map((r, position) => ({ post_id: postId, position, offset: r.offset, length: r.length })))
+    .execute();
+}
+
+/** A thread's posts in order. */
+export function listPosts(db: DbOrTrx, threadId: string): Promise<PostRow[]> {
+  return db.selectFrom('posts').selectAll().where('thread_id', '=', threadId).orderBy('post_order').execute();
+}
+
+export function findPostInThread(db: DbOrTrx, threadId: string, postId: string): Promise<PostRow | undefined> {
+  return db.selectFrom('posts').selectAll().where('id', '=', postId).where('thread_id', '=', threadId).executeTakeFirst();
+}
+
+export function listSpoilerRanges(db: DbOrTrx, postId: string): Promise<Array<{ offset: number; length: number }>> {
+  return db.selectFrom('spoiler_ranges').select(['offset', 'length']).where('post_id', '=', postId).orderBy('position').execute();
+}
+
+export async function countPosts(db: DbOrTrx, threadId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('thread_id', '=', threadId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** When the first post went out (null if it has not, or the thread has no posts). */
+export async function firstPostPublishedAt(db: DbOrTrx, threadId: string): Promise<Date | null> {
+  const first = await db.selectFrom('posts').select('published_at').where('thread_id', '=', threadId).orderBy('post_order').limit(1).executeTakeFirst();
+  return first?.published_at ?? null;
+}
+
+/** Changes only the fields given (an Edit Single Post). */
+export async function updatePostFields(
+  trx: DbOrTrx,
+  postId: string,
+  fields: { content?: string; topic?: string | null; isSpoilerMedia?: boolean },
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({
+      ...(fields.content !== undefined ? { content: fields.content } : {}),
+      ...(fields.topic !== undefined ? { topic: fields.topic } : {}),
+      ...(fields.isSpoilerMedia !== undefined ? { is_spoiler_media: fields.isSpoilerMedia } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', postId)
+    .execute();
+}
+
+/** Rewrites a post wholly, at a new place in the thread (an Edit Thread). */
+export async function rewritePost(trx: DbOrTrx, postId: string, order: number, write: PostWrite, now: Date): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({ post_order: order, content: write.content, topic: write.topic, is_spoiler_media: write.isSpoilerMedia, updated_at: now })
+    .where('id', '=', postId)
+    .execute();
+  await replaceMedia(trx, postId, write.media);
+  await replaceSpoilerRanges(trx, postId, write.spoilerRanges);
+}
+
+export async function deletePosts(trx: DbOrTrx, postIds: string[]): Promise<void> {
+  if (postIds.length) await trx.deleteFrom('posts').where('id', 'in', postIds).execute();
+}
+
+/** A retry: every post not yet published is READY again, its error cleared. */
+export async function resetUnpublishedPosts(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({ status: 'READY', error_code: null, error_message: null, updated_at: now })
+    .where('thread_id', '=', threadId)
+    .where('status', '!=', 'PUBLISHED')
+    .execute();
+}
+
+/** The claim: the claimed threads' unpublished posts turn PUBLISHING. */
+export async function markPostsPublishing(trx: DbOrTrx, threadIds: string[], now: Date): Promise<void> {
+  if (threadIds.length === 0) return;
+  await trx
+    .updateTable('posts')
+    .set({ status: 'PUBLISHING', updated_at: now })
+    .where('thread_id', 'in', threadIds)
+    .where('status', 'in', ['READY', 'PUBLISHING'])
+    .execute();
+}
+
+/** A released thread's posts that were PUBLISHING are READY again (published ones stay published). */
+export async function releasePublishingPosts(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
+  await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', threadId).where('status', '=', 'PUBLISHING').execute();
+}
+
+export async function failPost(trx: DbOrTrx, postId: string, error: { code: string; message: string }, now: Date): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({ status: 'FAILED', error_code: error.code, error_message: error.message, updated_at: now })
+    .where('id', '=', postId)
+    .where('status', '!=', 'PUBLISHED')
+    .execute();
+}
+
+export async function markPostPublished(
+  db: DbOrTrx,
+  postId: string,
+  ref: { networkPostId: string; cid: string | null; permalink: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({
+      status: 'PUBLISHED',
+      network_post_id: ref.networkPostId,
+      network_cid: ref.cid,
+      permalink: ref.permalink,
+      published_at: now,
+      error_code: null,
+      error_message: null,
+      attempts: eb('attempts', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', postId)
+    .where('status', '!=', 'PUBLISHED')
+    .execute();
+}
+
+/**
+ * Compare-and-set of a post's container: saves `next` only if the saved container is still
+ * `expected` and no network post id is saved yet. The caller holds the thread's lease (see
+ * lockThreadIfLeaseHeld) in the same transaction. False when nothing was saved.
+ */
+export async function adoptPostContainer(trx: DbOrTrx, postId: string, expected: string | null, next: PostNetworkState, now: Date): Promise<boolean> {
+  const saved = await trx
+    .updateTable('posts')
+    .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, updated_at: now })
+    .where('id', '=', postId)
+    .where('network_container_id', 'is not distinct from', expected)
+    .where('network_post_id', 'is', null)
+    .executeTakeFirst();
+  return saved.numUpdatedRows > 0n;
+}
+
+/** A network fact about the saved container (the post it became, its CID): true whoever learnt it. */
+export async function recordPostFacts(db: DbOrTrx, postId: string, progress: PostNetworkState, now: Date): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: now })
+    .where('id', '=', postId)
+    .where('network_container_id', 'is not distinct from', progress.containerId)
+    .execute();
+}
+
+export async function savePostAnalytics(db: DbOrTrx, postId: string, analytics: unknown, now: Date): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set({ analytics: JSON.stringify(analytics), updated_at: now })
+    .where('id', '=', postId)
+    .execute();
+}
+
+/** A permalink read later (the read right after publishing failed); never overwrites one. */
+export async function fillInPermalink(db: DbOrTrx, postId: string, permalink: string, now: Date): Promise<void> {
+  await db.updateTable('posts').set({ permalink, updated_at: now }).where('id', '=', postId).where('permalink', 'is', null).execute();
+}

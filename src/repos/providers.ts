@@ -1,0 +1,105 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { ProviderKind, ProviderRow, ProvidersTable } from '../db/schema/index.js';
+import type { Workspace } from '../lib/workspace.js';
+import { type DbOrTrx, inWorkspace } from './types.js';
+
+/** Provider rows: connected network accounts, their encrypted tokens and Bluesky sessions. */
+
+export function findProvider(db: DbOrTrx, id: string): Promise<ProviderRow | undefined> {
+  return db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function getProvider(db: DbOrTrx, id: string): Promise<ProviderRow> {
+  return db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export function findProviderInWorkspace(db: DbOrTrx, workspace: Workspace, id: string): Promise<ProviderRow | undefined> {
+  return inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('id', '=', id).executeTakeFirst();
+}
+
+/** The row of one network account in a workspace (a reconnect finds the row it had). */
+export function findProviderByNetworkUser(db: DbOrTrx, workspace: Workspace, kind: ProviderKind, providerUserId: string): Promise<ProviderRow | undefined> {
+  return inWorkspace(db.selectFrom('providers').selectAll(), workspace)
+    .where('kind', '=', kind)
+    .where('provider_user_id', '=', providerUserId)
+    .executeTakeFirst();
+}
+
+export function listProvidersInWorkspace(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {
+  return inWorkspace(db.selectFrom('providers').selectAll(), workspace).orderBy('connected_at').orderBy('id').execute();
+}
+
+export function insertProvider(db: DbOrTrx, row: Insertable<ProvidersTable>): Promise<ProviderRow> {
+  return db.insertInto('providers').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A reconnect: new credentials on the existing row, ACTIVE again. */
+export function updateProviderConnection(db: DbOrTrx, id: string, changes: Updateable<ProvidersTable>): Promise<ProviderRow> {
+  return db.updateTable('providers').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Disconnect: the credentials are forgotten, the row (and its threads) stay. */
+export function revokeProvider(db: DbOrTrx, id: string, now: Date): Promise<ProviderRow> {
+  return db
+    .updateTable('providers')
+    .set({ status: 'REVOKED', access_token_enc: null, refresh_token_enc: null, session_enc: null, token_expires_at: null, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The one place a provider turns EXPIRED: only while it is ACTIVE and still holds the token the
+ * network refused (`tokenEnc`, as read before the call). A provider disconnected (REVOKED) or
+ * reconnected with a new token since is left alone. Used by publishing, follow-up jobs and the
+ * token refresh alike.
+ */
+export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: string | null, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('providers')
+    .set({ status: 'EXPIRED', updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'ACTIVE')
+    .where('access_token_enc', 'is not distinct from', tokenEnc)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** ACTIVE Threads providers whose token expires before `before`. */
+export function listThreadsTokensExpiringBefore(db: DbOrTrx, before: Date): Promise<ProviderRow[]> {
+  return db
+    .selectFrom('providers')
+    .selectAll()
+    .where('kind', '=', 'THREADS')
+    .where('status', '=', 'ACTIVE')
+    .where('access_token_enc', 'is not', null)
+    .where('token_expires_at', '<', before)
+    .execute();
+}
+
+/** Saves a refreshed token, guarded by the token refreshed: a disconnect or a reconnect meanwhile wins. */
+export async function saveRefreshedToken(
+  db: DbOrTrx,
+  id: string,
+  refreshedTokenEnc: string,
+  next: { tokenEnc: string; expiresAt: Date },
+  now: Date,
+): Promise<boolean> {
+  const saved = await db
+    .updateTable('providers')
+    .set({ access_token_enc: next.tokenEnc, token_expires_at: next.expiresAt, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'ACTIVE')
+    .where('access_token_enc', '=', refreshedTokenEnc)
+    .executeTakeFirst();
+  return saved.numUpdatedRows > 0n;
+}
+
+export async function findSessionEnc(db: DbOrTrx, id: string): Promise<string | null> {
+  const row = await db.selectFrom('providers').select('session_enc').where('id', '=', id).executeTakeFirst();
+  return row?.session_enc ?? null;
+}
+
+export async function saveSessionEnc(db: DbOrTrx, id: string, sessionEnc: string, now: Date): Promise<void> {
+  await db.updateTable('providers').set({ session_enc: sessionEnc, updated_at: now }).where('id', '=', id).execute();
+}

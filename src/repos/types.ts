@@ -1,0 +1,13 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema/index.js';
+import type { Workspace } from '../lib/workspace.js';
+
+/** Every repo function takes the database or the caller's transaction first: services own transactions. */
+export type DbOrTrx = Db | Transaction<Database>;
+
+/** Restricts a query on a table with `account_id` and `team_id` to one workspace. */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
+export function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
+  return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
+}

@@ -1,0 +1,55 @@
+import type { PostRow, PublishStatus, ThreadRow } from '../db/schema/index.js';
+import { ConflictError } from '../errors/index.js';
+
+/**
+ * Which states allow which change, in one place. Callers hold the thread row locked (FOR
+ * UPDATE, the lock the publisher's claim takes), so the state they check cannot change under
+ * them.
+ */
+
+/** A publish is in flight while a worker holds an unexpired lease on the thread. */
+export function publishInFlight(thread: ThreadRow, now: Date): boolean {
+  return thread.status === 'PUBLISHING' && thread.locked_until !== null && thread.locked_until > now;
+}
+
+/** Delete: refused only while a worker publishes the thread. */
+export function assertDeletable(thread: ThreadRow, now: Date): void {
+  if (publishInFlight(thread, now)) {
+    throw new ConflictError('PUBLISH_IN_PROGRESS', 'This thread is being published right now; try again when it is done.');
+  }
+}
+
+/** Reschedule and Edit Thread: the thread and every post of it READY (nothing published yet). */
+export function assertAllPostsReady(thread: ThreadRow, postStatuses: PublishStatus[], action: string): void {
+  if (thread.status !== 'READY' || postStatuses.some((s) => s !== 'READY')) {
+    throw new ConflictError('NOT_EDITABLE', `${action} needs every post of the thread to be READY (not yet published).`);
+  }
+}
+
+/** Edit Single Post: a READY post of a READY thread, or of a FAILED one (at rest, fixed before a retry). */
+export function assertPostEditable(thread: ThreadRow, post: PostRow): void {
+  if (post.status !== 'READY') throw new ConflictError('NOT_EDITABLE', `Only a READY post can be edited; this one is ${post.status}.`);
+  if (thread.status !== 'READY' && thread.status !== 'FAILED') {
+    throw new ConflictError('NOT_EDITABLE', `The thread is ${thread.status}; its posts cannot be edited now.`);
+  }
+}
+
+/** Retry: only a FAILED thread. */
+export function assertRetryable(thread: ThreadRow): void {
+  if (thread.status !== 'FAILED') throw new ConflictError('NOT_EDITABLE', `Only a FAILED thread can be retried; this one is ${thread.status}.`);
+}
+
+/**
+ * A READY post may still be on its way out: an earlier attempt saved a Threads container or sent
+ * a Bluesky write and its outcome is not known yet (the publisher finds out at its next attempt).
+ * Editing it then would publish the old text, or lose track of the post that went out.
+ */
+export function assertNotSentYet(posts: Array<{ post_order: number; network_container_id: string | null; network_post_id: string | null }>): void {
+  const sent = posts.find((p) => p.network_container_id !== null || p.network_post_id !== null);
+  if (sent) {
+    throw new ConflictError(
+      'NOT_EDITABLE',
+      `Post ${sent.post_order} may already be on the network: an earlier attempt to publish it is not confirmed yet. Skein finds out at its next attempt to publish the thread; until then it cannot be edited.`,
+    );
+  }
+}
