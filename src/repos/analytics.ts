@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { DbOrTrx } from './threads.js';
+import type { DbOrTrx } from './types.js';
 
 export const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
 export type Metric = (typeof METRICS)[number];
