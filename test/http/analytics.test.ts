@@ -307,9 +307,7 @@ describeEachDb('analytics over a range', (env) => {
     assert.equal(year.statusCode, 200, year.body);
     assert.equal(year.json().days.length, 367);
   });
-});
 
-describeEachDb('analytics in the OpenAPI document', (env) => {
   test('the query (strings, providerId/from/to required), the answer and the problem answers are documented', async () => {
     const doc = (await env().app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const operation = doc.paths['/api/v1/analytics']?.get;
