@@ -6,6 +6,7 @@ import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { answerUnmetExpectation, clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
+import { utf8BodyPlugin } from './http/plugins/utf8-body.js';
 import { validationPlugin } from './http/plugins/validation.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
@@ -43,12 +44,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // By route pattern (`/api/v1/posts/:id`), never the raw URL: one series per route, not per id.
+  if (ctx.metrics.enabled) {
+    app.addHook('onResponse', async (request, reply) => {
+      ctx.metrics.httpRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.addSchema(Problem);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(validationPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });
   await app.register(authAndLimitsPlugin, { ctx });
+  await app.register(utf8BodyPlugin);
   await registerRoutes(app, ctx);
   return app;
 }

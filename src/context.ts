@@ -15,6 +15,7 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './platforms/index.js';
 import { touchApiKeys } from './repos/api-keys.js';
 
@@ -32,6 +33,8 @@ export interface AppContext {
   scheduleSignal: ScheduleSignal;
   /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
   apiKeys: ApiKeyCache<AccountRow>;
+  /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
+  metrics: Metrics;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -74,17 +77,20 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
     let network: Promise<NetworkClients> | undefined;
+    const clock = overrides.clock ?? systemClock;
+    const metrics = await createMetrics(dbHandle.db, clock, { enabled: config.metrics !== null, pollMs: config.publisher.pollMs });
     const ctx: AppContext = {
       config,
       db: dbHandle.db,
       dbKind: dbHandle.kind,
-      clock: overrides.clock ?? systemClock,
+      clock,
       logger,
       secrets: new SecretBox(secrets.skeinSecret),
       threadsAppSecret: secrets.threadsAppSecret,
       rateLimits,
       scheduleSignal,
       apiKeys,
+      metrics,
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;

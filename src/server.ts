@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
 import { onStopSignal } from './lib/stop-signal.js';
+import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { type RunningPublisher, startPublisher } from './publisher/runner.js';
 
 /**
@@ -16,14 +17,17 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets), import('./app.js')]);
   const app = await buildApp(ctx);
   let publisher: RunningPublisher | null = null;
+  let metricsServer: MetricsServer | null = null;
 
   const banner = await createOwnerIfEmpty(ctx);
   await app.listen({ host: config.http.host, port: config.http.port });
   if (banner) process.stdout.write(`${banner}\n`);
+  if (config.metrics) metricsServer = await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port, ctx.logger);
   if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
   signals.handle(async (signal) => {
     ctx.logger.info({ signal }, 'shutting down');
     await app.close();
+    await metricsServer?.close();
     await publisher?.stop();
     await ctx.close();
     process.exit(0);

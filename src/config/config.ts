@@ -12,7 +12,9 @@ export interface Config {
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
-  publisher: { enabled: boolean; pollMs: number; leaseMs: number };
+  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number };
+  /** `GET /metrics` on its own port; null (the default) serves none. */
+  metrics: { host: string; port: number } | null;
   logLevel: string;
   /** `pretty` on a terminal, `json` otherwise, unless LOG_FORMAT says. */
   logFormat: 'json' | 'pretty';
@@ -64,6 +66,11 @@ function logFormat(raw: string | undefined, isTty: boolean): 'json' | 'pretty' {
   throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${raw}"`);
 }
 
+function metricsListener(env: Env): { host: string; port: number } | null {
+  if (env.SKEIN_METRICS_PORT === undefined || env.SKEIN_METRICS_PORT === '') return null;
+  return { host: env.SKEIN_METRICS_HOST || '127.0.0.1', port: int(env, 'SKEIN_METRICS_PORT', 0, 1, 65535) };
+}
+
 export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY === true): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -98,7 +105,9 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
+      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 8, 1, 256),
     },
+    metrics: metricsListener(env),
     logLevel,
     logFormat: logFormat(env.LOG_FORMAT, isTty),
   };

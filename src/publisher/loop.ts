@@ -1,19 +1,27 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
+import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Platforms } from '../platforms/platform.js';
 import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
-import { publishClaimedThread } from './publish-thread.js';
+import { type PublishDeps, publishClaimedThread } from './publish-thread.js';
 
+/** Follow-up jobs claimed per round. */
 const BATCH = 10;
+/**
+ * One round claims at most this many threads per slot, then lets the slots drain, so the
+ * follow-up jobs and the loop's own tick get their turn during a long backlog.
+ */
+const CLAIMS_PER_SLOT_PER_ROUND = 8;
 /** Never sleep less than this when idle: a due row another worker took just now is not spun on. */
 const MIN_IDLE_MS = 50;
 
 /**
- * The claim loop. `runOnce()` claims a batch and publishes it (tests await it directly);
- * `start()` repeats that, sleeping until the schedule signal rings or the poll interval passes.
+ * The claim loop. `runOnce()` claims due threads and publishes them, several at once (tests
+ * await it directly); `start()` repeats that, sleeping until the schedule signal rings or the
+ * poll interval passes.
  */
 export class PublisherLoop {
   readonly workerId: string;
@@ -31,8 +39,8 @@ export class PublisherLoop {
   }
 
   /**
-   * Claims and publishes due threads, then claims and runs due follow-up jobs (repost, plug,
-   * analytics); returns how many threads and jobs were claimed.
+   * Claims and publishes due threads (several at once, see below), then claims and runs due
+   * follow-up jobs (repost, plug, analytics); returns how many threads and jobs were claimed.
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
@@ -41,19 +49,76 @@ export class PublisherLoop {
     const { leaseMs } = ctx.config.publisher;
     const stopHeartbeat = keepLeasesAlive(() => renewWorkerLeases(ctx.db, this.workerId, ctx.clock.now(), leaseMs), leaseMs, ctx.logger);
     try {
-      const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, BATCH);
-      for (const thread of claimed) {
-        try {
-          await publishClaimedThread(deps, thread);
-        } catch (err) {
-          // A database fault mid-thread: the lease runs out and the thread is claimed again.
-          ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
-        }
-      }
-      return claimed.length + (await runDueJobs(deps, BATCH));
+      ctx.metrics.publisherTick();
+      const threads = await this.#publishDueThreads(deps);
+      return threads + (await runDueJobs(deps, BATCH));
     } finally {
       await stopHeartbeat();
     }
+  }
+
+  /**
+   * Publishes due threads with up to `SKEIN_PUBLISHER_CONCURRENCY` in flight, so the worker keeps
+   * busy while each waits on its network calls. At most one thread per provider is in flight
+   * (its posts and its threads go out in order; the per-account quota check before each post
+   * cannot race itself here). Each claim fills only the free slots, skips providers in flight and
+   * takes the providers round-robin (see claimDueThreads), so one account's backlog never holds
+   * up another's thread for more than one claim. A slot that frees up is refilled at once.
+   * Claiming stops when nothing more is due, the round's share is claimed, or the worker stops;
+   * the round ends when every thread it claimed is done (or handed back). Returns the number of
+   * threads claimed.
+   */
+  async #publishDueThreads(deps: PublishDeps): Promise<number> {
+    const { ctx } = this;
+    const { concurrency, leaseMs } = ctx.config.publisher;
+    const roundLimit = concurrency * CLAIMS_PER_SLOT_PER_ROUND;
+    /** Provider id → its thread in flight. */
+    const inFlight = new Map<string, Promise<void>>();
+    /** Provider id → when this round last claimed for it (round-robin order of the claims). */
+    const lastServed = new Map<string, number>();
+    let claimedTotal = 0;
+    let claimFailure: { err: unknown } | null = null;
+    for (;;) {
+      const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
+      if (free > 0 && !claimFailure && !this.#stopping) {
+        try {
+          const claimed = await claimDueThreads(
+            ctx.db,
+            this.workerId,
+            ctx.clock.now(),
+            leaseMs,
+            free,
+            { perProvider: 1, skipProviders: [...inFlight.keys()], lastServed },
+            ctx.metrics,
+          );
+          for (const thread of claimed) {
+            lastServed.set(thread.provider_id, ++claimedTotal);
+            inFlight.set(
+              thread.provider_id,
+              this.#publishThread(deps, thread).finally(() => inFlight.delete(thread.provider_id)),
+            );
+          }
+        } catch (err) {
+          // Let the threads in flight finish (their leases are good) before reporting it.
+          claimFailure = { err };
+        }
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight.values());
+    }
+    if (claimFailure) throw claimFailure.err;
+    return claimedTotal;
+  }
+
+  /** One claimed thread; never rejects, so one thread's fault leaves the others running. */
+  async #publishThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+    try {
+      await publishClaimedThread(deps, thread);
+    } catch (err) {
+      // A database fault mid-thread: the lease runs out and the thread is claimed again.
+      this.ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');
+    }
+    this.ctx.metrics.publisherTick();
   }
 
   start(): void {

@@ -101,6 +101,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, renew), saved);
     await fenced.confirmLease();
     let published: PublishedRef;
+    ctx.metrics.publishAttempt(provider.kind);
     try {
       published = await platform.publishPost({
         account,
@@ -121,6 +122,9 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
       if (err instanceof LeaseLostError) throw err;
       return failOrRetry(deps, thread, provider, post.id, err);
     }
+    ctx.metrics.publishSuccess(provider.kind);
+    // Lateness is measured on the first post: when the thread's readers first see it.
+    if (!root && thread.scheduled_at) ctx.metrics.publishLateness(provider.kind, (ctx.clock.now().getTime() - thread.scheduled_at.getTime()) / 1000);
     await markPostPublished(ctx, post.id, published);
     parent = published;
     root ??= published;
@@ -176,6 +180,7 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: Provi
       ? err
       : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
+  deps.ctx.metrics.publishFailure(provider.kind, error.kind);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
   if (error.kind === 'auth') await markProviderExpired(deps.ctx.db, provider.id, provider.access_token_enc, deps.ctx.clock.now());
   return failThread(deps, thread, postId, error);

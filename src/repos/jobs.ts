@@ -1,7 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { JobRow, JobsTable } from '../db/schema/index.js';
 import type { PostNetworkState } from './posts.js';
-import type { DbOrTrx } from './types.js';
+import { type DbOrTrx, withoutTakeoverFlag } from './types.js';
 
 /**
  * Follow-up job rows (repost, plug, analytics). A worker holds a job while it is RUNNING under
@@ -27,12 +27,12 @@ export async function insertJobsOnce(trx: DbOrTrx, jobs: Insertable<JobsTable>[]
  * Claims up to `limit` due jobs for `workerId` in one statement, as claimDueThreads does for
  * threads: the CTE locks due rows with SKIP LOCKED (concurrent workers take disjoint sets) and
  * the UPDATE marks them RUNNING under a lease. A job whose lease ran out (its worker crashed) is
- * due again.
+ * due again: such a claim is a takeover, counted in `takeovers`.
  */
-export async function claimDueJobs(db: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<JobRow[]> {
-  const claimed = await sql<JobRow>`
+export async function claimDueJobs(db: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<{ rows: JobRow[]; takeovers: number }> {
+  const claimed = await sql<JobRow & { taken_over: boolean }>`
     WITH due AS (
-      SELECT id FROM jobs
+      SELECT id, status = 'RUNNING' AS taken_over FROM jobs
       WHERE (status = 'PENDING' AND run_at <= ${now})
          OR (status = 'RUNNING' AND locked_until < ${now})
       ORDER BY run_at, id
@@ -43,8 +43,19 @@ export async function claimDueJobs(db: DbOrTrx, workerId: string, now: Date, lea
     SET status = 'RUNNING', locked_by = ${workerId}, locked_until = ${leaseUntil},
         attempts = j.attempts + 1, updated_at = ${now}
     FROM due WHERE j.id = due.id
-    RETURNING j.*`.execute(db);
-  return claimed.rows;
+    RETURNING j.*, due.taken_over`.execute(db);
+  return withoutTakeoverFlag(claimed.rows);
+}
+
+/** Jobs due now (PENDING with run_at at or before `now`): the queue depth gauge. */
+export async function countDueJobs(db: DbOrTrx, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'PENDING')
+    .where('run_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Extends the lease while `workerId` still holds it; false when it was lost to another worker. */

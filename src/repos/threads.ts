@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
-import { type DbOrTrx, inWorkspace } from './types.js';
+import { type DbOrTrx, inWorkspace, withoutTakeoverFlag } from './types.js';
 
 export type { DbOrTrx } from './types.js';
 
@@ -228,31 +228,96 @@ export async function resetThreadForRetry(trx: DbOrTrx, id: string, scheduledAt:
     .execute();
 }
 
+/** What a claim may take besides `limit`: see claimDueThreads. */
+export interface ClaimSpread {
+  /** At most this many threads of one provider per claim (the earliest scheduled ones). */
+  perProvider: number;
+  /** Providers the worker is publishing for right now: none of their threads is claimed. */
+  skipProviders: readonly string[];
+  /**
+   * When the worker last served each provider (a rising number): providers not in it come
+   * first, then the least recently served, so the claims go round the accounts in turn.
+   */
+  lastServed: ReadonlyMap<string, number>;
+}
+
 /**
  * Claims up to `limit` due threads for `workerId` in one statement, graphile-worker style: the
  * CTE locks due rows with SKIP LOCKED (so concurrent workers take disjoint sets), the UPDATE
  * marks them PUBLISHING with a lease. A thread whose lease ran out (its worker crashed) is due
- * again.
+ * again: such a claim is a takeover, counted in `takeovers`.
+ *
+ * With `spread`, the claim is spread over providers: `ranked` numbers each provider's due
+ * threads by schedule and only the first `perProvider` of each are taken, none of a provider in
+ * `skipProviders`; so an account with thousands of due threads cannot fill the batch while
+ * another account's single thread waits, and one provider's threads go out in schedule order.
+ * Providers are taken round-robin (`lastServed`), then by schedule.
+ * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
+ * up, where the due conditions are repeated: a row another worker claimed and committed
+ * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped, never
+ * claimed twice.
  */
-export async function claimDueThreads(trx: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<ThreadRow[]> {
-  const claimed = await sql<ThreadRow>`
-    WITH due AS (
-      SELECT id FROM threads
-      WHERE scheduled_at IS NOT NULL AND scheduled_at <= ${now}
+export async function claimDueThreads(
+  trx: DbOrTrx,
+  workerId: string,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  spread?: ClaimSpread,
+): Promise<{ rows: ThreadRow[]; takeovers: number }> {
+  const isDue = (t: string) => sql`
+        ${sql.ref(`${t}.scheduled_at`)} IS NOT NULL AND ${sql.ref(`${t}.scheduled_at`)} <= ${now}
         AND (
-          (status = 'READY' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now}))
-          OR (status = 'PUBLISHING' AND locked_until < ${now})
-        )
+          (${sql.ref(`${t}.status`)} = 'READY' AND (${sql.ref(`${t}.next_attempt_at`)} IS NULL OR ${sql.ref(`${t}.next_attempt_at`)} <= ${now}))
+          OR (${sql.ref(`${t}.status`)} = 'PUBLISHING' AND ${sql.ref(`${t}.locked_until`)} < ${now})
+        )`;
+  const served = spread ? [...spread.lastServed] : [];
+  const due = spread
+    ? sql`
+    WITH served (provider_id, turn) AS (
+      ${served.length > 0 ? sql`VALUES ${sql.join(served.map(([id, turn]) => sql`(${id}::text, ${turn}::bigint)`))}` : sql`SELECT NULL::text, NULL::bigint WHERE false`}
+    ),
+    ranked AS (
+      SELECT r.id, r.scheduled_at, COALESCE(served.turn, 0) AS turn,
+        row_number() OVER (PARTITION BY r.provider_id ORDER BY r.scheduled_at, r.id) AS rank
+      FROM threads AS r LEFT JOIN served ON served.provider_id = r.provider_id
+      WHERE ${isDue('r')}
+        ${spread.skipProviders.length > 0 ? sql`AND r.provider_id NOT IN (${sql.join([...spread.skipProviders])})` : sql``}
+    ),
+    due AS (
+      SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN ranked ON ranked.id = c.id
+      WHERE ranked.rank <= ${spread.perProvider} AND ${isDue('c')}
+      ORDER BY ranked.turn, ranked.scheduled_at, ranked.id
+      LIMIT ${limit}
+      FOR UPDATE OF c SKIP LOCKED
+    )`
+    : sql`
+    WITH due AS (
+      SELECT id, status = 'PUBLISHING' AS taken_over FROM threads AS c
+      WHERE ${isDue('c')}
       ORDER BY scheduled_at, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
-    )
+    )`;
+  const claimed = await sql<ThreadRow & { taken_over: boolean }>`
+    ${due}
     UPDATE threads AS t
     SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
         attempts = t.attempts + 1, updated_at = ${now}
     FROM due WHERE t.id = due.id
-    RETURNING t.*`.execute(trx);
-  return claimed.rows;
+    RETURNING t.*, due.taken_over`.execute(trx);
+  return withoutTakeoverFlag(claimed.rows);
+}
+
+/** Threads due and not yet published (READY or PUBLISHING, scheduled at or before `now`): a gauge. */
+export async function countDueUnpublishedThreads(db: DbOrTrx, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('threads')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['READY', 'PUBLISHING'])
+    .where('scheduled_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Extends the lease while `workerId` still holds it; false when it was lost to another worker. */

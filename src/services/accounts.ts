@@ -71,7 +71,7 @@ export function accountPatchFaults(patch: unknown): FieldFault[] {
 export async function updateAccount(ctx: AppContext, account: AccountRow, patch: { timezone?: string; activeTeamId?: string | null }): Promise<AccountRow> {
   const faults = accountPatchFaults(patch);
   if (faults.length) throw new ValidationError(faults);
-  if (patch.activeTeamId) await requireMembership(ctx.db, account.id, patch.activeTeamId);
+  if (typeof patch.activeTeamId === 'string') await requireMembership(ctx.db, account.id, patch.activeTeamId);
   // Nothing to change (`{}`, or unknown fields only): the account as it is (docs/api.md).
   if (patch.timezone === undefined && patch.activeTeamId === undefined) return getAccount(ctx.db, account.id);
   const updated = await updateAccountSettings(ctx.db, account.id, patch);

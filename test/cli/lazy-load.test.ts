@@ -61,7 +61,7 @@ describe('the CLI loads what a command needs, when it needs it', () => {
     assert.equal(res.code, 1);
     assert.match(res.stderr, /ECONNREFUSED|connect/);
     for (const needed of ['pg', 'kysely']) assert.ok(res.packages.has(needed), `loads ${needed}`);
-    for (const heavy of ['@electric-sql/pglite', 'fastify', '@atproto/api', 'ioredis', '@sinclair/typebox']) {
+    for (const heavy of ['@electric-sql/pglite', 'fastify', '@atproto/api', 'ioredis', '@sinclair/typebox', 'prom-client']) {
       assert.ok(!res.packages.has(heavy), `does not load ${heavy}`);
     }
   });

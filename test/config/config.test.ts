@@ -21,6 +21,18 @@ test('operators can raise the rate limits', () => {
   assert.deepEqual(config.rateLimit, { perAccount: 5000, perIp: 20000, windowMs: 60_000 });
 });
 
+test('metrics: off unless SKEIN_METRICS_PORT is set; on 127.0.0.1 unless SKEIN_METRICS_HOST says', () => {
+  assert.equal(loadConfig({}).metrics, null);
+  assert.equal(loadConfig({ SKEIN_METRICS_HOST: '0.0.0.0' }).metrics, null);
+  assert.deepEqual(loadConfig({ SKEIN_METRICS_PORT: '9464' }).metrics, { host: '127.0.0.1', port: 9464 });
+  assert.deepEqual(loadConfig({ SKEIN_METRICS_PORT: '9464', SKEIN_METRICS_HOST: '0.0.0.0' }).metrics, { host: '0.0.0.0', port: 9464 });
+});
+
+test('the publisher publishes 8 threads at once unless SKEIN_PUBLISHER_CONCURRENCY says', () => {
+  assert.equal(loadConfig({}).publisher.concurrency, 8);
+  assert.equal(loadConfig({ SKEIN_PUBLISHER_CONCURRENCY: '32' }).publisher.concurrency, 32);
+});
+
 test('logs are readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
   assert.equal(loadConfig({}, true).logFormat, 'pretty');
   assert.equal(loadConfig({}, false).logFormat, 'json');
@@ -38,8 +50,12 @@ test('each invalid variable is named', () => {
     [{ SKEIN_ALLOW_PRIVATE_MEDIA: 'yes' }, 'SKEIN_ALLOW_PRIVATE_MEDIA'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: '0' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
+    [{ SKEIN_PUBLISHER_CONCURRENCY: 'many' }, 'SKEIN_PUBLISHER_CONCURRENCY'],
     [{ SKEIN_RATE_LIMIT_PER_ACCOUNT: '0' }, 'SKEIN_RATE_LIMIT_PER_ACCOUNT'],
     [{ SKEIN_RATE_LIMIT_PER_IP: 'many' }, 'SKEIN_RATE_LIMIT_PER_IP'],
+    [{ SKEIN_METRICS_PORT: 'x' }, 'SKEIN_METRICS_PORT'],
+    [{ SKEIN_METRICS_PORT: '0' }, 'SKEIN_METRICS_PORT'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

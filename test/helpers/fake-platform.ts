@@ -39,10 +39,35 @@ export class FakePlatform implements Platform {
   /** Counts fetchAnalytics answers; when null, the fixed counts below. */
   analyticsOf: ((ref: PublishedRef) => Analytics) | null = null;
 
+  /** Each publishPost answers after this long, as a network would. */
+  delayMs = 0;
+  /** publishPost calls under way now, by account, and the most ever under way at once. */
+  readonly inFlight = new Map<string, number>();
+  maxInFlight = 0;
+  /** The most publishPost calls ever under way at once for one account. */
+  maxInFlightPerAccount = 0;
+
   async publishPost(input: PublishInput): Promise<PublishedRef> {
+    const account = input.account.providerUserId;
+    const mine = (this.inFlight.get(account) ?? 0) + 1;
+    this.inFlight.set(account, mine);
+    this.maxInFlightPerAccount = Math.max(this.maxInFlightPerAccount, mine);
+    this.maxInFlight = Math.max(
+      this.maxInFlight,
+      [...this.inFlight.values()].reduce((a, b) => a + b, 0),
+    );
+    try {
+      return await this.#publish(input);
+    } finally {
+      this.inFlight.set(account, this.inFlight.get(account)! - 1);
+    }
+  }
+
+  async #publish(input: PublishInput): Promise<PublishedRef> {
     const { post, replyTo } = input;
     this.calls.push(post.id);
     await this.beforePublish?.(post);
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const existing = this.published.find((p) => p.postId === post.id);
     if (existing) return { networkPostId: existing.networkPostId, cid: null, permalink: `https://fake.example/p/${existing.networkPostId}` };
     const fault = this.faults.shift();

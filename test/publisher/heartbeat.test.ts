@@ -1,7 +1,7 @@
 /**
- * The worker's heartbeat: while it works through a claimed batch, every lease it holds is
- * renewed, the thread in progress and those waiting their turn, so another worker does not take
- * a waiting thread over (and count an attempt against it) just because the first one was slow.
+ * The worker's heartbeat: while it publishes several threads at once, one timer renews every
+ * lease it holds, so another worker does not take a thread over (and count an attempt against
+ * it) just because its network call was slow.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -16,12 +16,13 @@ const LEASE_MS = 1_500;
 describeEachDb(
   'worker heartbeat',
   (env) => {
-    test('threads claimed together keep their leases while the first takes longer than a lease', async () => {
+    test('threads published at once keep their leases while they take longer than a lease', async () => {
       const { ctx, app, clock } = env();
       const user = await createUser(ctx);
-      const provider = await createProvider(ctx, user.account);
       const ids: string[] = [];
-      for (const text of ['slow one', 'waiting one']) {
+      // Two accounts: a worker has at most one thread per account in flight.
+      for (const text of ['slow one', 'slow two']) {
+        const provider = await createProvider(ctx, user.account);
         const res = await user.call(app, {
           method: 'POST',
           url: '/api/v1/posts',
@@ -42,11 +43,15 @@ describeEachDb(
         throw new Error('the heartbeat did not renew the leases within 30 s');
       };
       let otherClaimed = 0;
-      let slowed = false;
-      fake.beforePublish = async (post) => {
-        if (post.text !== 'slow one' || slowed) return;
-        slowed = true;
-        // Twice the lease passes (on the injected clock) while the first post is out. After each
+      let arrived = 0;
+      let openGate = () => {};
+      const gate = new Promise<void>((resolve) => {
+        openGate = resolve;
+      });
+      fake.beforePublish = async () => {
+        // The first call waits for the second, so both threads are in flight at once.
+        if (++arrived === 1) return gate;
+        // Twice the lease passes (on the injected clock) while both posts are out. After each
         // step the test waits for the heartbeat's renewal itself, not for a fixed real time that
         // a loaded machine may overrun: the other worker then finds both leases held.
         for (let i = 0; i < 4; i++) {
@@ -54,6 +59,7 @@ describeEachDb(
           await renewedAt(clock.now().getTime());
           otherClaimed += await other.runOnce();
         }
+        openGate();
       };
       assert.equal(await worker.runOnce(), 2);
       assert.equal(otherClaimed, 0, 'the other worker found nothing to take over');
@@ -65,10 +71,8 @@ describeEachDb(
           ['PUBLISHED', 1],
         ],
       );
-      assert.deepEqual(
-        fake.published.map((p) => p.text),
-        ['slow one', 'waiting one'],
-      );
+      assert.deepEqual(fake.published.map((p) => p.text).sort(), ['slow one', 'slow two']);
+      assert.equal(fake.maxInFlight, 2);
     });
   },
   { config: (c) => ({ ...c, publisher: { ...c.publisher, leaseMs: LEASE_MS } }) },

@@ -70,7 +70,11 @@ export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ct
     reply.header('ratelimit-limit', String(shown.limit));
     reply.header('ratelimit-remaining', String(shown.remaining));
     reply.header('ratelimit-reset', String(shown.resetSeconds));
-    if (!result.allowed) throw new RateLimitedError(result.retryAfterSeconds ?? 1);
+    if (!result.allowed) {
+      // The refusing limit is the one with nothing left (an allowing one keeps at least 1).
+      ctx.metrics.rateLimitRefusal(result.limits.some((l) => l.remaining === 0 && l.key.startsWith('acct:')) ? 'account' : 'ip');
+      throw new RateLimitedError(result.retryAfterSeconds ?? 1);
+    }
     if (authError) throw authError;
   });
 });

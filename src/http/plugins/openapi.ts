@@ -2,6 +2,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { ProblemRef } from '../schemas/common.js';
+
+/** Methods whose requests Skein reads a body of (DELETE too: a client may send one). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** OpenAPI 3.1 generated from the route schemas; `/docs` renders it. */
 export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { publicUrl: string }) => {
@@ -20,6 +24,13 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) => problemsAsProblemJson('openapiObject' in document ? document.openapiObject : {}),
+  });
+  // Any route that reads a body can answer 413 (too large) and 415 (not JSON) before its handler
+  // runs; say so in every such operation rather than in each route file.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!response || ![route.method].flat().some((m) => BODY_METHODS.has(m))) return;
+    for (const status of [413, 415]) response[status] ??= ProblemRef;
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/v1/openapi.json' } as never });
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

@@ -62,7 +62,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       tags: ['Keys'],
       summary: 'Revoke an API key (effective on the next request)',
       params: Type.Object({ id: Id }),
-      response: withProblems({ 200: Type.Object({ id: Id, revoked: Type.Boolean() }) }),
+      response: withProblems({ 200: Type.Object({ id: Id, revoked: Type.Boolean() }) }, [400, 401, 404, 413, 415, 429]),
     },
     handler: async (request) => {
       await revokeApiKey(ctx, caller(request), request.params.id);

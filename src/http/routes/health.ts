@@ -6,17 +6,19 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const notReady = (detail: string) =>
+      reply
+        .status(503)
+        .type('application/problem+json')
+        .send({ type: 'https://skein.dev/problems/not-ready', title: 'Not ready', status: 503, detail, code: 'NOT_READY' });
     try {
       await pingDatabase(ctx.db);
-      return { status: 'ready', database: ctx.dbKind };
     } catch {
-      return reply.status(503).type('application/problem+json').send({
-        type: 'https://skein.dev/problems/not-ready',
-        title: 'Not ready',
-        status: 503,
-        detail: 'The database is not reachable.',
-        code: 'NOT_READY',
-      });
+      return notReady('The database is not reachable.');
     }
+    // Only in a process whose publisher loop has ticked at least once (see Metrics.publisherStall).
+    const stall = ctx.metrics.publisherStall();
+    if (stall) return notReady(stall);
+    return { status: 'ready', database: ctx.dbKind };
   });
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
+import { analyticsRoutes } from './analytics.js';
 import { healthRoutes } from './health.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
@@ -15,4 +16,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(accountRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
+  await app.register(analyticsRoutes, { ctx });
 }

@@ -76,7 +76,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Delete a thread (Skein records only; published posts stay on the network)',
       params: ThreadIdParams,
-      response: withProblems({ 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) }, [401, 404, 409, 429]),
+      response: withProblems(
+        { 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) },
+        [400, 401, 404, 409, 413, 415, 429],
+      ),
     },
     handler: async (request) => deleteThread(ctx, caller(request), request.params.threadId),
   });

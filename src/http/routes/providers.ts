@@ -80,7 +80,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: 'Disconnect an account (its credentials are forgotten)',
       params: Type.Object({ id: Id }),
-      response: withProblems({ 200: Provider }),
+      response: withProblems({ 200: Provider }, [400, 401, 404, 413, 415, 429]),
     },
     handler: async (request) => providerView(await disconnectProvider(ctx, caller(request), request.params.id)),
   });

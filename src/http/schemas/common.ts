@@ -25,10 +25,13 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-const ProblemRef = Type.Ref('Problem');
+export const ProblemRef = Type.Ref('Problem');
 
-/** Every route documents its error answers with the shared Problem schema. */
+/**
+ * Every route documents its error answers with the shared Problem schema. 400 is always one:
+ * any request can carry a NUL character in its path or query string.
+ */
 export function withProblems<R extends Record<number, TSchema>>(ok: R, codes: number[] = [400, 401, 404, 429]) {
-  const errors = Object.fromEntries(codes.map((c) => [c, ProblemRef]));
+  const errors = Object.fromEntries([...new Set([400, ...codes])].sort((a, b) => a - b).map((c) => [c, ProblemRef]));
   return { ...ok, ...errors };
 }

@@ -15,7 +15,7 @@ const RUNNERS: Record<JobKind, JobRunner> = { REPOST: runRepost, PLUG: runPlug, 
 /** Claims a batch of due follow-up jobs and runs them one by one; returns how many were claimed. */
 export async function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
   const { ctx } = deps;
-  const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit);
+  const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit, ctx.metrics);
   for (const job of claimed) {
     try {
       if (deps.stopping?.()) await handBackJob(deps, job);

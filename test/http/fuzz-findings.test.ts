@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEachDb } from '../helpers/context.js';
+import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';
+
+// Defects the fuzz suite (test/fuzz) found, each kept as a plain regression test.
+describeEachDb('inputs the fuzz suite found', (env) => {
+  test('a JSON body that is not UTF-8 is a 400 naming the body, and nothing is written; valid UTF-8 is accepted', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const body = (text: Buffer) => Buffer.concat([Buffer.from(`{"providerId":"${provider.id}","posts":[{"text":"`), text, Buffer.from('"}]}')]);
+    const before = await rowCounts(ctx);
+    // A stray byte, a truncated sequence, an encoded surrogate (CESU), an overlong '/'.
+    for (const bytes of ['ff', 'e282', 'eda080', 'c0af']) {
+      const res = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { 'content-type': 'application/json' },
+        payload: body(Buffer.concat([Buffer.from('ok '), Buffer.from(bytes, 'hex')])),
+      });
+      assert.equal(res.statusCode, 400, `${bytes}: ${res.body}`);
+      assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.deepEqual(res.json().errors, [{ path: '', message: 'the body is not valid UTF-8' }], bytes);
+    }
+    assert.deepEqual(await rowCounts(ctx), before);
+    const ok = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { 'content-type': 'application/json' },
+      payload: body(Buffer.from('é 😀 ok')),
+    });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const thread = await user.call(app, { method: 'GET', url: `/api/v1/posts/${ok.json().threadId}` });
+    assert.equal(thread.json().thread.posts[0].content, 'é 😀 ok');
+  });
+
+  test('PATCH /account with an empty activeTeamId is a 404 like any unknown team, and changes nothing', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const res = await user.call(app, { method: 'PATCH', url: '/api/v1/account', payload: { timezone: 'Europe/Paris', activeTeamId: '' } });
+    assert.equal(res.statusCode, 404, res.body);
+    assert.equal(res.json().code, 'NOT_FOUND');
+    const account = await user.call(app, { method: 'GET', url: '/api/v1/account' });
+    assert.deepEqual(account.json(), { id: user.account.id, email: user.account.email, timezone: 'UTC', activeTeamId: null });
+  });
+});
