@@ -37,6 +37,15 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
   }
 
   /**
+   * A NOTIFY that reached the listener's socket together with (or before) the request being
+   * authenticated is read in the same I/O phase of the event loop; `setImmediate` runs after that
+   * phase, so by then its handler has cleared the cache.
+   */
+  settle(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
    * Resolves once this instance's own listener heard the NOTIFY back (at most ECHO_WAIT_MS): by
    * then PostgreSQL has handed it to every listening instance, so the change is in effect there
    * by the time the caller answers its client.

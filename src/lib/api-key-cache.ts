@@ -8,6 +8,8 @@ export interface KeyChangeSignal {
   announce(): Promise<void>;
   /** Whether this instance hears every announcement now (else its cache must not be used). */
   listening(): boolean;
+  /** Resolves once announcements that have already reached this process are heard. */
+  settle(): Promise<void>;
   /** `onChange` runs at every announcement heard, and whenever listening stops or starts again. */
   start(onChange: () => void): void;
   close(): Promise<void>;
@@ -20,6 +22,9 @@ export class LocalKeyChangeSignal implements KeyChangeSignal {
   }
   listening(): boolean {
     return true;
+  }
+  settle(): Promise<void> {
+    return Promise.resolve();
   }
   start(onChange: () => void): void {
     this.#onChange = onChange;
@@ -65,6 +70,16 @@ export class ApiKeyCache<Account> {
 
   get generation(): number {
     return this.#generation;
+  }
+
+  /**
+   * `lookup` once the announcements already received are heard: a revocation announced by another
+   * instance before this request arrived clears the entry first, so it is effective at the next
+   * request here too.
+   */
+  async lookupSettled(hash: string, nowMs: number): Promise<{ account: Account; keyId: string } | undefined> {
+    await this.signal.settle();
+    return this.lookup(hash, nowMs);
   }
 
   lookup(hash: string, nowMs: number): { account: Account; keyId: string } | undefined {

@@ -56,7 +56,7 @@ export async function authenticate(ctx: AppContext, presented: string | undefine
   if (!presented || !API_KEY_PATTERN.test(presented)) throw new UnauthenticatedError();
   const hash = ctx.secrets.hashApiKey(presented);
   const now = ctx.clock.now();
-  const cached = ctx.apiKeys.lookup(hash, now.getTime());
+  const cached = await ctx.apiKeys.lookupSettled(hash, now.getTime());
   if (cached) {
     ctx.apiKeys.noteUse(cached.keyId, now);
     return { account: cached.account, keyId: cached.keyId };
