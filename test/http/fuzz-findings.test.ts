@@ -35,6 +35,25 @@ describeEachDb('inputs the fuzz suite found', (env) => {
     assert.equal(thread.json().thread.posts[0].content, 'é 😀 ok');
   });
 
+  // Found by the 100,000-request fuzz run on PostgreSQL (seed 20261126): a NUL in a path id with a
+  // faulty body reached the edit rules' thread lookup, which PostgreSQL refused (500).
+  test('a NUL in a thread id with a faulty body is a 400 naming it, on the edit routes', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const cases = [
+      { method: 'PATCH' as const, url: '/api/v1/posts/%00/posts/01970810-26e9-7d7c-80d7-1de2eab71f44' },
+      { method: 'PUT' as const, url: '/api/v1/posts/%00/edit' },
+    ];
+    for (const { method, url } of cases) {
+      const res = await user.call(app, { method, url, payload: {} });
+      assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);
+      assert.ok(
+        res.json().errors.some((e: { path: string }) => e.path === 'threadId'),
+        res.body,
+      );
+    }
+  });
+
   test('PATCH /account with an empty activeTeamId is a 404 like any unknown team, and changes nothing', async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);
