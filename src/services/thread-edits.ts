@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderKind } from '../db/schema/index.js';
 import { type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import { holdsNul } from '../lib/text.js';
 import {
   deletePosts,
   findPostInThread,
@@ -104,6 +105,8 @@ function checkPostPatch(kind: Network, stored: { content: string; spoilerRanges:
 
 /** An accessible thread's provider kind, or null (for checks that can do without it). */
 async function kindOfAccessibleThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ threadId: string; kind: ProviderKind } | null> {
+  // Only reached for a faulty request: its ids may hold U+0000 (reported as a fault already).
+  if (holdsNul(threadId)) return null;
   const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   return thread ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id) } : null;
 }
@@ -111,7 +114,7 @@ async function kindOfAccessibleThread(ctx: AppContext, account: AccountRow, thre
 /** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
 export async function editPostFaults(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: unknown): Promise<FieldFault[]> {
   const thread = await kindOfAccessibleThread(ctx, account, threadId);
-  const post = thread ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
+  const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   return checkPostPatch(thread?.kind ?? null, stored, patch);
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
+import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
@@ -142,7 +143,8 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   const fields = isRecord(body) ? body : {};
   const { providerId, teamId, scheduleAt } = fields;
   let provider: ProviderRow | null = null;
-  if (typeof providerId === 'string' && (teamId === undefined || typeof teamId === 'string')) {
+  // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
+  if (typeof providerId === 'string' && !holdsNul(providerId) && (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId)))) {
     provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, await resolveWorkspace(ctx.db, account, teamId), providerId));
   }
   const faults = new Faults();

@@ -37,13 +37,16 @@ describeEachDb('inputs the fuzz suite found', (env) => {
 
   // Found by the 100,000-request fuzz run on PostgreSQL (seed 20261126): a NUL in a path id with a
   // faulty body reached the edit rules' thread lookup, which PostgreSQL refused (500).
-  test('a NUL in a thread id with a faulty body is a 400 naming it, on the edit routes', async () => {
+  test('a NUL in an id with a faulty body is a 400 naming it (edit routes, create)', async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);
     const cases = [
       { method: 'PATCH' as const, url: '/api/v1/posts/%00/posts/01970810-26e9-7d7c-80d7-1de2eab71f44' },
       { method: 'PUT' as const, url: '/api/v1/posts/%00/edit' },
     ];
+    const create = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: 'p\u0000', posts: [{}] } });
+    assert.equal(create.statusCode, 400, create.body);
+    assert.ok(create.json().errors.some((e: { path: string }) => e.path === 'providerId'));
     for (const { method, url } of cases) {
       const res = await user.call(app, { method, url, payload: {} });
       assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body}`);

@@ -95,10 +95,7 @@ const validationGuard: preHandlerAsyncHookHandler = async function validationGua
   const faults = [...(error?.validation ? shapeFaults(error.validation, error.validationContext ?? 'body') : []), ...(request.inputFaults ?? [])];
   if (error && !error.validation) throw error;
   if (faults.length === 0) return;
-  // The content rules may read the database with the request's ids and fields; a request that
-  // holds a character the database refuses (U+0000, found while reading it) gets only the faults
-  // above, which name that character (a rule's lookup would fail with it: a 500).
-  if (!request.inputFaults?.length) faults.push(...(await contentFaultsOf(request)));
+  faults.push(...(await contentFaultsOf(request)));
   throw new ValidationError(dedupe(faults));
 };
 
