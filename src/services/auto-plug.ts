@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
-import { graphemes, utf8Bytes } from '../lib/text.js';
+import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
 import { findWorkspaceSettings, saveAutoPlugSettings } from '../repos/settings.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -30,7 +30,7 @@ export function autoPlugFaults(plug: unknown): FieldFault[] {
   if (typeof text === 'string') {
     if (enabled === true && text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
     if (utf8Bytes(text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
-    if (graphemes(text) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
+    if (graphemesUpTo(text, 300) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
   }
   if (Number.isInteger(minLikes) && ((minLikes as number) < 1 || (minLikes as number) > 1_000_000)) {
     faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });

@@ -1,6 +1,6 @@
 import type { ProviderKind } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
-import { graphemes, utf8Bytes } from '../lib/text.js';
+import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 
 /** The content limits of decisions.md "Content rules", per network. */
 export const LIMITS = {
@@ -57,8 +57,9 @@ export function checkText(kind: Network, text: unknown, path: string): FieldFaul
   const bytes = utf8Bytes(text);
   if (bytes > limits.textBytes) faults.push({ path, message: `is ${bytes} UTF-8 bytes; ${kind} allows at most ${limits.textBytes}` });
   if (limits.textGraphemes !== null) {
-    const count = graphemes(text);
-    if (count > limits.textGraphemes) faults.push({ path, message: `is ${count} characters (graphemes); ${kind} allows at most ${limits.textGraphemes}` });
+    if (graphemesUpTo(text, limits.textGraphemes) > limits.textGraphemes) {
+      faults.push({ path, message: `is more than ${limits.textGraphemes} characters (graphemes); ${kind} allows at most ${limits.textGraphemes}` });
+    }
   }
   return faults;
 }
