@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type pg from 'pg';
 import type { KeyChangeSignal } from '../lib/api-key-cache.js';
 import type { Logger } from '../lib/logger.js';
 import type { Db } from './database.js';
+import { PgChannelListener } from './pg-listener.js';
 
 const CHANNEL = 'skein_keys';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */
@@ -20,17 +20,32 @@ const ECHO_WAIT_MS = 1_000;
  */
 export class PgKeyChangeSignal implements KeyChangeSignal {
   #onChange: () => void = () => {};
-  #listener: pg.Client | null = null;
-  #connecting: Promise<void> | null = null;
+  readonly #listener: PgChannelListener;
   #retryAfter = 0;
   readonly #echoes = new Map<string, () => void>();
-  #closed = false;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly db: Db,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.#listener = new PgChannelListener(url, CHANNEL, {
+      notify: (payload) => {
+        this.#onChange();
+        this.#echoes.get(payload)?.();
+      },
+      // Anything read before now may predate a change this instance could not hear.
+      up: () => this.#onChange(),
+      down: () => this.#onChange(),
+      failed: (err, when) => {
+        if (when === 'lost') logger.warn({ err }, 'the key-change listener lost its connection; API keys are read from the database until it is back');
+        else {
+          logger.warn({ err }, 'could not listen for key changes; API keys are read from the database');
+          this.#retryAfter = Date.now() + RETRY_MS;
+        }
+      },
+    });
+  }
 
   start(onChange: () => void): void {
     this.#onChange = onChange;
@@ -53,9 +68,10 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
   async announce(): Promise<void> {
     this.#onChange();
     // Listening first (if it can): the echo below is what tells that the others heard.
-    if (!this.listening() && this.#connecting) await Promise.race([this.#connecting, new Promise((r) => setTimeout(r, ECHO_WAIT_MS).unref())]);
+    const connecting = this.listening() ? null : this.#listener.connecting;
+    if (connecting) await Promise.race([connecting, new Promise((r) => setTimeout(r, ECHO_WAIT_MS).unref())]);
     const token = randomUUID();
-    const echoed = this.#listener ? this.#awaitEcho(token) : null;
+    const echoed = this.#listener.listening ? this.#awaitEcho(token) : null;
     try {
       await sql`SELECT pg_notify(${CHANNEL}, ${token})`.execute(this.db);
       await echoed?.promise;
@@ -80,50 +96,12 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
   }
 
   listening(): boolean {
-    if (this.#listener) return true;
-    if (!this.#connecting && !this.#closed && Date.now() >= this.#retryAfter) this.#connecting = this.#listen().finally(() => (this.#connecting = null));
+    if (this.#listener.listening) return true;
+    if (Date.now() >= this.#retryAfter) void this.#listener.ensure();
     return false;
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#connecting;
-    const listener = this.#listener;
-    this.#listener = null;
-    await listener?.end().catch(() => {});
-  }
-
-  async #listen(): Promise<void> {
-    const { default: driver } = await import('pg');
-    const client = new driver.Client({ connectionString: this.url });
-    const drop = () => {
-      if (this.#listener === client) {
-        this.#listener = null;
-        this.#onChange();
-      }
-      client.end().catch(() => {});
-    };
-    client.on('notification', (message) => {
-      this.#onChange();
-      if (message.payload) this.#echoes.get(message.payload)?.();
-    });
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'the key-change listener lost its connection; API keys are read from the database until it is back');
-      drop();
-    });
-    client.on('end', drop);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (err) {
-      this.logger.warn({ err }, 'could not listen for key changes; API keys are read from the database');
-      this.#retryAfter = Date.now() + RETRY_MS;
-      drop();
-      return;
-    }
-    if (this.#closed) return void client.end().catch(() => {});
-    // Anything read before now may predate a change this instance could not hear.
-    this.#onChange();
-    this.#listener = client;
+  close(): Promise<void> {
+    return this.#listener.close();
   }
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 import { LocalScheduleSignal, type ScheduleSignal } from '../lib/schedule-signal.js';
 import type { Db } from './database.js';
+import { PgChannelListener } from './pg-listener.js';
 
 const CHANNEL = 'skein_schedule';
 
@@ -16,16 +16,24 @@ export class PgScheduleSignal implements ScheduleSignal {
   readonly #local = new LocalScheduleSignal();
   /** NOTIFYs on their way: close() waits for them, so none is cut off by the pool shutting down. */
   readonly #sending = new Set<Promise<void>>();
-  #listener: pg.Client | null = null;
-  #connecting: Promise<void> | null = null;
+  readonly #listener: PgChannelListener;
   #failing = false;
-  #closed = false;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly db: Db,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.#listener = new PgChannelListener(url, CHANNEL, {
+      notify: () => this.#local.ring(),
+      up: () => (this.#failing = false),
+      failed: (err, when) => {
+        if (when === 'lost') logger.warn({ err }, 'the schedule listener lost its connection; polling until it is back');
+        else if (!this.#failing) logger.warn({ err }, 'could not listen for schedule changes; polling until it works');
+        if (when === 'connect') this.#failing = true;
+      },
+    });
+  }
 
   ring(): void {
     this.#local.ring();
@@ -40,44 +48,13 @@ export class PgScheduleSignal implements ScheduleSignal {
   }
 
   wait(timeoutMs: number): Promise<void> {
-    if (!this.#listener && !this.#connecting && !this.#closed) this.#connecting = this.#listen().finally(() => (this.#connecting = null));
+    void this.#listener.ensure();
     return this.#local.wait(timeoutMs);
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
     await Promise.all(this.#sending);
-    await this.#connecting;
-    const listener = this.#listener;
-    this.#listener = null;
-    await listener?.end().catch(() => {});
+    await this.#listener.close();
     await this.#local.close();
-  }
-
-  async #listen(): Promise<void> {
-    const { default: driver } = await import('pg');
-    const client = new driver.Client({ connectionString: this.url });
-    const drop = () => {
-      if (this.#listener === client) this.#listener = null;
-      client.end().catch(() => {});
-    };
-    client.on('notification', () => this.#local.ring());
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'the schedule listener lost its connection; polling until it is back');
-      drop();
-    });
-    client.on('end', drop);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (err) {
-      if (!this.#failing) this.logger.warn({ err }, 'could not listen for schedule changes; polling until it works');
-      this.#failing = true;
-      drop();
-      return;
-    }
-    this.#failing = false;
-    if (this.#closed) return void client.end().catch(() => {});
-    this.#listener = client;
   }
 }
