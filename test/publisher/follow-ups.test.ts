@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { FollowUpRow } from '../../src/db/schema/index.js';
 import { PublishError } from '../../src/platforms/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
+import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { claimDueFollowUps } from '../../src/repos/follow-ups.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
@@ -173,6 +174,26 @@ describeEachDb('follow-up replies: the publisher', (env) => {
     await at(s, leaseUntil.getTime() + 1000);
     assert.equal((await s.row(f.id)).status, 'PUBLISHED');
     assert.equal(s.fake.published.filter((p) => p.text === 'crashed').length, 1);
+  });
+
+  test("on the embedded database a dead process's follow-up lease is ended at start; on PostgreSQL it runs out", async () => {
+    const { ctx, clock, kind } = env();
+    const s = await setup(['x']);
+    const f = await s.followUp({ text: 'dead holder', delayMinutes: 5 });
+    await at(s, s.scheduledAt);
+    clock.set((await s.row(f.id)).due_at!);
+    await claimDueFollowUps(ctx.db, 'dead', clock.now(), new Date(clock.now().getTime() + ctx.config.publisher.leaseMs), 10);
+    const ended = await takeOverWorkOfDeadProcesses(ctx);
+    if (kind === 'pglite') assert.deepEqual(ended, { threads: 0, jobs: 0, followUps: 1 });
+    else {
+      assert.equal(ended, null);
+      await s.loop.runOnce();
+      assert.equal((await s.row(f.id)).locked_by, 'dead', 'a live worker may hold it');
+      clock.advance(ctx.config.publisher.leaseMs + 1);
+    }
+    await s.loop.runOnce();
+    assert.equal((await s.row(f.id)).status, 'PUBLISHED');
+    assert.equal(s.fake.published.filter((p) => p.text === 'dead holder').length, 1);
   });
 
   test('a permanent refusal fails it with the error shown; a transient one backs off; the expired account fails it', async () => {
