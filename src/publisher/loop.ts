@@ -4,11 +4,12 @@ import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Platforms } from '../platforms/platform.js';
 import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
+import { runDueFollowUps } from './follow-ups.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
 import { type PublishDeps, publishClaimedThread } from './publish-thread.js';
 
-/** Follow-up jobs claimed per round. */
+/** Follow-up replies, and follow-up jobs, claimed per round. */
 const BATCH = 10;
 /**
  * One round claims at most this many threads per slot, then lets the slots drain, so the
@@ -39,8 +40,9 @@ export class PublisherLoop {
   }
 
   /**
-   * Claims and publishes due threads (several at once, see below), then claims and runs due
-   * follow-up jobs (repost, plug, analytics); returns how many threads and jobs were claimed.
+   * Claims and publishes due threads (several at once, see below), then due follow-up replies,
+   * then claims and runs due follow-up jobs (repost, plug, analytics); returns how many threads,
+   * follow-ups and jobs were claimed.
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
@@ -51,7 +53,8 @@ export class PublisherLoop {
     try {
       ctx.metrics.publisherTick();
       const threads = await this.#publishDueThreads(deps);
-      return threads + (await runDueJobs(deps, BATCH));
+      const followUps = await runDueFollowUps(deps, BATCH);
+      return threads + followUps + (await runDueJobs(deps, BATCH));
     } finally {
       await stopHeartbeat();
     }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { LeaseLostError, type PlatformAccount, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
+import { scheduleFollowUps } from '../repos/follow-ups.js';
 import { adoptPostContainer, failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
 import {
@@ -159,12 +160,15 @@ function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): 
   return markPostRowPublished(ctx.db, postId, ref, ctx.clock.now());
 }
 
-// The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued in the same transaction:
-// they exist if and only if the thread is PUBLISHED, whatever crashes.
+// The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
+// get their due time, in the same transaction: they exist (are due) if and only if the thread is
+// PUBLISHED, whatever crashes.
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (await completeThreadRow(trx, thread.id, deps.workerId, now)) await enqueueFollowUpJobs(trx, thread.id, now);
+    if (!(await completeThreadRow(trx, thread.id, deps.workerId, now))) return;
+    await enqueueFollowUpJobs(trx, thread.id, now);
+    await scheduleFollowUps(trx, thread.id, now);
   });
 }
 

@@ -32,13 +32,15 @@ export async function startPublisher(ctx: AppContext): Promise<RunningPublisher>
 
 /**
  * On the embedded database only one process can hold the data folder (see data-dir-lock.ts), so
- * every lease found at start belongs to a process that is gone: end them all, and its threads
- * and jobs are taken over by the first claim instead of after a lease period. Runs before this
+ * every lease found at start belongs to a process that is gone: end them all, and its threads,
+ * follow-ups and jobs are taken over by the first claim instead of after a lease period. Runs before this
  * process claims anything. On PostgreSQL other workers may be alive: their leases run out.
  */
-export async function takeOverWorkOfDeadProcesses(ctx: AppContext): Promise<{ threads: number; jobs: number } | null> {
+export async function takeOverWorkOfDeadProcesses(ctx: AppContext): Promise<{ threads: number; jobs: number; followUps: number } | null> {
   if (ctx.dbKind !== 'pglite') return null;
   const ended = await endAllLeases(ctx.db, ctx.clock.now());
-  if (ended.threads || ended.jobs) ctx.logger.info(ended, 'resuming the threads and jobs of the previous process, which did not stop cleanly');
+  if (ended.threads || ended.jobs || ended.followUps) {
+    ctx.logger.info(ended, 'resuming the threads, follow-ups and jobs of the previous process, which did not stop cleanly');
+  }
   return ended;
 }

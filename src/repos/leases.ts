@@ -1,12 +1,12 @@
 import type { Db } from '../db/database.js';
 
 /**
- * Ends every thread and job lease at once: `locked_until` moves to just before `now`, so the
+ * Ends every thread, job and follow-up lease at once: `locked_until` moves to just before `now`, so the
  * next claim takes each over as it takes over any expired lease (the same claim, the same
  * unknown-outcome checks on the saved network state). `locked_by` stays, for the logs. Only for a
  * start on the embedded database, where every lease found belongs to a process that is gone.
  */
-export async function endAllLeases(db: Db, now: Date): Promise<{ threads: number; jobs: number }> {
+export async function endAllLeases(db: Db, now: Date): Promise<{ threads: number; jobs: number; followUps: number }> {
   const ended = new Date(now.getTime() - 1);
   const threads = await db
     .updateTable('threads')
@@ -15,5 +15,11 @@ export async function endAllLeases(db: Db, now: Date): Promise<{ threads: number
     .where('locked_until', '>', ended)
     .executeTakeFirst();
   const jobs = await db.updateTable('jobs').set({ locked_until: ended }).where('status', '=', 'RUNNING').where('locked_until', '>', ended).executeTakeFirst();
-  return { threads: Number(threads.numUpdatedRows), jobs: Number(jobs.numUpdatedRows) };
+  const followUps = await db
+    .updateTable('follow_ups')
+    .set({ locked_until: ended })
+    .where('status', '=', 'PUBLISHING')
+    .where('locked_until', '>', ended)
+    .executeTakeFirst();
+  return { threads: Number(threads.numUpdatedRows), jobs: Number(jobs.numUpdatedRows), followUps: Number(followUps.numUpdatedRows) };
 }

@@ -1,4 +1,4 @@
-import type { PostRow, PublishStatus, ThreadRow } from '../db/schema/index.js';
+import type { FollowUpRow, PostRow, PublishStatus, ThreadRow } from '../db/schema/index.js';
 import { ConflictError } from '../errors/index.js';
 
 /**
@@ -16,6 +16,16 @@ export function publishInFlight(thread: ThreadRow, now: Date): boolean {
 export function assertDeletable(thread: ThreadRow, now: Date): void {
   if (publishInFlight(thread, now)) {
     throw new ConflictError('PUBLISH_IN_PROGRESS', 'This thread is being published right now; try again when it is done.');
+  }
+}
+
+/**
+ * Delete a follow-up, or the thread that has it: refused while a worker publishes the follow-up
+ * (PUBLISHING under a live lease). A published one may go: Skein's record only.
+ */
+export function assertFollowUpDeletable(followUp: FollowUpRow, now: Date): void {
+  if (followUp.status === 'PUBLISHING' && followUp.locked_until !== null && followUp.locked_until > now) {
+    throw new ConflictError('PUBLISH_IN_PROGRESS', 'A follow-up of this thread is being published right now; try again when it is done.');
   }
 }
 

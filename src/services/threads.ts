@@ -5,6 +5,7 @@ import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, Val
 import { newId } from '../lib/ids.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
+import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import {
@@ -21,7 +22,7 @@ import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { getAutoPlug } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
-import { assertAllPostsReady, assertDeletable, assertRetryable } from './edit-rules.js';
+import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertRetryable } from './edit-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt } from './schedule-time.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
@@ -245,6 +246,8 @@ export async function deleteThread(ctx: AppContext, account: AccountRow, threadI
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     assertDeletable(thread, ctx.clock.now());
+    // Its follow-ups go with it (ON DELETE CASCADE); locked here, so none is claimed meanwhile.
+    for (const followUp of await lockFollowUpsOf(trx, thread.id)) assertFollowUpDeletable(followUp, ctx.clock.now());
     const postsDeleted = await countPosts(trx, thread.id);
     await deleteThreadRow(trx, thread.id);
     return { deleted: true, threadId: thread.id, postsDeleted };

@@ -48,6 +48,7 @@ export function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
     if (route.path.includes('/keys/')) return 'key';
     if (route.path.includes('/providers/')) return 'provider';
     if (route.path.includes('/time-slots/')) return 'slot';
+    if (route.path.includes('/follow-ups/')) return 'followUp';
   }
   if (name === '*') return null;
   throw new Error(`fuzz: no id source for path parameter "${name}" of ${routeKey(route)}: add it to requests.ts`);
@@ -479,7 +480,9 @@ export function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       if (names.length === 0) return original;
       const name = pick(names, m.a);
       const value: PathValue =
-        m.name === 'odd-id' ? pick(ODD_IDS, m.b) : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot'], m.b), 'own', m.b >> 3);
+        m.name === 'odd-id'
+          ? pick(ODD_IDS, m.b)
+          : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot', 'followUp'], m.b), 'own', m.b >> 3);
       label(`${name} = ${value instanceof Raw ? value.text : value instanceof Ref ? `a ${value.kind} id` : JSON.stringify(value.slice(0, 20))}`);
       r.params[name] = value;
       return r;

@@ -18,7 +18,8 @@ export interface Tenant {
   teamId: string;
 }
 
-type Pools = Record<RefKind, string[]> & { postsOf: Map<string, string[]> };
+/** `postsOf`, `followUpsOf`: by thread id, so a post or follow-up ref follows the thread ref before it. */
+type Pools = Record<RefKind, string[]> & { postsOf: Map<string, string[]>; followUpsOf: Map<string, string[]> };
 
 /**
  * Two tenants with the same kinds of rows: providers of both networks, a team, drafts,
@@ -64,6 +65,10 @@ export class World {
         scheduleAt: '2026-12-05T10:00:00Z',
         posts: [{ text: 'tagged', spoilerRanges: [{ offset: 0, length: 3 }] }],
       });
+      for (const threadId of [published, failed]) {
+        const res = await user.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/follow-ups`, payload: { text: 'follow-up', delayMinutes: 60 } });
+        if (res.statusCode !== 201) throw new Error(`fuzz seed follow-up: ${res.body}`);
+      }
       const tags = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${tagged}/tags`, payload: { tagNames: ['news', 'Fuzz'] } });
       if (tags.statusCode !== 200) throw new Error(`fuzz seed tags: ${tags.body}`);
       const at = new Date('2026-11-20T10:00:00Z');
@@ -106,6 +111,20 @@ export class World {
         : [];
       const postsOf = new Map<string, string[]>();
       for (const p of posts) postsOf.set(p.thread_id, [...(postsOf.get(p.thread_id) ?? []), p.id]);
+      const followUps = threads.length
+        ? await db
+            .selectFrom('follow_ups')
+            .select(['id', 'thread_id'])
+            .where(
+              'thread_id',
+              'in',
+              threads.map((r) => r.id),
+            )
+            .orderBy('id')
+            .execute()
+        : [];
+      const followUpsOf = new Map<string, string[]>();
+      for (const f of followUps) followUpsOf.set(f.thread_id, [...(followUpsOf.get(f.thread_id) ?? []), f.id]);
       const providers = await db.selectFrom('providers').select('id').where('account_id', '=', t.account.id).orderBy('id').execute();
       const keys = await db
         .selectFrom('api_keys')
@@ -135,11 +154,13 @@ export class World {
         key: keys.map((r) => r.id),
         team: [t.teamId],
         postsOf,
+        followUp: followUps.map((r) => r.id),
+        followUpsOf,
       });
     }
   }
 
-  /** Resolves the refs of one request, for a caller; a post follows the thread resolved before it. */
+  /** Resolves the refs of one request, for a caller; a post or follow-up follows the thread resolved before it. */
   resolver(caller: TenantName): (ref: Ref) => string {
     const lastThread = new Map<TenantName, string>();
     const memo = new Map<Ref, string>();
@@ -153,6 +174,7 @@ export class World {
         const pools = this.pools.get(tenant)!;
         let pool = pools[ref.kind];
         if (ref.kind === 'post' && lastThread.has(tenant)) pool = pools.postsOf.get(lastThread.get(tenant)!) ?? pool;
+        if (ref.kind === 'followUp' && lastThread.has(tenant)) pool = pools.followUpsOf.get(lastThread.get(tenant)!) ?? pool;
         value = pool.length ? pool[ref.index % pool.length]! : unknownId(ref.kind, ref.index);
         if (ref.kind === 'thread') lastThread.set(tenant, value);
       }
@@ -200,7 +222,8 @@ export class World {
         ${digest(`select to_jsonb(x)::text from tags x where scope in ('${scopes[0]}', '${scopes[1]}')`)} as tags,
         ${digest(`select to_jsonb(x)::text from workspace_settings x where scope in ('${scopes[0]}', '${scopes[1]}')`)} as workspace_settings,
         ${digest(`select to_jsonb(x)::text from idempotency_records x where account_id = '${acct}'`)} as idempotency_records,
-        ${digest(`select to_jsonb(x)::text from time_slots x where provider_id in (select id from providers where account_id = '${acct}' or team_id = '${team}')`)} as time_slots`;
+        ${digest(`select to_jsonb(x)::text from time_slots x where provider_id in (select id from providers where account_id = '${acct}' or team_id = '${team}')`)} as time_slots,
+        ${digest(`select to_jsonb(x)::text from follow_ups x where thread_id in (${ownedThreads})`)} as follow_ups`;
       out[t.name] = (await q.execute(this.ctx.db)).rows[0]!;
     }
     return out;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { analyticsRoutes } from './analytics.js';
+import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
@@ -17,4 +18,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(providerRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
+  await app.register(followUpRoutes, { ctx });
 }

@@ -20,9 +20,14 @@ export interface JobTarget {
  * claim; the job row went with it). A provider that is not ACTIVE, or a network this server
  * does not publish to, stops the job: there is nothing to retry until someone reconnects.
  */
-export async function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<JobTarget | null> {
+export function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<JobTarget | null> {
+  return loadThreadTarget(deps, job.thread_id);
+}
+
+/** A thread's posts and account, for a job or a follow-up reply (see loadJobTarget). */
+export async function loadThreadTarget(deps: PublishDeps, threadId: string): Promise<JobTarget | null> {
   const { ctx } = deps;
-  const thread = await findThread(ctx.db, job.thread_id);
+  const thread = await findThread(ctx.db, threadId);
   if (!thread) return null;
   const provider = await getProvider(ctx.db, thread.provider_id);
   if (provider.status !== 'ACTIVE') {

@@ -1,0 +1,146 @@
+import type { Updateable } from 'kysely';
+import type { FollowUpRow, FollowUpsTable, ProviderRow } from '../db/schema/index.js';
+import { LeaseLostError, PublishError, type PublishedRef } from '../platforms/platform.js';
+import {
+  adoptFollowUpContainer,
+  claimDueFollowUps as claimFollowUpRows,
+  recordFollowUpFacts,
+  releaseFollowUp,
+  renewFollowUpLease,
+} from '../repos/follow-ups.js';
+import { markProviderExpired } from '../repos/providers.js';
+import { onFollowUpFailed, onFollowUpPublished } from './follow-up-events.js';
+import { type JobTarget, loadThreadTarget, publishedRef } from './jobs/target.js';
+import { fencedProgress, type LeasedProgressStore } from './lease.js';
+import { backoffMs, MAX_ATTEMPTS, type PublishDeps } from './publish-thread.js';
+
+/**
+ * Follow-up replies (decisions.md "Follow-up replies"): each row is published once, at its
+ * `run_at`, as a reply to its thread's last post (root: the first post), with the guarantees of
+ * a thread's posts. The row is claimed with a lease like a thread; the reply is published under
+ * the row's own UUIDv7 id (Bluesky derives its record key from it) and each step's network
+ * state is saved on the row through `fencedProgress`, so a retry (after a crash, a lost answer,
+ * a takeover) finishes that same reply and a worker that lost its lease never posts another.
+ * Failures follow publishing's rules: transient → backoff (publish-thread's), FAILED after
+ * MAX_ATTEMPTS claims; permanent → FAILED; auth → FAILED and the provider EXPIRED.
+ */
+
+/** Claims a batch of due follow-ups and publishes them one by one; returns how many were claimed. */
+export async function runDueFollowUps(deps: PublishDeps, limit: number): Promise<number> {
+  const { ctx } = deps;
+  const now = ctx.clock.now();
+  const { rows, takeovers } = await claimFollowUpRows(ctx.db, deps.workerId, now, new Date(now.getTime() + ctx.config.publisher.leaseMs), limit);
+  ctx.metrics.leaseTakeovers('follow_up', takeovers);
+  for (const row of rows) {
+    try {
+      if (deps.stopping?.()) await release(deps, row, { status: 'PENDING', attempts: Math.max(0, row.attempts - 1) });
+      else await runClaimedFollowUp(deps, row);
+    } catch (err) {
+      // Recording the outcome failed (database fault): the lease runs out and it is claimed again.
+      ctx.logger.error({ err, followUpId: row.id }, 'a follow-up reply stopped on an unexpected error');
+    }
+  }
+  return rows.length;
+}
+
+export async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {
+  let target: JobTarget | null = null;
+  try {
+    target = await loadThreadTarget(deps, row.thread_id);
+    // The thread was deleted since the claim; the follow-up went with it.
+    if (!target) return;
+    const published = await publishReply(deps, row, target);
+    await markPublished(deps, row, published);
+  } catch (err) {
+    // Another worker holds the follow-up now and finishes it; this one must not record an outcome.
+    if (err instanceof LeaseLostError) deps.ctx.logger.info({ followUpId: row.id }, err.message);
+    else await failOrRetry(deps, row, err, target?.provider ?? null);
+  }
+}
+
+async function publishReply(deps: PublishDeps, row: FollowUpRow, target: JobTarget): Promise<PublishedRef> {
+  const replyTo = { root: publishedRef(target.posts[0]), parent: publishedRef(target.posts.at(-1)) };
+  const saved = { containerId: row.network_container_id, networkPostId: row.network_post_id, cid: row.network_cid };
+  const fenced = fencedProgress(progressStore(deps, row.id), saved);
+  await fenced.confirmLease();
+  return target.platform.publishPost({
+    account: target.account,
+    post: { id: row.id, text: row.text, topic: null, media: row.media, spoilerRanges: [], isSpoilerMedia: false, writtenAt: row.created_at },
+    replyTo,
+    progress: saved,
+    ...fenced,
+  });
+}
+
+/** The reply's network state on its row, fenced by the row's lease (see fencedProgress). */
+function progressStore(deps: PublishDeps, id: string): LeasedProgressStore {
+  const { ctx } = deps;
+  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.config.publisher.leaseMs);
+  return {
+    what: `follow-up ${id}`,
+    renew: () => renewFollowUpLease(ctx.db, id, deps.workerId, leaseUntil()),
+    adoptContainer: (expected, next) => adoptFollowUpContainer(ctx.db, id, deps.workerId, expected, next, leaseUntil(), ctx.clock.now()),
+    recordFacts: (progress) => recordFollowUpFacts(ctx.db, id, progress, ctx.clock.now()),
+  };
+}
+
+function release(deps: PublishDeps, row: FollowUpRow, changes: Updateable<FollowUpsTable>): Promise<FollowUpRow | undefined> {
+  return releaseFollowUp(deps.ctx.db, row.id, deps.workerId, changes, deps.ctx.clock.now());
+}
+
+async function markPublished(deps: PublishDeps, row: FollowUpRow, ref: PublishedRef): Promise<void> {
+  const { ctx } = deps;
+  const changes: Updateable<FollowUpsTable> = {
+    status: 'PUBLISHED',
+    network_post_id: ref.networkPostId,
+    network_cid: ref.cid,
+    permalink: ref.permalink,
+    published_at: ctx.clock.now(),
+    last_error: null,
+    error_code: null,
+    error_message: null,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
+    if (saved) await onFollowUpPublished(trx, saved);
+  });
+}
+
+async function markFailed(deps: PublishDeps, row: FollowUpRow, error: PublishError): Promise<void> {
+  const { ctx } = deps;
+  const shown = { code: error.code, message: error.message };
+  const changes: Updateable<FollowUpsTable> = {
+    status: 'FAILED',
+    error_code: shown.code,
+    error_message: shown.message,
+    last_error: `${error.code}: ${error.message}`,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
+    if (saved) await onFollowUpFailed(trx, saved, shown);
+  });
+}
+
+/**
+ * A run that threw: transient errors come back after publishing's backoff until MAX_ATTEMPTS,
+ * permanent ones fail it, and an auth error also marks the provider EXPIRED (only while it still
+ * holds the token the run was sent with). Anything not a PublishError counts as transient.
+ */
+async function failOrRetry(deps: PublishDeps, row: FollowUpRow, err: unknown, provider: ProviderRow | null): Promise<void> {
+  const { ctx } = deps;
+  const error =
+    err instanceof PublishError
+      ? err
+      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  ctx.logger.warn(
+    { followUpId: row.id, threadId: row.thread_id, kind: error.kind, code: error.code, attempts: row.attempts },
+    `follow-up reply failed: ${error.message}`,
+  );
+  if (error.kind === 'transient' && row.attempts < MAX_ATTEMPTS) {
+    const runAt = new Date(ctx.clock.now().getTime() + backoffMs(row.attempts, error.options.retryAfterMs));
+    await release(deps, row, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
+    return;
+  }
+  if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
+  await markFailed(deps, row, error);
+}

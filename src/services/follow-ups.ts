@@ -1,0 +1,149 @@
+import type { AppContext } from '../context.js';
+import type { AccountRow, FollowUpRow } from '../db/schema/index.js';
+import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import { newId } from '../lib/ids.js';
+import { holdsNul } from '../lib/text.js';
+import { iso } from '../lib/time.js';
+import {
+  countFollowUps,
+  deleteFollowUp as deleteFollowUpRow,
+  findFollowUpForUpdate,
+  insertFollowUp,
+  listFollowUps as listFollowUpRows,
+  scheduleFollowUps,
+} from '../repos/follow-ups.js';
+import { getProvider } from '../repos/providers.js';
+import type { DbOrTrx } from '../repos/types.js';
+import { checkMedia, checkText, type MediaInput, type Network } from './content-rules.js';
+import { assertFollowUpDeletable } from './edit-rules.js';
+import { requireAccessibleThread } from './threads.js';
+
+/**
+ * Follow-up replies (decisions.md "Follow-up replies"): created, listed and deleted here; the
+ * publisher publishes them (publisher/follow-ups.ts). Access follows the thread's: a thread the
+ * caller may not see is "not found", and so are its follow-ups.
+ */
+
+export const MAX_FOLLOW_UPS_PER_THREAD = 10;
+export const FOLLOW_UP_DELAY_MINUTES = { min: 5, max: 10_080 } as const;
+
+export interface CreateFollowUpInput {
+  text: string;
+  delayMinutes: number;
+  media?: MediaInput[];
+}
+
+export interface FollowUpView {
+  id: string;
+  threadId: string;
+  text: string;
+  media: Array<{ url: string; altText: string | null }>;
+  delayMinutes: number;
+  status: FollowUpRow['status'];
+  dueAt: string | null;
+  publishedAt: string | null;
+  permaLink: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export function followUpView(row: FollowUpRow): FollowUpView {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    text: row.text,
+    media: row.media.map((m) => ({ url: m.url, altText: m.altText ?? null })),
+    delayMinutes: row.delay_minutes,
+    status: row.status,
+    dueAt: iso(row.due_at),
+    publishedAt: iso(row.published_at),
+    permaLink: row.permalink,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  };
+}
+
+/** The content rules of a follow-up, with the thread's network (null: only the shared rules). */
+function checkFollowUp(kind: Network, body: unknown): FieldFault[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const fields = body as Record<string, unknown>;
+  return [...checkText(kind, fields.text, 'text'), ...checkMedia(kind, fields.media, 'media')];
+}
+
+/** Every content fault of a Create Follow-up request that has shape faults (see content-rules.ts). */
+export async function createFollowUpFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
+  // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
+  const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
+  const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
+  return checkFollowUp(kind, body);
+}
+
+/**
+ * Adds a follow-up to a thread the caller may see. The thread row is locked, as the publisher
+ * locks it to mark it PUBLISHED: a follow-up added to a thread already published gets its due
+ * time here, one added before gets it in the publisher's transaction; never neither.
+ */
+export async function createFollowUp(ctx: AppContext, account: AccountRow, threadId: string, input: CreateFollowUpInput): Promise<FollowUpView> {
+  const now = ctx.clock.now();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const provider = await getProvider(trx, thread.provider_id);
+    const faults = checkFollowUp(provider.kind, input);
+    if (faults.length) throw new ValidationError(faults);
+    if ((await countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
+      throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);
+    }
+    const id = newId(now.getTime());
+    await insertFollowUp(trx, {
+      id,
+      thread_id: thread.id,
+      text: input.text,
+      media: JSON.stringify((input.media ?? []).map((m) => ({ url: m.url, altText: m.altText ?? null }))),
+      delay_minutes: input.delayMinutes,
+      status: 'PENDING',
+      due_at: null,
+      run_at: null,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      network_container_id: null,
+      network_post_id: null,
+      network_cid: null,
+      permalink: null,
+      published_at: null,
+      error_code: null,
+      error_message: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (thread.status === 'PUBLISHED') await scheduleFollowUps(trx, thread.id, now);
+    return requireFollowUp(trx, thread.id, id);
+  });
+  if (row.due_at) ctx.scheduleSignal.ring();
+  return followUpView(row);
+}
+
+export async function listFollowUps(ctx: AppContext, account: AccountRow, threadId: string): Promise<FollowUpView[]> {
+  const thread = await requireAccessibleThread(ctx.db, account, threadId);
+  return (await listFollowUpRows(ctx.db, thread.id)).map(followUpView);
+}
+
+/**
+ * Deletes Skein's record of a follow-up (a published reply stays on the network). Refused while
+ * a worker publishes it: the row is locked first, so a claim either happened (and this sees
+ * PUBLISHING under a live lease) or waits and then finds nothing to claim.
+ */
+export async function deleteFollowUp(ctx: AppContext, account: AccountRow, threadId: string, id: string): Promise<{ deleted: true; id: string }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId);
+    const row = await findFollowUpForUpdate(trx, thread.id, id);
+    if (!row) throw new NotFoundError(`Follow-up ${id}`);
+    assertFollowUpDeletable(row, ctx.clock.now());
+    await deleteFollowUpRow(trx, row.id);
+    return { deleted: true as const, id: row.id };
+  });
+}
+
+async function requireFollowUp(trx: DbOrTrx, threadId: string, id: string): Promise<FollowUpRow> {
+  const row = await findFollowUpForUpdate(trx, threadId, id);
+  if (!row) throw new Error(`follow-up ${id} vanished in its own transaction`);
+  return row;
+}
