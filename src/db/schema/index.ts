@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { FollowerCountsTable } from './follower_counts.js';
 import type { JobsTable } from './jobs.js';
 import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
@@ -27,10 +28,12 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   jobs: JobsTable;
   time_slots: TimeSlotsTable;
+  follower_counts: FollowerCountsTable;
 }
 
 export type * from './accounts.js';
 export type * from './api_keys.js';
+export type * from './follower_counts.js';
 export type * from './jobs.js';
 export type * from './oauth_states.js';
 export type * from './posts.js';
