@@ -57,9 +57,9 @@ export async function followerHistory(db: DbOrTrx, providerId: string, from: Dat
 
 /**
  * Makes the FOLLOWERS job of every ACTIVE provider (or of `providerId` only) due: now when the
- * provider has no count for the current UTC day, else at the next UTC midnight. A job already
- * PENDING keeps the sooner of its time and that one; a DONE or FAILED job (its provider expired
- * and was reconnected) starts again; a RUNNING one is left to its worker. Returns how many jobs
+ * provider has no count for the current UTC day, else at the next UTC midnight (a job already
+ * PENDING then keeps its time). A DONE or FAILED job (its provider expired and was reconnected)
+ * starts again; a RUNNING one is left to its worker. Returns how many jobs
  * are due now. Run at start-up and when a provider is connected.
  */
 export async function scheduleFollowerJobs(db: DbOrTrx, now: Date, providerId?: string): Promise<number> {
@@ -99,7 +99,10 @@ export async function scheduleFollowerJobs(db: DbOrTrx, now: Date, providerId?: 
           .columns(['provider_id', 'kind'])
           .doUpdateSet({
             status: 'PENDING',
-            run_at: sql`case when jobs.status = 'PENDING' then least(jobs.run_at, excluded.run_at) else excluded.run_at end`,
+            // Counted today: a PENDING job keeps its time in the next day; otherwise the sooner time wins.
+            run_at: provider.counted
+              ? sql`case when jobs.status = 'PENDING' then jobs.run_at else excluded.run_at end`
+              : sql`case when jobs.status = 'PENDING' then least(jobs.run_at, excluded.run_at) else excluded.run_at end`,
             attempts: sql`case when jobs.status = 'PENDING' then jobs.attempts else 0 end`,
             updated_at: now,
           })
