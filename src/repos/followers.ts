@@ -24,7 +24,7 @@ export async function saveFollowerCount(db: DbOrTrx, providerId: string, count: 
     .execute();
 }
 
-const countColumns = sql<string>`to_char(day, 'YYYY-MM-DD')`.as('date');
+const dayText = sql<string>`to_char(day, 'YYYY-MM-DD')`.as('date');
 
 function toCount(row: { date: string; count: number; fetched_at: Date }): FollowerCount {
   return { date: row.date, count: row.count, fetchedAt: row.fetched_at };
@@ -34,7 +34,7 @@ function toCount(row: { date: string; count: number; fetched_at: Date }): Follow
 export async function latestFollowerCount(db: DbOrTrx, providerId: string): Promise<FollowerCount | undefined> {
   const row = await db
     .selectFrom('follower_counts')
-    .select([countColumns, 'count', 'fetched_at'])
+    .select([dayText, 'count', 'fetched_at'])
     .where('provider_id', '=', providerId)
     .orderBy('day', 'desc')
     .limit(1)
@@ -46,7 +46,7 @@ export async function latestFollowerCount(db: DbOrTrx, providerId: string): Prom
 export async function followerHistory(db: DbOrTrx, providerId: string, from: Date, to: Date): Promise<FollowerCount[]> {
   const rows = await db
     .selectFrom('follower_counts')
-    .select([countColumns, 'count', 'fetched_at'])
+    .select([dayText, 'count', 'fetched_at'])
     .where('provider_id', '=', providerId)
     .where('fetched_at', '>=', from)
     .where('fetched_at', '<=', to)
