@@ -112,6 +112,24 @@ describeEachDb(
       assert.equal(providers[0].status, 'ACTIVE', 'a network failure is not a refused token');
     });
 
+    test('a post deleted on the network is skipped, the others refresh; every post refused is a 502', async () => {
+      const { app, ctx } = env();
+      const t = await publishedThread(app, ctx);
+      fake.setInsights(t.mediaIds[1]!, { likes: 8 });
+      const deleted = await fetch(`${fake.url}/v1.0/${t.mediaIds[0]}?access_token=${t.accessToken}`, { method: 'DELETE' });
+      assert.equal(deleted.status, 200);
+      const res = await refresh(app, t.user, t.threadId);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        res.json().thread.posts.map((p: { analytics: { likes: number } | null }) => p.analytics?.likes ?? null),
+        [null, 8],
+      );
+      await fetch(`${fake.url}/v1.0/${t.mediaIds[1]}?access_token=${t.accessToken}`, { method: 'DELETE' });
+      const none = await refresh(app, t.user, t.threadId);
+      assert.equal(none.statusCode, 502, none.body);
+      assert.equal(none.json().code, 'UPSTREAM_FAILED');
+    });
+
     test('a refused token turns the provider EXPIRED and answers 502; then the account must be reconnected (409)', async () => {
       const { app, ctx } = env();
       const t = await publishedThread(app, ctx);
