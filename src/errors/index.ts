@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'EXPECTATION_FAILED'
   | 'NOT_EDITABLE'
   | 'PUBLISH_IN_PROGRESS'
+  | 'NOT_PUBLISHED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
@@ -109,7 +110,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT', message: string) {
+  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT', message: string) {
     super(409, code, message);
   }
 }

@@ -24,6 +24,7 @@ const TITLES: Record<ErrorCode, string> = {
   EXPECTATION_FAILED: 'Expectation failed',
   NOT_EDITABLE: 'Not editable',
   PUBLISH_IN_PROGRESS: 'Publish in progress',
+  NOT_PUBLISHED: 'Not published',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload too large',

@@ -122,3 +122,13 @@ export function iso(date: Date | null): string | null;
 export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
+
+/** The UTC calendar day of an instant, `YYYY-MM-DD`. */
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Midnight UTC at the start of the day after `date`'s UTC day. */
+export function startOfNextUtcDay(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1));
+}

@@ -119,6 +119,8 @@ export interface Platform {
   repost(account: PlatformAccount, ref: PublishedRef): Promise<void>;
   /** Engagement counts of a published post; null where the network lacks a metric. */
   fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics>;
+  /** The account's follower count now. */
+  fetchFollowers(account: PlatformAccount): Promise<number>;
   /** The public address of a published post (for one whose permalink could not be read at publish time). */
   lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null>;
 }

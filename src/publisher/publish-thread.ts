@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
-import { LeaseLostError, type PlatformAccount, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
+import { LeaseLostError, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
+import { decryptAccount } from '../platforms/rows.js';
 import { scheduleFollowUps } from '../repos/follow-ups.js';
 import { adoptPostContainer, failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
@@ -26,19 +27,6 @@ export interface PublishDeps {
 }
 
 export const MAX_ATTEMPTS = 12;
-
-export function decryptAccount(ctx: AppContext, provider: ProviderRow): PlatformAccount {
-  const open = (value: string | null) => (value ? ctx.secrets.decrypt(value) : null);
-  return {
-    providerId: provider.id,
-    providerUserId: provider.provider_user_id,
-    username: provider.username,
-    accessToken: open(provider.access_token_enc),
-    refreshToken: open(provider.refresh_token_enc),
-    tokenExpiresAt: provider.token_expires_at,
-    serviceUrl: provider.service_url,
-  };
-}
 
 function refOf(post: PostAggregate['post']): PublishedRef {
   return { networkPostId: post.network_post_id!, cid: post.network_cid, permalink: post.permalink };

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { scheduleFollowerJobs } from '../repos/followers.js';
 import { endAllLeases } from '../repos/leases.js';
 import { PublisherLoop } from './loop.js';
 import { refreshExpiringThreadsTokens } from './token-refresh.js';
@@ -15,6 +16,8 @@ const TOKEN_REFRESH_EVERY_MS = 3600_000;
  */
 export async function startPublisher(ctx: AppContext): Promise<RunningPublisher> {
   await takeOverWorkOfDeadProcesses(ctx);
+  // Every ACTIVE account without a follower count for the current UTC day gets one at once (decisions.md).
+  await scheduleFollowerJobs(ctx.db, ctx.clock.now());
   const loop = new PublisherLoop(ctx);
   const refreshTokens = () => refreshExpiringThreadsTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
   void refreshTokens();

@@ -27,6 +27,18 @@ function sums(row: MetricSums): MetricSums {
 }
 
 /**
+ * A range read as List Posts reads it: local times in the caller's zone (or with an offset),
+ * `from` not after `to`, at most 366 days. Analytics and follower history share it.
+ */
+export function readRange(account: AccountRow, query: { from: string; to: string }): { from: Date; to: Date } {
+  const from = readDateTime(query.from, account.timezone, 'from');
+  const to = readDateTime(query.to, account.timezone, 'to');
+  if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
+  if (to.getTime() - from.getTime() > MAX_RANGE_MS) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
+  return { from, to };
+}
+
+/**
  * A provider's analytics over a range read as List Posts reads it (local times in the caller's
  * zone, or with an offset; at most 366 days): the latest stored analytics of its posts published
  * in the range, summed per local day of the caller's zone and in total, and its top posts.
@@ -36,10 +48,7 @@ export async function providerAnalytics(
   account: AccountRow,
   query: { providerId: string; from: string; to: string; teamId?: string },
 ): Promise<AnalyticsView> {
-  const from = readDateTime(query.from, account.timezone, 'from');
-  const to = readDateTime(query.to, account.timezone, 'to');
-  if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
-  if (to.getTime() - from.getTime() > MAX_RANGE_MS) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
+  const { from, to } = readRange(account, query);
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   const provider = await requireProviderInWorkspace(ctx.db, workspace, query.providerId);
   const range = { providerId: provider.id, from, to, zone: account.timezone };

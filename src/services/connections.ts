@@ -7,6 +7,7 @@ import { ConflictError, type FieldFault, NotFoundError, UpstreamError, Validatio
 import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { PublishError } from '../platforms/platform.js';
+import { scheduleFollowerJobs } from '../repos/followers.js';
 import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
 import { findProvider, revokeProvider } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -66,7 +67,7 @@ export async function connectBlueskyAccount(
   } catch (err) {
     throw networkFailure(err, 'appPassword', 'Bluesky');
   }
-  return addProvider(ctx, account.id, workspace, {
+  const provider = await addProvider(ctx, account.id, workspace, {
     kind: 'BLUESKY',
     providerUserId: connected.did,
     username: connected.handle,
@@ -74,6 +75,7 @@ export async function connectBlueskyAccount(
     serviceUrl: connected.pdsUrl,
     session: connected.session,
   });
+  return scheduleFollowerFetch(ctx, provider);
 }
 
 export function threadsRedirectUri(ctx: AppContext): string {
@@ -128,13 +130,23 @@ export async function finishThreadsConnect(
     throw networkFailure(err, 'code', 'Threads');
   }
   const workspace = row.team_id ? teamWorkspace(row.team_id) : personalWorkspace(row.account_id);
-  return addProvider(ctx, row.account_id, workspace, {
+  const provider = await addProvider(ctx, row.account_id, workspace, {
     kind: 'THREADS',
     providerUserId: me.id,
     username: me.username,
     accessToken: token.accessToken,
     tokenExpiresAt: token.expiresAt,
   });
+  return scheduleFollowerFetch(ctx, provider);
+}
+
+/**
+ * A connected (or reconnected) account gets its follower count at once unless it has one for
+ * the current UTC day (decisions.md): its FOLLOWERS job is made due and the publisher woken.
+ */
+async function scheduleFollowerFetch(ctx: AppContext, provider: ProviderRow): Promise<ProviderRow> {
+  if ((await scheduleFollowerJobs(ctx.db, ctx.clock.now(), provider.id)) > 0) ctx.scheduleSignal.ring();
+  return provider;
 }
 
 /** Disconnect: Skein forgets the credentials; the threads stay (and fail if they come due). */

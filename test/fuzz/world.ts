@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
+import { saveFollowerCount } from '../../src/repos/followers.js';
 import { createApiKey } from '../../src/services/api-keys.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
 import type { Ref, RefKind } from './nodes.js';
@@ -45,6 +46,8 @@ export class World {
       const threads = await createProvider(ctx, user.account, 'THREADS');
       const bluesky = await createProvider(ctx, user.account, 'BLUESKY');
       const teamThreads = await createProvider(ctx, user.account, 'THREADS', team.id);
+      await saveFollowerCount(ctx.db, threads.id, 120, new Date('2026-11-20T01:00:00Z'));
+      await saveFollowerCount(ctx.db, threads.id, 125, new Date('2026-11-21T01:30:00Z'));
       tenants[name] = { name, account: user.account, key: user.key, keyId, teamId: team.id };
       const post = async (payload: object) => {
         const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload });

@@ -38,6 +38,12 @@ export class FakePlatform implements Platform {
   readonly analyticsFaults: FollowUpFault[] = [];
   /** Counts fetchAnalytics answers; when null, the fixed counts below. */
   analyticsOf: ((ref: PublishedRef) => Analytics) | null = null;
+  /** Every fetchFollowers call by network user id. */
+  readonly followersCalls: string[] = [];
+  /** Faults of the next fetchFollowers calls, in order. */
+  readonly followersFaults: FollowUpFault[] = [];
+  /** Follower count answered for each network user id (0 when absent). */
+  readonly followers = new Map<string, number>();
 
   /** Each publishPost answers after this long, as a network would. */
   delayMs = 0;
@@ -103,5 +109,13 @@ export class FakePlatform implements Platform {
     if (fault instanceof Error) throw fault;
     if (fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
     return this.analyticsOf?.(ref) ?? { views: 1, likes: 2, replies: 0, reposts: 0, quotes: 0, shares: null };
+  }
+
+  async fetchFollowers(account: PlatformAccount): Promise<number> {
+    this.followersCalls.push(account.providerUserId);
+    const fault = this.followersFaults.shift();
+    if (fault instanceof Error) throw fault;
+    if (fault) throw new PublishError('transient', 'TIMEOUT', 'response lost', { outcomeUnknown: true });
+    return this.followers.get(account.providerUserId) ?? 0;
   }
 }

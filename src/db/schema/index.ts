@@ -1,6 +1,7 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
 import type { FollowUpsTable } from './follow_ups.js';
+import type { FollowerCountsTable } from './follower_counts.js';
 import type { JobsTable } from './jobs.js';
 import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
@@ -29,11 +30,13 @@ export interface Database {
   jobs: JobsTable;
   time_slots: TimeSlotsTable;
   follow_ups: FollowUpsTable;
+  follower_counts: FollowerCountsTable;
 }
 
 export type * from './accounts.js';
 export type * from './api_keys.js';
 export type * from './follow_ups.js';
+export type * from './follower_counts.js';
 export type * from './jobs.js';
 export type * from './oauth_states.js';
 export type * from './posts.js';

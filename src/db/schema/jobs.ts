@@ -1,14 +1,22 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
-export type JobKind = 'REPOST' | 'PLUG' | 'ANALYTICS';
+/** Thread jobs: REPOST, PLUG, ANALYTICS (`thread_id` set). Provider jobs: FOLLOWERS (`provider_id` set). */
+export type JobKind = 'REPOST' | 'PLUG' | 'ANALYTICS' | 'FOLLOWERS';
+export type ThreadJobKind = Exclude<JobKind, 'FOLLOWERS'>;
 export type JobStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
 
-/** Follow-up work on a published thread; at most one job of each kind per thread. */
+/**
+ * Work a worker claims with a lease: follow-up work on a published thread (at most one job of
+ * each kind per thread), or a provider's recurring work (at most one of each kind per provider).
+ */
 export interface JobsTable {
   /** UUIDv7. The plug reply is published under this id (Bluesky derives its record key from it). */
   id: string;
   kind: JobKind;
-  thread_id: string;
+  /** Set for thread jobs, null for provider jobs. */
+  thread_id: string | null;
+  /** Set for provider jobs, null for thread jobs. */
+  provider_id: string | null;
   status: JobStatus;
   /** When the job is next due (PENDING), or was due when it was claimed (RUNNING). */
   run_at: Date;

@@ -1,9 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { providerAnalytics } from '../../services/analytics.js';
+import { refreshThreadAnalytics } from '../../services/analytics-refresh.js';
+import { providerFollowers } from '../../services/followers.js';
 import { caller } from '../plugins/auth-and-limits.js';
-import { AnalyticsQuery, ProviderAnalytics } from '../schemas/analytics.js';
-import { withProblems } from '../schemas/common.js';
+import { AnalyticsQuery, FollowersQuery, ProviderAnalytics, ProviderFollowers, RefreshBody } from '../schemas/analytics.js';
+import { Id, ThreadIdParams, withProblems } from '../schemas/common.js';
+import { Thread } from '../schemas/threads.js';
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/analytics', {
@@ -14,5 +17,31 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       response: withProblems({ 200: ProviderAnalytics }),
     },
     handler: async (request) => providerAnalytics(ctx, caller(request), request.query),
+  });
+
+  app.get('/api/v1/providers/:id/followers', {
+    schema: {
+      tags: ['Analytics'],
+      summary: "A provider's follower count now and one per UTC day over a range (fetched daily)",
+      params: Type.Object({ id: Id }),
+      querystring: FollowersQuery,
+      response: withProblems({ 200: ProviderFollowers }),
+    },
+    handler: async (request) => providerFollowers(ctx, caller(request), request.params.id, request.query),
+  });
+
+  app.post('/api/v1/posts/:threadId/analytics/refresh', {
+    schema: {
+      tags: ['Analytics'],
+      summary: "Fetch the analytics of the thread's published posts from the network now; answers the thread",
+      params: ThreadIdParams,
+      body: RefreshBody,
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 413, 415, 429, 502]),
+    },
+    // The body is optional: no body means the same as {}.
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request) => ({ thread: await refreshThreadAnalytics(ctx, caller(request), request.params.threadId) }),
   });
 };

@@ -42,3 +42,32 @@ export const ProviderAnalytics = Type.Object({
   days: Type.Array(AnalyticsDay, { description: 'Every day of the range in the account’s zone, in order, quiet days included' }),
   topPosts: Type.Array(AnalyticsTopPost, { maxItems: 10, description: 'By views, then likes (nulls last), then post id' }),
 });
+
+export const FollowersQuery = Type.Object({
+  from: LocalDateTime,
+  to: LocalDateTime,
+});
+
+export const ProviderFollowers = Type.Object({
+  providerId: Id,
+  current: Type.Union(
+    [
+      Type.Object({
+        count: Count,
+        fetchedAt: IsoDateTime,
+      }),
+      Type.Null(),
+    ],
+    { description: 'The latest count fetched, whatever the range; null before the first fetch' },
+  ),
+  history: Type.Array(
+    Type.Object({
+      date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'The UTC day of the fetch' }),
+      count: Count,
+    }),
+    { description: 'One count per UTC day, fetched within the range, oldest first; days without a fetch are absent' },
+  ),
+});
+
+/** Refresh now takes an empty object (or no body). */
+export const RefreshBody = Type.Object({});

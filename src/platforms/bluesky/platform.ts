@@ -118,6 +118,14 @@ export class BlueskyPlatform implements Platform {
     };
   }
 
+  /** The profile's `followersCount`, as the AppView counts it (app.bsky.actor.getProfile). */
+  async fetchFollowers(account: PlatformAccount): Promise<number> {
+    const profile = await this.#call('followers', () =>
+      this.#pool.withAgent(account, async (agent) => (await agent.app.bsky.actor.getProfile({ actor: agent.assertDid })).data),
+    );
+    return profile.followersCount ?? 0;
+  }
+
   /**
    * The record key is saved as pending (`containerId`) before the write, so Skein knows a write
    * may have happened (and refuses edits) until the outcome is known. With a pending key or

@@ -275,6 +275,19 @@ export class ThreadsAccountApi {
     return counts;
   }
 
+  /**
+   * The account's follower count: the `followers_count` user insight (threads-api.md §6), a
+   * total, answered as `data[].total_value.value` (not a time series).
+   */
+  async getFollowersCount(): Promise<number> {
+    const action = 'read the follower count';
+    const body = await this.send(action, 'GET', 'me/threads_insights', { metric: 'followers_count' });
+    const entry = readArray(body, 'data', action).find((item) => isObject(item) && item.name === 'followers_count');
+    const value = isObject(entry) && isObject(entry.total_value) ? entry.total_value.value : undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw badResponse(action, 'no followers_count total_value');
+    return value;
+  }
+
   /** The 250 posts / 24 h quota; replies are on a separate bucket (threads-api.md §7.1). */
   async getPublishingLimit(): Promise<PublishingLimit> {
     const action = 'read the publishing limit';

@@ -83,6 +83,10 @@ export class ThreadsPlatform implements Platform {
     };
   }
 
+  async fetchFollowers(account: PlatformAccount): Promise<number> {
+    return this.#api(account).getFollowersCount();
+  }
+
   #api(account: PlatformAccount): ThreadsAccountApi {
     if (!account.accessToken)
       throw new PublishError('auth', 'THREADS_NOT_CONNECTED', `The Threads account @${account.username} has no access token; reconnect it.`);

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { JobKind, JobsTable } from '../../db/schema/index.js';
+import type { JobsTable, ThreadJobKind } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { insertJobsOnce } from '../../repos/jobs.js';
 import { firstPostPublishedAt } from '../../repos/posts.js';
@@ -32,11 +32,12 @@ export async function enqueueFollowUpJobs(trx: DbOrTrx, threadId: string, now: D
   await insertJobsOnce(trx, jobs);
 }
 
-function newJob(id: string, kind: JobKind, threadId: string, runAt: Date, now: Date): Insertable<JobsTable> {
+function newJob(id: string, kind: ThreadJobKind, threadId: string, runAt: Date, now: Date): Insertable<JobsTable> {
   return {
     id,
     kind,
     thread_id: threadId,
+    provider_id: null,
     status: 'PENDING',
     run_at: runAt,
     locked_by: null,

@@ -4,7 +4,7 @@ import { PublishError } from '../../platforms/platform.js';
 import { releaseJob as releaseJobRow } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { jobBackoffMs, MAX_JOB_ATTEMPTS } from './schedule.js';
+import { jobBackoffMs, MAX_JOB_ATTEMPTS, nextFollowersRun } from './schedule.js';
 
 /**
  * How a run ends. Every change releases the lease and is guarded by it: a worker that lost its
@@ -35,7 +35,8 @@ export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Pr
 
 /**
  * A run that threw: transient errors come back after a backoff until MAX_JOB_ATTEMPTS, permanent
- * ones stop the job, and an auth error also marks the provider EXPIRED, as publishing does.
+ * ones stop the job, and an auth error also marks the provider EXPIRED, as publishing does. The
+ * daily FOLLOWERS job, out of transient attempts, skips to the next day instead of failing.
  * Anything not a PublishError (a database fault, a bug) counts as transient. `provider` is the
  * row as read before the run's network calls (null when the run failed before reading it).
  */
@@ -46,12 +47,17 @@ export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknow
       ? err
       : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
   ctx.logger.warn(
-    { jobId: job.id, threadId: job.thread_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts },
+    { jobId: job.id, threadId: job.thread_id, providerId: job.provider_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts },
     `follow-up job failed: ${error.message}`,
   );
   if (error.kind === 'transient' && job.attempts < MAX_JOB_ATTEMPTS) {
     const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
     return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
+  }
+  if (error.kind === 'transient' && job.kind === 'FOLLOWERS') {
+    // A daily job does not give up for good: that day's count is skipped, the next day tries again.
+    const runAt = nextFollowersRun(ctx.clock.now(), job.id);
+    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, attempts: 0, last_error: `${error.code}: ${error.message}` });
   }
   if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
   return failJob(deps, job, error);

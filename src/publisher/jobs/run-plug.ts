@@ -1,11 +1,11 @@
 import type { JobRow } from '../../db/schema/index.js';
 import { type PostToPublish, PublishError } from '../../platforms/platform.js';
+import { saveAnalytics } from '../../platforms/post-analytics.js';
 import { adoptJobContainer, recordJobFacts, saveJobPublished } from '../../repos/jobs.js';
 import { fencedProgress, type LeasedProgressStore } from '../lease.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';
-import { saveAnalytics } from './post-analytics.js';
 import { nextPlugCheck, PLUG_GIVE_UP_AFTER_MS } from './schedule.js';
 import { type JobTarget, publishedRef } from './target.js';
 

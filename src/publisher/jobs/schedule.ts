@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { startOfNextUtcDay } from '../../lib/time.js';
 
 /**
  * When follow-up jobs run. Every time is computed from instants stored in the database (the
@@ -56,6 +57,18 @@ export function nextPlugCheck(firstPublishedAt: Date, now: Date): Date | null {
   if (now.getTime() >= deadline) return null;
   const next = now.getTime() + plugCheckIntervalMs(now.getTime() - firstPublishedAt.getTime());
   return new Date(Math.min(next, deadline));
+}
+
+/**
+ * Follower counts are fetched once per UTC day, early in the day: each provider at its own
+ * fixed point of the first two hours (from a hash of the job id), so that the accounts of a
+ * server do not all call the network at midnight.
+ */
+export const FOLLOWERS_SPREAD_MS = 2 * HOUR;
+
+/** The next daily follower fetch after `after`: in the next UTC day. */
+export function nextFollowersRun(after: Date, jobId: string): Date {
+  return new Date(startOfNextUtcDay(after).getTime() + Math.floor(spreadOf(jobId) * FOLLOWERS_SPREAD_MS));
 }
 
 /**

@@ -1,35 +1,34 @@
 import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
-import { type Platform, type PlatformAccount, PublishError, type PublishedRef } from '../../platforms/platform.js';
+import { type Platform, type PlatformAccount, PublishError } from '../../platforms/platform.js';
+import { decryptAccount } from '../../platforms/rows.js';
 import { listPosts } from '../../repos/posts.js';
 import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
-import { decryptAccount, type PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../publish-thread.js';
 
-/** What a job works on: its thread, the thread's posts in order, and the network to call. */
-export interface JobTarget {
-  thread: ThreadRow;
+export { publishedRef } from '../../platforms/rows.js';
+
+/** The account a job works for, and the network to call. */
+export interface ProviderTarget {
   /** As read before any network call: an auth failure expires it only if it still holds this token. */
   provider: ProviderRow;
-  posts: PostRow[];
   platform: Platform;
   account: PlatformAccount;
 }
 
-/**
- * Loads a claimed job's thread and account. Null when the thread is gone (deleted since the
- * claim; the job row went with it). A provider that is not ACTIVE, or a network this server
- * does not publish to, stops the job: there is nothing to retry until someone reconnects.
- */
-export function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<JobTarget | null> {
-  return loadThreadTarget(deps, job.thread_id);
+/** What a thread job works on: its thread, the thread's posts in order, and its account. */
+export interface JobTarget extends ProviderTarget {
+  thread: ThreadRow;
+  posts: PostRow[];
 }
 
-/** A thread's posts and account, for a job or a follow-up reply (see loadJobTarget). */
-export async function loadThreadTarget(deps: PublishDeps, threadId: string): Promise<JobTarget | null> {
+/**
+ * Loads a job's account. A provider that is not ACTIVE, or a network this server does not
+ * publish to, stops the job: there is nothing to retry until someone reconnects.
+ */
+export async function loadProviderTarget(deps: PublishDeps, providerId: string): Promise<ProviderTarget> {
   const { ctx } = deps;
-  const thread = await findThread(ctx.db, threadId);
-  if (!thread) return null;
-  const provider = await getProvider(ctx.db, thread.provider_id);
+  const provider = await getProvider(ctx.db, providerId);
   if (provider.status !== 'ACTIVE') {
     throw new PublishError(
       'permanent',
@@ -39,12 +38,23 @@ export async function loadThreadTarget(deps: PublishDeps, threadId: string): Pro
   }
   const platform = deps.platforms[provider.kind];
   if (!platform) throw new PublishError('permanent', 'NETWORK_NOT_CONFIGURED', `Publishing to ${provider.kind} is not configured on this server.`);
-  const posts = await listPosts(ctx.db, thread.id);
-  return { thread, provider, posts, platform, account: decryptAccount(ctx, provider) };
+  return { provider, platform, account: decryptAccount(ctx, provider) };
 }
 
-/** The network reference of a published post; a thread is PUBLISHED only when all its posts are. */
-export function publishedRef(post: PostRow | undefined): PublishedRef {
-  if (!post?.network_post_id) throw new PublishError('permanent', 'POST_NOT_PUBLISHED', 'The thread has a post that was never published.');
-  return { networkPostId: post.network_post_id, cid: post.network_cid, permalink: post.permalink };
+/**
+ * Loads a claimed thread job's thread and account. Null when the thread is gone (deleted since
+ * the claim; the job row went with it).
+ */
+export function loadJobTarget(deps: PublishDeps, job: JobRow): Promise<JobTarget | null> {
+  return job.thread_id === null ? Promise.resolve(null) : loadThreadTarget(deps, job.thread_id);
+}
+
+/** A thread's posts and account, for a thread job or a follow-up reply. Null when the thread is gone. */
+export async function loadThreadTarget(deps: PublishDeps, threadId: string): Promise<JobTarget | null> {
+  const { ctx } = deps;
+  const thread = await findThread(ctx.db, threadId);
+  if (!thread) return null;
+  const target = await loadProviderTarget(deps, thread.provider_id);
+  const posts = await listPosts(ctx.db, thread.id);
+  return { ...target, thread, posts };
 }

@@ -294,4 +294,22 @@ describe('ThreadsClient containers and reads', () => {
     const repost = await api.repost(id);
     assert.deepEqual(await api.getInsights(repost), {}, 'a repost facade has no insights');
   });
+
+  test("the follower count is the followers_count user insight's total_value; an answer without one is a bad response", async (t) => {
+    const { fake, client } = await setup(t);
+    const { userId, accessToken } = fake.createAccount();
+    fake.setFollowers(userId, 1234);
+    assert.equal(await client.forAccount(accessToken).getFollowersCount(), 1234);
+    assert.deepEqual(fake.callsTo('threads_insights').at(-1)?.params, { metric: 'followers_count' });
+
+    const answers = [
+      { data: [] },
+      { data: [{ name: 'followers_count', period: 'day', values: [{ value: 3 }] }] },
+      { data: [{ name: 'followers_count', total_value: { value: -1 } }] },
+    ];
+    for (const answer of answers) {
+      const odd = new ThreadsClient({ apiUrl: fake.url, appId: null, appSecret: null, fetch: async () => Response.json(answer) });
+      await assert.rejects(odd.forAccount(accessToken).getFollowersCount(), isPublishError('transient', 'THREADS_BAD_RESPONSE'), JSON.stringify(answer));
+    }
+  });
 });

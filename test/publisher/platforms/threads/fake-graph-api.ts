@@ -26,6 +26,7 @@ import {
   requestedFields,
   type Spoiler,
   type SpoilerUnit,
+  USER_INSIGHT_METRICS,
 } from './fake-graph-rules.js';
 
 export type { FakeEndpoint } from './fake-graph-rules.js';
@@ -181,6 +182,7 @@ export class FakeGraphApi {
   readonly #containers = new Map<string, Container>();
   readonly #media = new Map<string, PublishedPost>();
   readonly #insights = new Map<string, Record<string, number>>();
+  readonly #followers = new Map<string, number>();
   readonly #faults = new Map<FakeEndpoint, Fault[]>();
   readonly #pendingFailures: string[] = [];
   #nextObjectId = 17889615691921648n;
@@ -261,6 +263,11 @@ export class FakeGraphApi {
 
   setInsights(mediaId: string, counts: Partial<Record<string, number>>): void {
     this.#insights.set(mediaId, counts as Record<string, number>);
+  }
+
+  /** The user's follower count, as the followers_count user insight answers it (0 until set). */
+  setFollowers(userId: string, count: number): void {
+    this.#followers.set(userId, count);
   }
 
   failNext(endpoint: FakeEndpoint, fault: Fault, times = 1): void {
@@ -345,6 +352,8 @@ export class FakeGraphApi {
         return this.#publish(user, params);
       case 'threads_publishing_limit':
         return this.#publishingLimit(user, params);
+      case 'threads_insights':
+        return this.#readUserInsights(user, params);
     }
   }
 
@@ -633,6 +642,31 @@ export class FakeGraphApi {
     };
   }
 
+  /**
+   * User insights. Only `followers_count` is answered, in Meta's documented shape: a total
+   * (`total_value.value`), not a time series. The other metrics exist but this fake does not
+   * keep them, so asking for one is loud rather than answered with made-up data.
+   */
+  #readUserInsights(user: User, params: Params): Record<string, unknown> {
+    if (!params.metric) throw invalidParam('The parameter metric is required');
+    const metrics = params.metric.split(',').map((m) => m.trim());
+    const unknown = metrics.find((m) => !USER_INSIGHT_METRICS.includes(m));
+    if (unknown) throw invalidParam(`Param metric must be one of {${USER_INSIGHT_METRICS.join(', ')}}; got ${unknown}`);
+    if (metrics.some((m) => m !== 'followers_count')) throw new Error(`fake Graph API: user insight ${params.metric} is not modelled`);
+    return {
+      data: [
+        {
+          name: 'followers_count',
+          period: 'day',
+          title: 'followers_count',
+          description: 'This is the total number of followers on Threads.',
+          total_value: { value: this.#followers.get(user.id) ?? 0 },
+          id: `${user.id}/insights/followers_count/day`,
+        },
+      ],
+    };
+  }
+
   // ---- reposts and deletion (threads-api.md §4.8) ----
 
   /** Reposting the same post again returns the existing repost or is refused (`secondRepost`); tests count `reposts`. */
@@ -705,6 +739,7 @@ function graphEndpoint(method: string, node: string, edge: string | undefined): 
     'GET threads_publishing_limit': 'threads_publishing_limit',
     'POST repost': 'repost',
     'GET insights': 'insights',
+    'GET threads_insights': 'threads_insights',
   };
   return table[`${method} ${edge ?? ''}`] ?? null;
 }

@@ -86,7 +86,8 @@ export type FakeEndpoint =
   | 'object.get'
   | 'object.delete'
   | 'repost'
-  | 'insights';
+  | 'insights'
+  | 'threads_insights';
 
 /** Parameters each endpoint knows, besides access_token; anything else is refused. */
 export const KNOWN_PARAMS: Record<FakeEndpoint, readonly string[]> = {
@@ -103,6 +104,7 @@ export const KNOWN_PARAMS: Record<FakeEndpoint, readonly string[]> = {
   'object.delete': [],
   repost: [],
   insights: ['metric'],
+  threads_insights: ['metric', 'since', 'until', 'breakdown'],
 };
 
 export function rejectUnknownParams(endpoint: FakeEndpoint, params: Params): void {
@@ -339,6 +341,8 @@ export const LIMIT_FIELDS = [
   'location_search_config',
 ];
 export const INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
+/** User-level metrics of GET /{user-id}/threads_insights (threads-api.md §6). */
+export const USER_INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics'];
 
 /** Meta's timestamp format: `2023-10-09T23:18:27+0000`. */
 export function graphTimestamp(ms: number): string {
