@@ -116,7 +116,6 @@ describeEachDb(
       await untilKeyCached(ctx, user.key, () => user.call(app, { method: 'GET', url: '/api/v1/keys' }));
       const one = await counter.measure(async () => assert.equal((await create(1)).statusCode, 201));
       const five = await counter.measure(async () => assert.equal((await create(5)).statusCode, 201));
-      (await import('node:fs')).appendFileSync('/tmp/rt-perf-api.log', `${JSON.stringify(['RT create', one.count, five.statements.join(' | ')])}\n`);
       assert.equal(five.count, one.count, `1 post: ${one.statements.join('\n')}\n5 posts: ${five.statements.join('\n')}`);
       assert.ok(one.count <= 8, `Create took ${one.count} round trips:\n${one.statements.join('\n')}`);
       assert.equal(five.statements.filter((s) => /^begin/i.test(s)).length, 1);
