@@ -126,6 +126,8 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     // Lateness is measured on the first post: when the thread's readers first see it.
     if (!root && thread.scheduled_at) ctx.metrics.publishLateness(provider.kind, (ctx.clock.now().getTime() - thread.scheduled_at.getTime()) / 1000);
     await markPostPublished(ctx, post.id, published);
+    // Progress, for /readyz: a long thread is not a stalled publisher.
+    ctx.metrics.publisherTick();
     parent = published;
     root ??= published;
   }

@@ -3,6 +3,7 @@ import * as m0001 from './0001-init.js';
 import * as m0002 from './0002-oauth-states.js';
 import * as m0003 from './0003-jobs.js';
 import * as m0004 from './0004-time-slots.js';
+import * as m0008 from './0008-claim-index.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-oauth-states': m0002,
   '0003-jobs': m0003,
   '0004-time-slots': m0004,
+  '0008-claim-index': m0008,
 };
