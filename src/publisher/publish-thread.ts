@@ -6,7 +6,7 @@ import { getProvider, markProviderExpired } from '../repos/providers.js';
 import {
   completeThread as completeThreadRow,
   failThread as failThreadRow,
-  loadThreadAggregates,
+  loadThreadPosts,
   lockThreadIfLeaseHeld,
   type PostAggregate,
   releaseThreadToReady,
@@ -63,10 +63,8 @@ export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow)
 
 async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => Promise<boolean>): Promise<void> {
   const { ctx } = deps;
-  const provider = await getProvider(ctx.db, thread.provider_id);
+  const [provider, posts] = await Promise.all([getProvider(ctx.db, thread.provider_id), loadThreadPosts(ctx.db, thread.id)]);
   const platform = deps.platforms[provider.kind];
-  const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
-  const posts = aggregate!.posts;
   if (provider.status !== 'ACTIVE') {
     return failThread(
       deps,

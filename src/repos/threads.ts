@@ -104,6 +104,12 @@ function toAggregate(row: AggregateRow): ThreadAggregate {
   };
 }
 
+/** A thread's posts with their media and spoiler ranges, in order, in one statement (the publisher's read). */
+export async function loadThreadPosts(db: DbOrTrx, threadId: string): Promise<PostAggregate[]> {
+  const row = await selectThreadAggregates(db).where('t.id', '=', threadId).executeTakeFirst();
+  return row ? toAggregate(row as AggregateRow).posts : [];
+}
+
 /** The thread as the API shows it, if `accountId` may see it (its owner, or a member of its team). */
 export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: string, accountId: string): Promise<ThreadAggregate | undefined> {
   const row = await selectThreadAggregates(db)
@@ -245,7 +251,7 @@ export interface ClaimSpread {
 /**
  * Claims up to `limit` due threads for `workerId` in one statement, graphile-worker style: the
  * CTE locks due rows with SKIP LOCKED (so concurrent workers take disjoint sets), the UPDATE
- * marks them PUBLISHING with a lease. A thread whose lease ran out (its worker crashed) is due
+ * marks them PUBLISHING with a lease, and their unpublished posts PUBLISHING. A thread whose lease ran out (its worker crashed) is due
  * again: such a claim is a takeover, counted in `takeovers`.
  *
  * With `spread`, the claim is spread over providers and bounded per provider across workers:
@@ -256,8 +262,7 @@ export interface ClaimSpread {
  * then by schedule. So an account with thousands of due threads cannot fill the slots while
  * another account's single thread waits, and no account has more than `perProvider` in flight.
  * Two workers claiming at once rank the same rows alike and lock them with SKIP LOCKED, so they
- * cannot both take a provider's last free place (a row the other committed meanwhile is re-checked
- * on its newest version and dropped).
+ * cannot both take a provider's last free place.
  * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped, never
@@ -316,13 +321,21 @@ export async function claimDueThreads(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )`;
+  // The claimed threads' unpublished posts turn PUBLISHING in the same statement (one round trip, atomic without a transaction).
   const claimed = await sql<ThreadRow & { taken_over: boolean }>`
-    ${due}
-    UPDATE threads AS t
-    SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
-        attempts = t.attempts + 1, updated_at = ${now}
-    FROM due WHERE t.id = due.id
-    RETURNING t.*, due.taken_over`.execute(trx);
+    ${due},
+    claimed AS (
+      UPDATE threads AS t
+      SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
+          attempts = t.attempts + 1, updated_at = ${now}
+      FROM due WHERE t.id = due.id
+      RETURNING t.*, due.taken_over
+    ),
+    marked AS (
+      UPDATE posts AS p SET status = 'PUBLISHING', updated_at = ${now}
+      FROM claimed WHERE p.thread_id = claimed.id AND p.status IN ('READY', 'PUBLISHING')
+    )
+    SELECT * FROM claimed`.execute(trx);
   return withoutTakeoverFlag(claimed.rows);
 }
 
