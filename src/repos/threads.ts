@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
+import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inWorkspace, withoutTakeoverFlag } from './types.js';
 
 export type { DbOrTrx } from './types.js';
@@ -110,18 +111,28 @@ export async function loadThreadPosts(db: DbOrTrx, threadId: string): Promise<Po
   return row ? toAggregate(row as AggregateRow).posts : [];
 }
 
+/** The API's two hot reads, compiled once (see compiled.ts). */
+const compiled = new CompiledStatements();
+
 /** The thread as the API shows it, if `accountId` may see it (its owner, or a member of its team). */
 export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: string, accountId: string): Promise<ThreadAggregate | undefined> {
-  const row = await selectThreadAggregates(db)
-    .where('t.id', '=', threadId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', accountId)]),
-        eb.exists(eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', accountId)),
-      ]),
-    )
-    .executeTakeFirst();
-  return row ? toAggregate(row as AggregateRow) : undefined;
+  const { rows } = await compiled.run(
+    db,
+    'accessible',
+    (param) =>
+      selectThreadAggregates(db)
+        .where('t.id', '=', param('threadId'))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', param('accountId'))]),
+            eb.exists(
+              eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', param('accountId')),
+            ),
+          ]),
+        ),
+    { threadId, accountId },
+  );
+  return rows[0] ? toAggregate(rows[0] as AggregateRow) : undefined;
 }
 
 /** Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them. */
@@ -130,13 +141,21 @@ export async function listScheduledThreadAggregates(
   workspace: Workspace,
   range: { from: Date; to: Date; providerId?: string },
 ): Promise<ThreadAggregate[]> {
-  let select = selectThreadAggregates(db);
-  select = workspace.teamId
-    ? select.where('t.team_id', '=', workspace.teamId)
-    : select.where('t.team_id', 'is', null).where('t.account_id', '=', workspace.ownerAccountId!);
-  select = select.where('t.scheduled_at', '>=', range.from).where('t.scheduled_at', '<=', range.to);
-  if (range.providerId !== undefined) select = select.where('t.provider_id', '=', range.providerId);
-  const rows = await select.orderBy('t.scheduled_at').orderBy('t.id').execute();
+  const byProvider = range.providerId !== undefined;
+  const { rows } = await compiled.run(
+    db,
+    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}`,
+    (param) => {
+      let select = selectThreadAggregates(db);
+      select = workspace.teamId
+        ? select.where('t.team_id', '=', param('teamId'))
+        : select.where('t.team_id', 'is', null).where('t.account_id', '=', param('ownerId'));
+      select = select.where('t.scheduled_at', '>=', param('from')).where('t.scheduled_at', '<=', param('to'));
+      if (byProvider) select = select.where('t.provider_id', '=', param('providerId'));
+      return select.orderBy('t.scheduled_at').orderBy('t.id');
+    },
+    { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },
+  );
   return rows.map((r) => toAggregate(r as AggregateRow));
 }
 
