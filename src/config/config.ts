@@ -12,7 +12,7 @@ export interface Config {
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
-  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number };
+  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perProvider: number };
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
   logLevel: string;
@@ -105,7 +105,8 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
-      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 8, 1, 256),
+      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 16, 1, 256),
+      perProvider: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 8, 1, 256),
     },
     metrics: metricsListener(env),
     logLevel,

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { preparingClient, StatementNames } from './prepared-statements.js';
 import type { Database } from './schema/index.js';
 
 export type Db = Kysely<Database>;
@@ -47,7 +48,12 @@ function pgTypes(driver: typeof pg) {
  */
 export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const driver = loadPg();
-  const pool = new driver.Pool({ connectionString: url, max: poolSize, types: pgTypes(driver) as pg.CustomTypesConfig });
+  const pool = new driver.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypes(driver) as pg.CustomTypesConfig,
+    Client: preparingClient(driver, new StatementNames()),
+  });
   pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
   return { db, kind: 'postgres', url, close: () => db.destroy() };

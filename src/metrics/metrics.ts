@@ -36,7 +36,7 @@ export class Metrics {
   leaseTakeovers(_kind: LeaseKind, _count: number): void {}
   rateLimitRefusal(_scope: RateLimitScope): void {}
 
-  /** The publisher loop is alive: called at each iteration and after each thread it finishes. */
+  /** The publisher loop is alive: called at each iteration, after each post published and after each thread it finishes. */
   publisherTick(): void {
     this.#lastTickMs = this.clock.now().getTime();
   }

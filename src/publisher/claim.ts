@@ -3,13 +3,12 @@ import type { ThreadRow } from '../db/schema/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { nextFollowUpDueAt, renewFollowUpLeasesOf } from '../repos/follow-ups.js';
 import { nextJobDueAt, renewJobLeasesOf } from '../repos/jobs.js';
-import { markPostsPublishing } from '../repos/posts.js';
 import { type ClaimSpread, claimDueThreads as claimThreadRows, nextThreadDueAt, renewThreadLease, renewThreadLeasesOf } from '../repos/threads.js';
 
 /**
- * Claims up to `limit` due threads for `workerId` (one statement, see repos/threads.ts; `spread`
- * spreads it over providers) and marks their unpublished posts PUBLISHING. The transaction
- * commits before any network call is made. The threads come back in schedule order. Threads
+ * Claims up to `limit` due threads for `workerId` and marks their unpublished posts PUBLISHING,
+ * in one statement (see repos/threads.ts; `spread` spreads it over providers), committed before
+ * any network call is made. The threads come back in schedule order. Threads
  * taken from an expired lease are counted in `metrics`.
  */
 export async function claimDueThreads(
@@ -22,17 +21,10 @@ export async function claimDueThreads(
   metrics?: Metrics,
 ): Promise<ThreadRow[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
-  return db.transaction().execute(async (trx) => {
-    const { rows: claimed, takeovers } = await claimThreadRows(trx, workerId, now, leaseUntil, limit, spread);
-    metrics?.leaseTakeovers('thread', takeovers);
-    claimed.sort((a, b) => Number(a.scheduled_at) - Number(b.scheduled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    await markPostsPublishing(
-      trx,
-      claimed.map((r) => r.id),
-      now,
-    );
-    return claimed;
-  });
+  const { rows: claimed, takeovers } = await claimThreadRows(db, workerId, now, leaseUntil, limit, spread);
+  metrics?.leaseTakeovers('thread', takeovers);
+  claimed.sort((a, b) => Number(a.scheduled_at) - Number(b.scheduled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return claimed;
 }
 
 /**

@@ -62,20 +62,19 @@ export class PublisherLoop {
 
   /**
    * Publishes due threads with up to `SKEIN_PUBLISHER_CONCURRENCY` in flight, so the worker keeps
-   * busy while each waits on its network calls. At most one thread per provider is in flight
-   * (its posts and its threads go out in order; the per-account quota check before each post
-   * cannot race itself here). Each claim fills only the free slots, skips providers in flight and
-   * takes the providers round-robin (see claimDueThreads), so one account's backlog never holds
-   * up another's thread for more than one claim. A slot that frees up is refilled at once.
+   * busy while each waits on its network calls. At most `SKEIN_PUBLISHER_PER_ACCOUNT` threads of
+   * one provider are in flight at once across all workers (see claimDueThreads), the least busy
+   * accounts served first and the rest round-robin, so one account's backlog never holds up
+   * another's thread for more than one claim. A slot that frees up is refilled at once.
    * Claiming stops when nothing more is due, the round's share is claimed, or the worker stops;
    * the round ends when every thread it claimed is done (or handed back). Returns the number of
    * threads claimed.
    */
   async #publishDueThreads(deps: PublishDeps): Promise<number> {
     const { ctx } = this;
-    const { concurrency, leaseMs } = ctx.config.publisher;
+    const { concurrency, leaseMs, perProvider } = ctx.config.publisher;
     const roundLimit = concurrency * CLAIMS_PER_SLOT_PER_ROUND;
-    /** Provider id → its thread in flight. */
+    /** Thread id → its publishing. */
     const inFlight = new Map<string, Promise<void>>();
     /** Provider id → when this round last claimed for it (round-robin order of the claims). */
     const lastServed = new Map<string, number>();
@@ -85,20 +84,12 @@ export class PublisherLoop {
       const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
       if (free > 0 && !claimFailure && !this.#stopping) {
         try {
-          const claimed = await claimDueThreads(
-            ctx.db,
-            this.workerId,
-            ctx.clock.now(),
-            leaseMs,
-            free,
-            { perProvider: 1, skipProviders: [...inFlight.keys()], lastServed },
-            ctx.metrics,
-          );
+          const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, free, { perProvider, lastServed }, ctx.metrics);
           for (const thread of claimed) {
             lastServed.set(thread.provider_id, ++claimedTotal);
             inFlight.set(
-              thread.provider_id,
-              this.#publishThread(deps, thread).finally(() => inFlight.delete(thread.provider_id)),
+              thread.id,
+              this.#publishThread(deps, thread).finally(() => inFlight.delete(thread.id)),
             );
           }
         } catch (err) {

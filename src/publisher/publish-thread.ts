@@ -8,7 +8,7 @@ import { getProvider, markProviderExpired } from '../repos/providers.js';
 import {
   completeThread as completeThreadRow,
   failThread as failThreadRow,
-  loadThreadAggregates,
+  loadThreadPosts,
   lockThreadIfLeaseHeld,
   type PostAggregate,
   releaseThreadToReady,
@@ -52,10 +52,8 @@ export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow)
 
 async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => Promise<boolean>): Promise<void> {
   const { ctx } = deps;
-  const provider = await getProvider(ctx.db, thread.provider_id);
+  const [provider, posts] = await Promise.all([getProvider(ctx.db, thread.provider_id), loadThreadPosts(ctx.db, thread.id)]);
   const platform = deps.platforms[provider.kind];
-  const [aggregate] = await loadThreadAggregates(ctx.db, [thread]);
-  const posts = aggregate!.posts;
   if (provider.status !== 'ACTIVE') {
     return failThread(
       deps,
@@ -115,6 +113,8 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     // Lateness is measured on the first post: when the thread's readers first see it.
     if (!root && thread.scheduled_at) ctx.metrics.publishLateness(provider.kind, (ctx.clock.now().getTime() - thread.scheduled_at.getTime()) / 1000);
     await markPostPublished(ctx, post.id, published);
+    // Progress, for /readyz: a long thread is not a stalled publisher.
+    ctx.metrics.publisherTick();
     parent = published;
     root ??= published;
   }

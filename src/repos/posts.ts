@@ -175,17 +175,6 @@ export async function resetUnpublishedPosts(trx: DbOrTrx, threadId: string, now:
     .execute();
 }
 
-/** The claim: the claimed threads' unpublished posts turn PUBLISHING. */
-export async function markPostsPublishing(trx: DbOrTrx, threadIds: string[], now: Date): Promise<void> {
-  if (threadIds.length === 0) return;
-  await trx
-    .updateTable('posts')
-    .set({ status: 'PUBLISHING', updated_at: now })
-    .where('thread_id', 'in', threadIds)
-    .where('status', 'in', ['READY', 'PUBLISHING'])
-    .execute();
-}
-
 /** A released thread's posts that were PUBLISHING are READY again (published ones stay published). */
 export async function releasePublishingPosts(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
   await trx.updateTable('posts').set({ status: 'READY', updated_at: now }).where('thread_id', '=', threadId).where('status', '=', 'PUBLISHING').execute();

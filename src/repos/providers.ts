@@ -1,5 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
-import type { ProviderKind, ProviderRow, ProvidersTable } from '../db/schema/index.js';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
 
@@ -15,6 +15,59 @@ export function getProvider(db: DbOrTrx, id: string): Promise<ProviderRow> {
 
 export function findProviderInWorkspace(db: DbOrTrx, workspace: Workspace, id: string): Promise<ProviderRow | undefined> {
   return inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * What Create Post reads before it writes, in one statement (one round trip): the provider when
+ * it is in the workspace, the workspace's settings row, and whether `memberId` is a member of the
+ * workspace's team (true for a personal workspace or a null `memberId`: nothing to check).
+ */
+export async function findProviderWithSettings(
+  db: DbOrTrx,
+  workspace: Workspace,
+  providerId: string,
+  memberId: string | null,
+): Promise<{ provider: ProviderRow | undefined; settings: WorkspaceSettingsRow | undefined; isMember: boolean }> {
+  const row = await db
+    .selectFrom(sql<{ one: number }>`(VALUES (1))`.as('one'))
+    .leftJoin('providers as p', (join) => {
+      const byId = join.on('p.id', '=', providerId);
+      return workspace.teamId
+        ? byId.on('p.team_id', '=', workspace.teamId)
+        : byId.on('p.team_id', 'is', null).on('p.account_id', '=', workspace.ownerAccountId!);
+    })
+    .leftJoin('workspace_settings as s', (join) => join.on('s.scope', '=', workspace.scope))
+    .selectAll('p')
+    .select([
+      's.scope as settings_scope',
+      's.auto_plug_enabled as settings_auto_plug_enabled',
+      's.auto_plug_text as settings_auto_plug_text',
+      's.auto_plug_min_likes as settings_auto_plug_min_likes',
+      's.updated_at as settings_updated_at',
+    ])
+    .select(
+      (workspace.teamId && memberId
+        ? sql<boolean>`EXISTS (SELECT 1 FROM memberships AS ms WHERE ms.team_id = ${workspace.teamId} AND ms.account_id = ${memberId})`
+        : sql<boolean>`true`
+      ).as('is_member'),
+    )
+    .executeTakeFirstOrThrow();
+  const { settings_scope, settings_auto_plug_enabled, settings_auto_plug_text, settings_auto_plug_min_likes, settings_updated_at, is_member, ...provider } =
+    row;
+  return {
+    provider: provider.id === null ? undefined : (provider as ProviderRow),
+    settings:
+      settings_scope === null
+        ? undefined
+        : {
+            scope: settings_scope,
+            auto_plug_enabled: settings_auto_plug_enabled!,
+            auto_plug_text: settings_auto_plug_text!,
+            auto_plug_min_likes: settings_auto_plug_min_likes!,
+            updated_at: settings_updated_at!,
+          },
+    isMember: Boolean(is_member),
+  };
 }
 
 /** The row of one network account in a workspace (a reconnect finds the row it had). */

@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
+import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inWorkspace, withoutTakeoverFlag } from './types.js';
 
 export type { DbOrTrx } from './types.js';
@@ -104,18 +105,34 @@ function toAggregate(row: AggregateRow): ThreadAggregate {
   };
 }
 
+/** A thread's posts with their media and spoiler ranges, in order, in one statement (the publisher's read). */
+export async function loadThreadPosts(db: DbOrTrx, threadId: string): Promise<PostAggregate[]> {
+  const row = await selectThreadAggregates(db).where('t.id', '=', threadId).executeTakeFirst();
+  return row ? toAggregate(row as AggregateRow).posts : [];
+}
+
+/** The API's two hot reads, compiled once (see compiled.ts). */
+const compiled = new CompiledStatements();
+
 /** The thread as the API shows it, if `accountId` may see it (its owner, or a member of its team). */
 export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: string, accountId: string): Promise<ThreadAggregate | undefined> {
-  const row = await selectThreadAggregates(db)
-    .where('t.id', '=', threadId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', accountId)]),
-        eb.exists(eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', accountId)),
-      ]),
-    )
-    .executeTakeFirst();
-  return row ? toAggregate(row as AggregateRow) : undefined;
+  const { rows } = await compiled.run(
+    db,
+    'accessible',
+    (param) =>
+      selectThreadAggregates(db)
+        .where('t.id', '=', param('threadId'))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', param('accountId'))]),
+            eb.exists(
+              eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', param('accountId')),
+            ),
+          ]),
+        ),
+    { threadId, accountId },
+  );
+  return rows[0] ? toAggregate(rows[0] as AggregateRow) : undefined;
 }
 
 /** Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them. */
@@ -124,13 +141,21 @@ export async function listScheduledThreadAggregates(
   workspace: Workspace,
   range: { from: Date; to: Date; providerId?: string },
 ): Promise<ThreadAggregate[]> {
-  let select = selectThreadAggregates(db);
-  select = workspace.teamId
-    ? select.where('t.team_id', '=', workspace.teamId)
-    : select.where('t.team_id', 'is', null).where('t.account_id', '=', workspace.ownerAccountId!);
-  select = select.where('t.scheduled_at', '>=', range.from).where('t.scheduled_at', '<=', range.to);
-  if (range.providerId !== undefined) select = select.where('t.provider_id', '=', range.providerId);
-  const rows = await select.orderBy('t.scheduled_at').orderBy('t.id').execute();
+  const byProvider = range.providerId !== undefined;
+  const { rows } = await compiled.run(
+    db,
+    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}`,
+    (param) => {
+      let select = selectThreadAggregates(db);
+      select = workspace.teamId
+        ? select.where('t.team_id', '=', param('teamId'))
+        : select.where('t.team_id', 'is', null).where('t.account_id', '=', param('ownerId'));
+      select = select.where('t.scheduled_at', '>=', param('from')).where('t.scheduled_at', '<=', param('to'));
+      if (byProvider) select = select.where('t.provider_id', '=', param('providerId'));
+      return select.orderBy('t.scheduled_at').orderBy('t.id');
+    },
+    { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },
+  );
   return rows.map((r) => toAggregate(r as AggregateRow));
 }
 
@@ -230,10 +255,11 @@ export async function resetThreadForRetry(trx: DbOrTrx, id: string, scheduledAt:
 
 /** What a claim may take besides `limit`: see claimDueThreads. */
 export interface ClaimSpread {
-  /** At most this many threads of one provider per claim (the earliest scheduled ones). */
+  /**
+   * At most this many threads of one provider in flight at once, across every worker: those
+   * being published (PUBLISHING under a live lease, whoever holds them) count.
+   */
   perProvider: number;
-  /** Providers the worker is publishing for right now: none of their threads is claimed. */
-  skipProviders: readonly string[];
   /**
    * When the worker last served each provider (a rising number): providers not in it come
    * first, then the least recently served, so the claims go round the accounts in turn.
@@ -244,14 +270,18 @@ export interface ClaimSpread {
 /**
  * Claims up to `limit` due threads for `workerId` in one statement, graphile-worker style: the
  * CTE locks due rows with SKIP LOCKED (so concurrent workers take disjoint sets), the UPDATE
- * marks them PUBLISHING with a lease. A thread whose lease ran out (its worker crashed) is due
+ * marks them PUBLISHING with a lease, and their unpublished posts PUBLISHING. A thread whose lease ran out (its worker crashed) is due
  * again: such a claim is a takeover, counted in `takeovers`.
  *
- * With `spread`, the claim is spread over providers: `ranked` numbers each provider's due
- * threads by schedule and only the first `perProvider` of each are taken, none of a provider in
- * `skipProviders`; so an account with thousands of due threads cannot fill the batch while
- * another account's single thread waits, and one provider's threads go out in schedule order.
- * Providers are taken round-robin (`lastServed`), then by schedule.
+ * With `spread`, the claim is spread over providers and bounded per provider across workers:
+ * `busy` counts each provider's threads in flight (any worker's), `candidates` takes each
+ * provider's earliest due threads (threads_claim_idx, migration 0008: an index probe per
+ * provider, never a sort of the whole backlog), numbered from its in-flight count, and only those
+ * within `perProvider` are taken: the least busy providers first, then round-robin (`lastServed`),
+ * then by schedule. So an account with thousands of due threads cannot fill the slots while
+ * another account's single thread waits, and no account has more than `perProvider` in flight.
+ * Two workers claiming at once rank the same rows alike and lock them with SKIP LOCKED, so they
+ * cannot both take a provider's last free place.
  * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped, never
@@ -272,22 +302,33 @@ export async function claimDueThreads(
           OR (${sql.ref(`${t}.status`)} = 'PUBLISHING' AND ${sql.ref(`${t}.locked_until`)} < ${now})
         )`;
   const served = spread ? [...spread.lastServed] : [];
+  // Arrays, not a VALUES list: the statement's text stays the same whatever was served (a named statement).
   const due = spread
     ? sql`
-    WITH served (provider_id, turn) AS (
-      ${served.length > 0 ? sql`VALUES ${sql.join(served.map(([id, turn]) => sql`(${id}::text, ${turn}::bigint)`))}` : sql`SELECT NULL::text, NULL::bigint WHERE false`}
+    WITH served AS (
+      SELECT * FROM unnest(${served.map(([id]) => id)}::text[], ${served.map(([, turn]) => turn)}::bigint[]) AS s (provider_id, turn)
     ),
-    ranked AS (
-      SELECT r.id, r.scheduled_at, COALESCE(served.turn, 0) AS turn,
-        row_number() OVER (PARTITION BY r.provider_id ORDER BY r.scheduled_at, r.id) AS rank
-      FROM threads AS r LEFT JOIN served ON served.provider_id = r.provider_id
-      WHERE ${isDue('r')}
-        ${spread.skipProviders.length > 0 ? sql`AND r.provider_id NOT IN (${sql.join([...spread.skipProviders])})` : sql``}
+    busy AS (
+      SELECT b.provider_id, count(*) AS n FROM threads AS b
+      WHERE b.status = 'PUBLISHING' AND b.locked_until >= ${now} GROUP BY b.provider_id
+    ),
+    candidates AS (
+      SELECT r.id, r.scheduled_at, COALESCE(served.turn, 0) AS turn, COALESCE(busy.n, 0) + r.rank AS load
+      FROM providers AS p
+      LEFT JOIN served ON served.provider_id = p.id
+      LEFT JOIN busy ON busy.provider_id = p.id
+      CROSS JOIN LATERAL (
+        SELECT r.id, r.scheduled_at, row_number() OVER (ORDER BY r.scheduled_at, r.id) AS rank
+        FROM threads AS r WHERE r.provider_id = p.id AND ${isDue('r')}
+        ORDER BY r.scheduled_at, r.id
+        LIMIT least(${spread.perProvider}::int, ${limit}::int)
+      ) AS r
+      WHERE COALESCE(busy.n, 0) < ${spread.perProvider}
     ),
     due AS (
-      SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN ranked ON ranked.id = c.id
-      WHERE ranked.rank <= ${spread.perProvider} AND ${isDue('c')}
-      ORDER BY ranked.turn, ranked.scheduled_at, ranked.id
+      SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
+      WHERE candidates.load <= ${spread.perProvider} AND ${isDue('c')}
+      ORDER BY candidates.load, candidates.turn, candidates.scheduled_at, candidates.id
       LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED
     )`
@@ -299,13 +340,21 @@ export async function claimDueThreads(
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )`;
+  // The claimed threads' unpublished posts turn PUBLISHING in the same statement (one round trip, atomic without a transaction).
   const claimed = await sql<ThreadRow & { taken_over: boolean }>`
-    ${due}
-    UPDATE threads AS t
-    SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
-        attempts = t.attempts + 1, updated_at = ${now}
-    FROM due WHERE t.id = due.id
-    RETURNING t.*, due.taken_over`.execute(trx);
+    ${due},
+    claimed AS (
+      UPDATE threads AS t
+      SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
+          attempts = t.attempts + 1, updated_at = ${now}
+      FROM due WHERE t.id = due.id
+      RETURNING t.*, due.taken_over
+    ),
+    marked AS (
+      UPDATE posts AS p SET status = 'PUBLISHING', updated_at = ${now}
+      FROM claimed WHERE p.thread_id = claimed.id AND p.status IN ('READY', 'PUBLISHING')
+    )
+    SELECT * FROM claimed`.execute(trx);
   return withoutTakeoverFlag(claimed.rows);
 }
 

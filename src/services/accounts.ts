@@ -111,11 +111,19 @@ export async function requireMembership(db: DbOrTrx, accountId: string, teamId: 
  * `personal` → the personal one; otherwise a team the caller belongs to.
  */
 export async function resolveWorkspace(db: DbOrTrx, account: AccountRow, teamId: string | undefined): Promise<Workspace> {
+  const workspace = addressedWorkspace(account, teamId);
+  if (workspace.teamId) await requireMembership(db, account.id, workspace.teamId);
+  return workspace;
+}
+
+/**
+ * The workspace a request addresses, before the membership check (the caller makes it, as
+ * resolveWorkspace does, or reads it with other rows in one statement as Create Post does).
+ */
+export function addressedWorkspace(account: AccountRow, teamId: string | undefined): Workspace {
   if (teamId === 'personal') return personalWorkspace(account.id);
   const target = teamId ?? account.active_team_id;
-  if (!target) return personalWorkspace(account.id);
-  await requireMembership(db, account.id, target);
-  return teamWorkspace(target);
+  return target ? teamWorkspace(target) : personalWorkspace(account.id);
 }
 
 /** Whether `account` may see and change rows of the workspace (owner, or team member). */

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import type { WorkspaceSettingsRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
@@ -14,7 +15,11 @@ export interface AutoPlug {
 const DEFAULT_AUTO_PLUG: AutoPlug = { enabled: false, text: '', minLikes: 10 };
 
 export async function getAutoPlug(db: DbOrTrx, workspace: Workspace): Promise<AutoPlug> {
-  const row = await findWorkspaceSettings(db, workspace.scope);
+  return autoPlugOf(await findWorkspaceSettings(db, workspace.scope));
+}
+
+/** The auto-plug a workspace's settings row holds (the default when it has none). */
+export function autoPlugOf(row: WorkspaceSettingsRow | undefined): AutoPlug {
   return row ? { enabled: row.auto_plug_enabled, text: row.auto_plug_text, minLikes: row.auto_plug_min_likes } : { ...DEFAULT_AUTO_PLUG };
 }
 

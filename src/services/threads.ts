@@ -8,6 +8,7 @@ import { iso } from '../lib/time.js';
 import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
+import { findProviderWithSettings } from '../repos/providers.js';
 import {
   deleteThread as deleteThreadRow,
   findAccessibleThreadAggregate,
@@ -19,8 +20,8 @@ import {
   resetThreadForRetry,
 } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { canAccess, resolveWorkspace } from './accounts.js';
-import { getAutoPlug } from './auto-plug.js';
+import { addressedWorkspace, canAccess, resolveWorkspace } from './accounts.js';
+import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertRetryable } from './edit-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
@@ -55,14 +56,12 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
     const replay = await findIdempotentReplay(ctx.db, account.id, idempotencyKey, requestHash(input), ctx.clock.now());
     if (replay) return replay;
   }
-  const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
-  const provider = await requireProviderInWorkspace(ctx.db, workspace, input.providerId);
+  const { workspace, provider, plug } = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
   const faults = new Faults();
   const repostHours = checkCreate(input, provider, faults);
   const requestedAt = input.scheduleAt === undefined ? null : (faults.check(() => readScheduleAt(input.scheduleAt!, account.timezone, now)) ?? null);
   faults.throwIfAny();
-  const plug = await getAutoPlug(ctx.db, workspace);
 
   const result = await ctx.db.transaction().execute(async (trx) => {
     if (idempotencyKey) {
@@ -107,6 +106,19 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   });
   if (result.scheduledAt) ctx.scheduleSignal.ring();
   return result;
+}
+
+/**
+ * The workspace, its provider and its auto-plug in one round trip (the membership check of a
+ * team workspace included); the same answers, in the same order, as resolveWorkspace,
+ * requireProviderInWorkspace and getAutoPlug one after another.
+ */
+async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: CreateThreadInput) {
+  const workspace = addressedWorkspace(account, input.teamId);
+  const read = await findProviderWithSettings(db, workspace, input.providerId, account.id);
+  if (!read.isMember) throw new NotFoundError(`Team ${workspace.teamId}`);
+  if (!read.provider) throw new NotFoundError(`Provider ${input.providerId}`);
+  return { workspace, provider: read.provider, plug: autoPlugOf(read.settings) };
 }
 
 /**
