@@ -106,7 +106,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
       concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 16, 1, 256),
-      perProvider: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 8, 1, 256),
+      perProvider: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 1, 1, 256),
     },
     metrics: metricsListener(env),
     logLevel,

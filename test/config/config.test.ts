@@ -28,11 +28,11 @@ test('metrics: off unless SKEIN_METRICS_PORT is set; on 127.0.0.1 unless SKEIN_M
   assert.deepEqual(loadConfig({ SKEIN_METRICS_PORT: '9464', SKEIN_METRICS_HOST: '0.0.0.0' }).metrics, { host: '0.0.0.0', port: 9464 });
 });
 
-test('the publisher publishes 16 threads at once, 8 of one account, unless SKEIN_PUBLISHER_CONCURRENCY and SKEIN_PUBLISHER_PER_ACCOUNT say', () => {
+test('the publisher publishes 16 threads at once, one of each account at a time, unless SKEIN_PUBLISHER_CONCURRENCY and SKEIN_PUBLISHER_PER_ACCOUNT say', () => {
   assert.equal(loadConfig({}).publisher.concurrency, 16);
   assert.equal(loadConfig({ SKEIN_PUBLISHER_CONCURRENCY: '32' }).publisher.concurrency, 32);
-  assert.equal(loadConfig({}).publisher.perProvider, 8);
-  assert.equal(loadConfig({ SKEIN_PUBLISHER_PER_ACCOUNT: '1' }).publisher.perProvider, 1);
+  assert.equal(loadConfig({}).publisher.perProvider, 1);
+  assert.equal(loadConfig({ SKEIN_PUBLISHER_PER_ACCOUNT: '8' }).publisher.perProvider, 8);
   assert.throws(() => loadConfig({ SKEIN_PUBLISHER_PER_ACCOUNT: '0' }), /SKEIN_PUBLISHER_PER_ACCOUNT/);
 });
 
