@@ -15,7 +15,7 @@ import {
   renewThreadLease,
 } from '../repos/threads.js';
 import { renewLease } from './claim.js';
-import { enqueueFollowUpJobs } from './jobs/enqueue.js';
+import { enqueueJobsOfPublishedThread } from './jobs/enqueue.js';
 import { fencedProgress, type LeasedProgressStore } from './lease.js';
 
 export interface PublishDeps {
@@ -154,8 +154,9 @@ function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): 
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (!(await completeThreadRow(trx, thread.id, deps.workerId, now))) return;
-    await enqueueFollowUpJobs(trx, thread.id, now);
+    const completed = await completeThreadRow(trx, thread.id, deps.workerId, now);
+    if (!completed) return;
+    await enqueueJobsOfPublishedThread(trx, completed, now);
     await scheduleFollowUps(trx, thread.id, now);
   });
 }

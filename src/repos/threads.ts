@@ -392,15 +392,35 @@ export async function lockThreadIfLeaseHeld(trx: DbOrTrx, id: string, workerId: 
 }
 
 /** Every thread was published: PUBLISHED, lease released. False when `workerId` no longer held it. */
-export async function completeThread(trx: DbOrTrx, id: string, workerId: string, now: Date): Promise<boolean> {
-  const completed = await whereLeaseHeld(
+export async function completeThread(trx: DbOrTrx, id: string, workerId: string, now: Date): Promise<CompletedThread | undefined> {
+  // RETURNING hands back what the jobs enqueued next need (the row and the first post's time),
+  // so completing a thread costs no extra reads inside its transaction.
+  const row = await whereLeaseHeld(
     trx
       .updateTable('threads')
       .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
       .where('id', '=', id),
     workerId,
-  ).executeTakeFirst();
-  return completed.numUpdatedRows > 0n;
+  )
+    .returningAll()
+    .returning((eb) =>
+      eb
+        .selectFrom('posts')
+        .select('posts.published_at')
+        .whereRef('posts.thread_id', '=', 'threads.id')
+        .orderBy('posts.post_order')
+        .limit(1)
+        .as('first_post_published_at'),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { first_post_published_at, ...thread } = row;
+  return { thread: thread as ThreadRow, firstPostPublishedAt: first_post_published_at ?? null };
+}
+
+export interface CompletedThread {
+  thread: ThreadRow;
+  firstPostPublishedAt: Date | null;
 }
 
 /** Back to READY (a retry later, or handed back at shutdown), lease released. False when not held. */

@@ -3,7 +3,7 @@ import type { JobsTable, ThreadJobKind } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { insertJobsOnce } from '../../repos/jobs.js';
 import { firstPostPublishedAt } from '../../repos/posts.js';
-import { type DbOrTrx, findThread } from '../../repos/threads.js';
+import { type CompletedThread, type DbOrTrx, findThread } from '../../repos/threads.js';
 import { nextAnalyticsRun, PLUG_FIRST_CHECK_MS, spreadOf } from './schedule.js';
 
 const HOUR = 3_600_000;
@@ -16,7 +16,14 @@ const HOUR = 3_600_000;
 export async function enqueueFollowUpJobs(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
   const thread = await findThread(trx, threadId);
   if (!thread) throw new Error(`thread ${threadId} not found`);
-  const firstPublishedAt = (await firstPostPublishedAt(trx, threadId)) ?? now;
+  await enqueueJobsOfPublishedThread(trx, { thread, firstPostPublishedAt: await firstPostPublishedAt(trx, threadId) }, now);
+}
+
+/** The same, for a thread whose row and first post's time the caller already holds (one statement). */
+export async function enqueueJobsOfPublishedThread(trx: DbOrTrx, completed: CompletedThread, now: Date): Promise<void> {
+  const { thread } = completed;
+  const threadId = thread.id;
+  const firstPublishedAt = completed.firstPostPublishedAt ?? now;
   const publishedAt = thread.published_at ?? now;
 
   const jobs: Insertable<JobsTable>[] = [];
