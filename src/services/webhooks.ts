@@ -35,7 +35,7 @@ export interface CreateWebhookInput {
 /**
  * Every fault of a create body's well-formed parts: the URL (http or https, and every address
  * its host resolves to public unless SKEIN_ALLOW_PRIVATE_MEDIA; the same rule as media, checked
- * again at each send) and the event types (known, each once; `events.<i>` names the fault).
+ * again at each send) and the event types (each once; `events.<i>` names the fault).
  */
 export async function createWebhookFaults(ctx: AppContext, body: unknown): Promise<FieldFault[]> {
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
