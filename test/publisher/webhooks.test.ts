@@ -343,3 +343,35 @@ describeEachDb(
   },
   { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
 );
+
+/** Where `rebind.example` points now: public when the webhook is made, loopback when it is sent. */
+const dns = { address: '93.184.216.34' };
+describeEachDb(
+  'webhooks: the address is checked again at send time (DNS rebinding)',
+  (env) => {
+    const receiver = new WebhookReceiver();
+    before(() => receiver.start());
+    after(() => receiver.stop());
+
+    test('a host that resolved public at create and resolves to loopback at send is refused: a failed attempt, nothing sent', async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const port = new URL(receiver.url).port;
+      dns.address = '93.184.216.34';
+      const res = await user.call(app, { method: 'POST', url: '/api/v1/webhooks', payload: { url: `http://rebind.example:${port}/hook`, events: ['ping'] } });
+      assert.equal(res.statusCode, 201, res.body);
+      const webhookId = res.json().id as string;
+      dns.address = '127.0.0.1';
+      await user.call(app, { method: 'POST', url: `/api/v1/webhooks/${webhookId}/test` });
+      await new PublisherLoop(ctx, {}, 'w1').runOnce();
+      assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
+      const { deliveries } = (await user.call(app, { method: 'GET', url: `/api/v1/webhooks/${webhookId}/deliveries` })).json();
+      assert.equal(deliveries.length, 1);
+      assert.deepEqual([deliveries[0].attempt, deliveries[0].status, deliveries[0].responseStatus], [1, 'FAILED', null]);
+      assert.match(deliveries[0].error, /private or reserved address \(127\.0\.0\.1\)/);
+      const row = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'PENDING', 'retried later, as any failed attempt (the name may point back)');
+    });
+  },
+  { dnsLookup: async () => [{ address: dns.address, family: 4 }] },
+);
