@@ -1,3 +1,4 @@
+import { lookup as systemLookup } from 'node:dns/promises';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
@@ -15,6 +16,7 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import type { LookupAll } from './lib/webhook-http.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './platforms/index.js';
 import { touchApiKeys } from './repos/api-keys.js';
@@ -35,6 +37,8 @@ export interface AppContext {
   apiKeys: ApiKeyCache<AccountRow>;
   /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
   metrics: Metrics;
+  /** Name resolution for the URLs users give (webhooks): every address of a host. Tests replace it. */
+  dnsLookup: LookupAll;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -50,6 +54,8 @@ export interface ContextOverrides {
   rateLimits?: RateLimitStore;
   /** Fakes for some network clients (the others are built as usual). */
   network?: Partial<NetworkClients>;
+  /** Name resolution for webhook URLs (a test makes a name resolve elsewhere at send time). */
+  dnsLookup?: LookupAll;
   /** Skip migrations (the test template is migrated already). */
   skipMigrations?: boolean;
 }
@@ -91,6 +97,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       scheduleSignal,
       apiKeys,
       metrics,
+      dnsLookup: overrides.dnsLookup ?? ((hostname) => systemLookup(hostname, { all: true, verbatim: true })),
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;

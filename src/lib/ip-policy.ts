@@ -94,3 +94,11 @@ function v6ToBigInt(address: string): bigint {
   const zeros = tail === undefined ? [] : new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
   return [...headGroups, ...zeros, ...tailGroups].reduce((acc, group) => (acc << 16n) | BigInt(`0x${group}`), 0n);
 }
+
+/**
+ * The one address rule for every outgoing connection a user's URL can cause (media downloads,
+ * webhooks): public unicast only, or anything when SKEIN_ALLOW_PRIVATE_MEDIA is set (tests).
+ */
+export function addressPolicy(allowPrivate: boolean): (address: string) => boolean {
+  return allowPrivate ? () => true : isPublicAddress;
+}

@@ -35,6 +35,8 @@ export class Metrics {
   /** `count` threads or jobs were claimed from a worker whose lease had expired. */
   leaseTakeovers(_kind: LeaseKind, _count: number): void {}
   rateLimitRefusal(_scope: RateLimitScope): void {}
+  /** One webhook request sent: a 2xx in time (`delivered`) or not (`failed`, retried or given up). */
+  webhookAttempt(_outcome: 'delivered' | 'failed'): void {}
 
   /** The publisher loop is alive: called at each iteration, after each post published and after each thread it finishes. */
   publisherTick(): void {

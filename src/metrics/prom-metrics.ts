@@ -22,6 +22,7 @@ export class PromMetrics extends Metrics {
   readonly #lateness: Histogram<'network'>;
   readonly #takeovers: Counter<'kind'>;
   readonly #rateLimited: Counter<'scope'>;
+  readonly #webhookAttempts: Counter<'outcome'>;
   readonly #lastTick: Gauge;
 
   constructor(db: Db, clock: Clock, pollMs: number) {
@@ -70,6 +71,12 @@ export class PromMetrics extends Metrics {
       name: 'skein_rate_limit_refusals_total',
       help: 'Requests refused with 429, by the limit that refused them (account or ip)',
       labelNames: ['scope'],
+      registers,
+    });
+    this.#webhookAttempts = new Counter({
+      name: 'skein_webhook_attempts_total',
+      help: 'Webhook requests sent, by outcome (delivered: a 2xx within 10 s; failed: anything else)',
+      labelNames: ['outcome'],
       registers,
     });
     this.#lastTick = new Gauge({
@@ -124,6 +131,10 @@ export class PromMetrics extends Metrics {
 
   override rateLimitRefusal(scope: RateLimitScope): void {
     this.#rateLimited.inc({ scope });
+  }
+
+  override webhookAttempt(outcome: 'delivered' | 'failed'): void {
+    this.#webhookAttempts.inc({ outcome });
   }
 
   override publisherTick(): void {

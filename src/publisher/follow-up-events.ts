@@ -1,18 +1,19 @@
 import type { FollowUpRow } from '../db/schema/index.js';
 import type { DbOrTrx } from '../repos/types.js';
+import { writeFollowUpEvent } from '../repos/webhook-outbox.js';
 
 /**
  * The two places a follow-up reply's outcome becomes final. Each is called once per follow-up,
  * inside the transaction that records the outcome and only when this worker still held the
- * lease, so an event written here commits with the change it reports (or not at all).
- *
- * WEBHOOKS: `follow_up.published` and `follow_up.failed` are to be written here (decisions.md,
- * "Events: webhooks"; `data`: followUpId, threadId, providerId, teamId, and `error` when
- * failed; the thread row, read with `trx`, gives providerId and teamId). Nothing is written yet.
+ * lease, so the webhook event written here commits with the change it reports (or not at all).
  */
 
 /** The follow-up is now PUBLISHED; `followUp` is the row as saved (network id, permalink, publishedAt). */
-export async function onFollowUpPublished(_trx: DbOrTrx, _followUp: FollowUpRow): Promise<void> {}
+export async function onFollowUpPublished(trx: DbOrTrx, followUp: FollowUpRow, now: Date): Promise<void> {
+  await writeFollowUpEvent(trx, 'follow_up.published', followUp, null, now);
+}
 
 /** The follow-up is now FAILED for good; `error` is what the API shows. */
-export async function onFollowUpFailed(_trx: DbOrTrx, _followUp: FollowUpRow, _error: { code: string; message: string }): Promise<void> {}
+export async function onFollowUpFailed(trx: DbOrTrx, followUp: FollowUpRow, error: { code: string; message: string }, now: Date): Promise<void> {
+  await writeFollowUpEvent(trx, 'follow_up.failed', followUp, error, now);
+}

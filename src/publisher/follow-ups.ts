@@ -102,7 +102,7 @@ async function markPublished(deps: PublishDeps, row: FollowUpRow, ref: Published
   };
   await ctx.db.transaction().execute(async (trx) => {
     const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
-    if (saved) await onFollowUpPublished(trx, saved);
+    if (saved) await onFollowUpPublished(trx, saved, ctx.clock.now());
   });
 }
 
@@ -117,7 +117,7 @@ async function markFailed(deps: PublishDeps, row: FollowUpRow, error: PublishErr
   };
   await ctx.db.transaction().execute(async (trx) => {
     const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
-    if (saved) await onFollowUpFailed(trx, saved, shown);
+    if (saved) await onFollowUpFailed(trx, saved, shown, ctx.clock.now());
   });
 }
 

@@ -8,6 +8,7 @@ import { runDueFollowUps } from './follow-ups.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
 import { type PublishDeps, publishClaimedThread } from './publish-thread.js';
+import { runDueWebhookDeliveries } from './webhooks.js';
 
 /** Follow-up replies, and follow-up jobs, claimed per round. */
 const BATCH = 10;
@@ -16,6 +17,8 @@ const BATCH = 10;
  * follow-up jobs and the loop's own tick get their turn during a long backlog.
  */
 const CLAIMS_PER_SLOT_PER_ROUND = 8;
+/** Webhook deliveries claimed (and sent at once, each to its own endpoint) per round. */
+const WEBHOOK_BATCH = 32;
 /** Never sleep less than this when idle: a due row another worker took just now is not spun on. */
 const MIN_IDLE_MS = 50;
 
@@ -41,8 +44,9 @@ export class PublisherLoop {
 
   /**
    * Claims and publishes due threads (several at once, see below), then due follow-up replies,
-   * then claims and runs due follow-up jobs (repost, plug, analytics); returns how many threads,
-   * follow-ups and jobs were claimed.
+   * then claims and runs due follow-up jobs (repost, plug, analytics), then sends due webhook
+   * deliveries (the events this round wrote among them); returns how many threads, follow-ups,
+   * jobs and deliveries were claimed.
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
@@ -54,7 +58,8 @@ export class PublisherLoop {
       ctx.metrics.publisherTick();
       const threads = await this.#publishDueThreads(deps);
       const followUps = await runDueFollowUps(deps, BATCH);
-      return threads + followUps + (await runDueJobs(deps, BATCH));
+      const jobs = await runDueJobs(deps, BATCH);
+      return threads + followUps + jobs + (await runDueWebhookDeliveries(deps, WEBHOOK_BATCH));
     } finally {
       await stopHeartbeat();
     }

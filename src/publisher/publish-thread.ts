@@ -208,7 +208,7 @@ async function releaseToReady(
 async function failThread(deps: PublishDeps, thread: ThreadRow, postId: string | null, error: PublishError): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (!(await failThreadRow(trx, thread.id, deps.workerId, `${error.code}: ${error.message}`, now))) return;
+    if (!(await failThreadRow(trx, thread.id, deps.workerId, { code: error.code, message: error.message }, now))) return;
     await releasePublishingPosts(trx, thread.id, now);
     if (postId) await failPost(trx, postId, error, now);
   });

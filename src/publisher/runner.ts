@@ -39,11 +39,13 @@ export async function startPublisher(ctx: AppContext): Promise<RunningPublisher>
  * follow-ups and jobs are taken over by the first claim instead of after a lease period. Runs before this
  * process claims anything. On PostgreSQL other workers may be alive: their leases run out.
  */
-export async function takeOverWorkOfDeadProcesses(ctx: AppContext): Promise<{ threads: number; jobs: number; followUps: number } | null> {
+export async function takeOverWorkOfDeadProcesses(
+  ctx: AppContext,
+): Promise<{ threads: number; jobs: number; followUps: number; webhookDeliveries: number } | null> {
   if (ctx.dbKind !== 'pglite') return null;
   const ended = await endAllLeases(ctx.db, ctx.clock.now());
-  if (ended.threads || ended.jobs || ended.followUps) {
-    ctx.logger.info(ended, 'resuming the threads, follow-ups and jobs of the previous process, which did not stop cleanly');
+  if (ended.threads || ended.jobs || ended.followUps || ended.webhookDeliveries) {
+    ctx.logger.info(ended, 'resuming the threads, follow-ups, jobs and webhook deliveries of the previous process, which did not stop cleanly');
   }
   return ended;
 }

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { PostRow, PublishStatus } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { DbOrTrx } from './types.js';
+import { changeWithEvent } from './webhook-outbox.js';
 
 /**
  * Post rows of a thread, with their media and spoiler ranges. Each post's network state
@@ -189,28 +191,28 @@ export async function failPost(trx: DbOrTrx, postId: string, error: { code: stri
     .execute();
 }
 
+/**
+ * The post is PUBLISHED, and in the same statement its `post.published` event is written (when
+ * a webhook of the thread's workspace wants it): one round trip, as before there were events.
+ */
 export async function markPostPublished(
   db: DbOrTrx,
   postId: string,
   ref: { networkPostId: string; cid: string | null; permalink: string | null },
   now: Date,
 ): Promise<void> {
-  await db
-    .updateTable('posts')
-    .set((eb) => ({
-      status: 'PUBLISHED',
-      network_post_id: ref.networkPostId,
-      network_cid: ref.cid,
-      permalink: ref.permalink,
-      published_at: now,
-      error_code: null,
-      error_message: null,
-      attempts: eb('attempts', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', '=', postId)
-    .where('status', '!=', 'PUBLISHED')
-    .execute();
+  await changeWithEvent(
+    db,
+    'post.published',
+    sql`UPDATE posts AS p
+      SET status = 'PUBLISHED', network_post_id = ${ref.networkPostId}::text, network_cid = ${ref.cid}::text, permalink = ${ref.permalink}::text,
+          published_at = ${now}::timestamptz, error_code = NULL, error_message = NULL, attempts = p.attempts + 1, updated_at = ${now}::timestamptz
+      FROM threads AS t
+      WHERE p.id = ${postId}::text AND p.status <> 'PUBLISHED' AND t.id = p.thread_id
+      RETURNING t.account_id, t.team_id,
+        jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`,
+    now,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
+import { changeWithEvent } from './webhook-outbox.js';
 
 /** Provider rows: connected network accounts, their encrypted tokens and Bluesky sessions. */
 
@@ -108,14 +109,15 @@ export function revokeProvider(db: DbOrTrx, id: string, now: Date): Promise<Prov
  * token refresh alike.
  */
 export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: string | null, now: Date): Promise<boolean> {
-  const result = await db
+  const expired = db
     .updateTable('providers')
     .set({ status: 'EXPIRED', updated_at: now })
     .where('id', '=', id)
     .where('status', '=', 'ACTIVE')
     .where('access_token_enc', 'is not distinct from', tokenEnc)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .returning(['account_id', 'team_id', sql`jsonb_build_object('providerId', id, 'teamId', team_id)`.as('data')]);
+  // Its `provider.expired` event is written by the same statement: it exists iff the change does.
+  return (await changeWithEvent(db, 'provider.expired', expired, now)) > 0;
 }
 
 /** ACTIVE Threads providers whose token expires before `before`. */

@@ -1,8 +1,9 @@
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inWorkspace, withoutTakeoverFlag } from './types.js';
+import { changeWithEvent, changeWithEventRows, errorJson } from './webhook-outbox.js';
 
 export type { DbOrTrx } from './types.js';
 
@@ -392,10 +393,14 @@ export async function lockThreadIfLeaseHeld(trx: DbOrTrx, id: string, workerId: 
 }
 
 /** Every thread was published: PUBLISHED, lease released. False when `workerId` no longer held it. */
+/**
+ * The thread is PUBLISHED (while `workerId` holds it), and in the same statement its
+ * `thread.published` event is written when a webhook of its workspace wants it. RETURNING hands
+ * back what the jobs enqueued next need (the row and the first post's time), so completing a
+ * thread costs no extra reads inside its transaction. Undefined when the lease was not held.
+ */
 export async function completeThread(trx: DbOrTrx, id: string, workerId: string, now: Date): Promise<CompletedThread | undefined> {
-  // RETURNING hands back what the jobs enqueued next need (the row and the first post's time),
-  // so completing a thread costs no extra reads inside its transaction.
-  const row = await whereLeaseHeld(
+  const completed = whereLeaseHeld(
     trx
       .updateTable('threads')
       .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
@@ -412,10 +417,11 @@ export async function completeThread(trx: DbOrTrx, id: string, workerId: string,
         .limit(1)
         .as('first_post_published_at'),
     )
-    .executeTakeFirst();
+    .returning(threadEventData());
+  const [row] = await changeWithEventRows<ThreadRow & { first_post_published_at: Date | null; data: unknown }>(trx, 'thread.published', completed, now);
   if (!row) return undefined;
-  const { first_post_published_at, ...thread } = row;
-  return { thread: thread as ThreadRow, firstPostPublishedAt: first_post_published_at ?? null };
+  const { first_post_published_at, data: _event, ...thread } = row;
+  return { thread, firstPostPublishedAt: first_post_published_at ?? null };
 }
 
 export interface CompletedThread {
@@ -442,15 +448,22 @@ export async function releaseThreadToReady(
 }
 
 /** FAILED, lease released. False when `workerId` no longer held it. */
-export async function failThread(trx: DbOrTrx, id: string, workerId: string, lastError: string, now: Date): Promise<boolean> {
-  const failed = await whereLeaseHeld(
+/** The thread is FAILED (while `workerId` holds it), with its `thread.failed` event (`error`: what the post shows). */
+export async function failThread(trx: DbOrTrx, id: string, workerId: string, error: { code: string; message: string }, now: Date): Promise<boolean> {
+  const failed = whereLeaseHeld(
     trx
       .updateTable('threads')
-      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: lastError, updated_at: now })
+      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
       .where('id', '=', id),
     workerId,
-  ).executeTakeFirst();
-  return failed.numUpdatedRows > 0n;
+  ).returning(['account_id', 'team_id', threadEventData(errorJson(error))]);
+  return (await changeWithEvent(trx, 'thread.failed', failed, now)) > 0;
+}
+
+/** A thread event's `data`, from the thread row being changed. */
+function threadEventData(error?: RawBuilder<unknown>) {
+  const base = sql`jsonb_build_object('threadId', id, 'providerId', provider_id, 'teamId', team_id)`;
+  return (error ? sql`${base} || jsonb_build_object('error', ${error})` : base).as('data');
 }
 
 /**

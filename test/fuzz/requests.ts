@@ -49,6 +49,7 @@ export function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
     if (route.path.includes('/providers/')) return 'provider';
     if (route.path.includes('/time-slots/')) return 'slot';
     if (route.path.includes('/follow-ups/')) return 'followUp';
+    if (route.path.includes('/webhooks/')) return 'webhook';
   }
   if (name === '*') return null;
   throw new Error(`fuzz: no id source for path parameter "${name}" of ${routeKey(route)}: add it to requests.ts`);
@@ -89,7 +90,21 @@ export const hint: Hint = (name: string, schema: JsonSchema) => {
     case 'to':
       return localTime;
     case 'url':
-      return fc.constantFrom('https://img.example/a.png', 'https://img.example/b.jpg', 'http://img.example/c.webp');
+      // Media URLs, and webhook URLs: a public address literal (accepted; nothing is sent, no
+      // publisher runs here), loopback and link-local ones (refused), a name (never resolves here).
+      return fc.constantFrom(
+        'https://img.example/a.png',
+        'https://img.example/b.jpg',
+        'http://img.example/c.webp',
+        'https://8.8.8.8/hooks/skein',
+        'http://127.0.0.1:9/hook',
+        'http://169.254.169.254/latest',
+        'ftp://8.8.8.8/x',
+      );
+    case 'events':
+      return fc.array(fc.constantFrom('post.published', 'thread.published', 'thread.failed', 'follow_up.failed', 'provider.expired', 'ping', 'nope'), {
+        maxLength: 4,
+      });
     case 'timezone':
       return fc.constantFrom('UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Etc/GMT+12', 'Mars/Olympus', 'utc');
     case 'tagNames':
@@ -482,7 +497,7 @@ export function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       const value: PathValue =
         m.name === 'odd-id'
           ? pick(ODD_IDS, m.b)
-          : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot', 'followUp'], m.b), 'own', m.b >> 3);
+          : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot', 'followUp', 'webhook'], m.b), 'own', m.b >> 3);
       label(`${name} = ${value instanceof Raw ? value.text : value instanceof Ref ? `a ${value.kind} id` : JSON.stringify(value.slice(0, 20))}`);
       r.params[name] = value;
       return r;

@@ -47,6 +47,13 @@ export class World {
       const bluesky = await createProvider(ctx, user.account, 'BLUESKY');
       const teamThreads = await createProvider(ctx, user.account, 'THREADS', team.id);
       await saveFollowerCount(ctx.db, threads.id, 120, new Date('2026-11-20T01:00:00Z'));
+      for (const payload of [
+        { url: 'https://8.8.8.8/hooks/a', events: ['thread.published'] },
+        { url: 'https://8.8.4.4/hooks/team', events: ['ping'], teamId: team.id },
+      ]) {
+        const res = await user.call(app, { method: 'POST', url: '/api/v1/webhooks', payload });
+        if (res.statusCode !== 201) throw new Error(`fuzz seed webhook: ${res.body}`);
+      }
       await saveFollowerCount(ctx.db, threads.id, 125, new Date('2026-11-21T01:30:00Z'));
       tenants[name] = { name, account: user.account, key: user.key, keyId, teamId: team.id };
       const post = async (payload: object) => {
@@ -149,7 +156,14 @@ export class World {
             .orderBy('id')
             .execute()
         : [];
+      const webhooks = await db
+        .selectFrom('webhooks')
+        .select('id')
+        .where((eb) => eb.or([eb('account_id', '=', t.account.id), eb('team_id', '=', t.teamId)]))
+        .orderBy('id')
+        .execute();
       this.pools.set(t.name, {
+        webhook: webhooks.map((r) => r.id),
         slot: slots.map((r) => r.id),
         thread: threads.map((r) => r.id),
         post: posts.map((r) => r.id),
@@ -226,7 +240,9 @@ export class World {
         ${digest(`select to_jsonb(x)::text from workspace_settings x where scope in ('${scopes[0]}', '${scopes[1]}')`)} as workspace_settings,
         ${digest(`select to_jsonb(x)::text from idempotency_records x where account_id = '${acct}'`)} as idempotency_records,
         ${digest(`select to_jsonb(x)::text from time_slots x where provider_id in (select id from providers where account_id = '${acct}' or team_id = '${team}')`)} as time_slots,
-        ${digest(`select to_jsonb(x)::text from follow_ups x where thread_id in (${ownedThreads})`)} as follow_ups`;
+        ${digest(`select to_jsonb(x)::text from follow_ups x where thread_id in (${ownedThreads})`)} as follow_ups,
+        ${digest(`select to_jsonb(x)::text from webhooks x where account_id = '${acct}' or team_id = '${team}'`)} as webhooks,
+        ${digest(`select to_jsonb(x)::text from webhook_events x where account_id = '${acct}' or team_id = '${team}'`)} as webhook_events`;
       out[t.name] = (await q.execute(this.ctx.db)).rows[0]!;
     }
     return out;

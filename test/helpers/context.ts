@@ -32,6 +32,8 @@ export interface TestEnvOptions {
   logger?: Logger;
   /** Fake network clients (ContextOverrides.network). */
   network?: Partial<NetworkClients>;
+  /** Name resolution for webhook URLs (ContextOverrides.dnsLookup). */
+  dnsLookup?: AppContext['dnsLookup'];
   /** Counts the round trips to the database (env.roundTrips). */
   countRoundTrips?: RoundTripCounter;
 }
@@ -52,6 +54,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
       skipMigrations: db.migrated,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.network ? { network: options.network } : {}),
+      ...(options.dnsLookup ? { dnsLookup: options.dnsLookup } : {}),
     },
   );
   const app = await buildApp(ctx);

@@ -11,6 +11,10 @@ import type { TagsTable, ThreadTagsTable } from './tags.js';
 import type { MembershipsTable, TeamsTable } from './teams.js';
 import type { ThreadsTable } from './threads.js';
 import type { TimeSlotsTable } from './time_slots.js';
+import type { WebhookAttemptsTable } from './webhook_attempts.js';
+import type { WebhookDeliveriesTable } from './webhook_deliveries.js';
+import type { WebhookEventsTable } from './webhook_events.js';
+import type { WebhooksTable } from './webhooks.js';
 
 export interface Database {
   accounts: AccountsTable;
@@ -31,6 +35,10 @@ export interface Database {
   time_slots: TimeSlotsTable;
   follow_ups: FollowUpsTable;
   follower_counts: FollowerCountsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type * from './accounts.js';
@@ -46,3 +54,7 @@ export type * from './tags.js';
 export type * from './teams.js';
 export type * from './threads.js';
 export type * from './time_slots.js';
+export type * from './webhook_attempts.js';
+export type * from './webhook_deliveries.js';
+export type * from './webhook_events.js';
+export * from './webhooks.js';

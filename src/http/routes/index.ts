@@ -8,6 +8,7 @@ import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
 import { timeSlotRoutes } from './time-slots.js';
+import { webhookRoutes } from './webhooks.js';
 
 /** Every route group, registered explicitly (no autoload): greppable and type-checked. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -19,4 +20,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
   await app.register(followUpRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
 }

@@ -3,7 +3,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from '../../lib/ip-policy.js';
+import { addressPolicy } from '../../lib/ip-policy.js';
 import { PublishError } from '../platform.js';
 import { IMAGE_MIMES, type ImageMime, type ImageSize, imageSize, sniffImageType } from './image-info.js';
 import { stripMetadata } from './strip-metadata.js';
@@ -71,7 +71,7 @@ export async function checkedAddresses(url: URL, options: MediaFetchOptions): Pr
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
   const addresses = family ? [{ address: host, family }] : await resolveAll(host, options.lookup ?? systemLookup);
-  const allowed = options.allowAddress ?? (options.allowPrivate ? () => true : isPublicAddress);
+  const allowed = options.allowAddress ?? addressPolicy(options.allowPrivate);
   const refused = addresses.find((entry) => !allowed(entry.address));
   if (refused) throw invalidMedia(`media host ${host} resolves to a non-public address (${refused.address})`);
   return addresses;

@@ -136,6 +136,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   pollMs?: number;
   name?: string;
+  /** More environment for the worker (SKEIN_ALLOW_PRIVATE_MEDIA for a loopback webhook receiver). */
+  env?: Record<string, string>;
 }
 
 /** A real `node bin/skein.js worker` child process. */
@@ -168,6 +170,7 @@ export class WorkerProcess {
         // info: the "publisher started" line tells when the worker is up; publish failures are warn.
         LOG_LEVEL: 'info',
         SKEIN_DATA_DIR: this.#dataDir,
+        ...options.env,
       },
     });
     const collect = (stream: NodeJS.ReadableStream | null) => {

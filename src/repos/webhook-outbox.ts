@@ -1,0 +1,94 @@
+import { type OperationNodeSource, type RawBuilder, sql } from 'kysely';
+import type { WebhookEventType } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
+import type { DbOrTrx } from './types.js';
+
+/**
+ * The outbox (decisions.md "Events: webhooks"): an event is written by the statement that
+ * makes the change it reports, or in its transaction, so it exists if and only if the change
+ * committed. It is written only when a webhook of the workspace subscribes to its type, with
+ * one delivery per such webhook; a workspace without webhooks pays no extra round trip, as the
+ * event rides on the change's own statement (a data-modifying CTE).
+ */
+
+/**
+ * A statement (an UPDATE … RETURNING, or a SELECT) giving at most one row with `account_id`,
+ * `team_id` (the workspace of the row that changed) and `data` (jsonb, the event's `data`).
+ */
+export type EventSource = OperationNodeSource | RawBuilder<unknown>;
+
+/** `w` (a webhook) belongs to the workspace of `src`. */
+function sameWorkspace(w: string, src: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(`${w}.team_id`)} IS NOT DISTINCT FROM ${sql.ref(`${src}.team_id`)} AND (${sql.ref(`${src}.team_id`)} IS NOT NULL OR ${sql.ref(`${w}.account_id`)} = ${sql.ref(`${src}.account_id`)})`;
+}
+
+/**
+ * Runs `source` and, in the same statement, writes a `type` event for the row it returns
+ * (if any, and if a webhook of that workspace subscribes to `type`) with its deliveries.
+ * Returns how many rows `source` gave (0 or 1): the change happened or not.
+ */
+export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, source: EventSource, now: Date): Promise<number> {
+  return (await changeWithEventRows(db, type, source, now)).length;
+}
+
+/** The same, answering the rows `source` returned (for a caller that needs the changed row). */
+export async function changeWithEventRows<Row>(db: DbOrTrx, type: WebhookEventType, source: EventSource, now: Date): Promise<Row[]> {
+  const eventId = newId(now.getTime());
+  const { rows } = await sql<Row>`
+    WITH src AS (${source}),
+    ev AS (
+      INSERT INTO webhook_events (id, type, account_id, team_id, data, created_at)
+      SELECT ${eventId}::text, ${type}::text, src.account_id, src.team_id, src.data, ${now}::timestamptz
+      FROM src
+      WHERE EXISTS (SELECT 1 FROM webhooks AS w WHERE ${sameWorkspace('w', 'src')} AND ${type}::text = ANY (w.events))
+      RETURNING id, account_id, team_id
+    ),
+    dl AS (
+      INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, run_at, created_at, updated_at)
+      SELECT w.id, ev.id, 'PENDING', 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      FROM ev JOIN webhooks AS w ON ${sameWorkspace('w', 'ev')} AND ${type}::text = ANY (w.events)
+    )
+    SELECT * FROM src`.execute(db);
+  return rows;
+}
+
+/** The event's `error`: what the API shows on the post or follow-up. */
+export function errorJson(error: { code: string; message: string }): RawBuilder<unknown> {
+  return sql`jsonb_build_object('code', ${error.code}::text, 'message', ${error.message}::text)`;
+}
+
+/** A `ping` to one webhook only (its Test button), whatever types it subscribes to. Returns the event id. */
+export async function insertPing(db: DbOrTrx, webhook: { id: string; account_id: string; team_id: string | null }, now: Date): Promise<string> {
+  const eventId = newId(now.getTime());
+  await sql`
+    WITH ev AS (
+      INSERT INTO webhook_events (id, type, account_id, team_id, data, created_at)
+      VALUES (${eventId}::text, 'ping', ${webhook.account_id}::text, ${webhook.team_id}::text,
+              jsonb_build_object('webhookId', ${webhook.id}::text, 'teamId', ${webhook.team_id}::text), ${now}::timestamptz)
+      RETURNING id
+    )
+    INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, run_at, created_at, updated_at)
+    SELECT ${webhook.id}::text, ev.id, 'PENDING', 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz FROM ev`.execute(db);
+  return eventId;
+}
+
+/**
+ * A follow-up reply's `follow_up.published` / `follow_up.failed` event, written in the
+ * transaction that records the outcome (its workspace and provider come from the thread row).
+ */
+export async function writeFollowUpEvent(
+  trx: DbOrTrx,
+  type: 'follow_up.published' | 'follow_up.failed',
+  followUp: { id: string; thread_id: string },
+  error: { code: string; message: string } | null,
+  now: Date,
+): Promise<void> {
+  const data = sql`jsonb_build_object('followUpId', ${followUp.id}::text, 'threadId', t.id, 'providerId', t.provider_id, 'teamId', t.team_id)`;
+  await changeWithEvent(
+    trx,
+    type,
+    sql`SELECT t.account_id, t.team_id, ${error ? sql`${data} || jsonb_build_object('error', ${errorJson(error)})` : data} AS data
+        FROM threads AS t WHERE t.id = ${followUp.thread_id}::text`,
+    now,
+  );
+}

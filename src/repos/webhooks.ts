@@ -1,0 +1,38 @@
+import { type Insertable, sql } from 'kysely';
+import type { WebhookAttemptRow, WebhookRow, WebhooksTable } from '../db/schema/index.js';
+import type { Workspace } from '../lib/workspace.js';
+import { type DbOrTrx, inWorkspace } from './types.js';
+
+/** Webhook endpoints and their deliveries list; the outbox is webhook-outbox.ts, sending webhook-deliveries.ts. */
+
+export function insertWebhook(db: DbOrTrx, row: Insertable<WebhooksTable>): Promise<WebhookRow> {
+  return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findWebhook(db: DbOrTrx, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listWebhooks(db: DbOrTrx, workspace: Workspace): Promise<WebhookRow[]> {
+  return inWorkspace(db.selectFrom('webhooks').selectAll(), workspace).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function deleteWebhook(db: DbOrTrx, id: string): Promise<void> {
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+export type AttemptWithType = WebhookAttemptRow & { type: string };
+
+/** The latest `limit` attempts of a webhook, newest first, with each event's type. */
+export function latestAttempts(db: DbOrTrx, webhookId: string, limit: number): Promise<AttemptWithType[]> {
+  return db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
+    .selectAll('a')
+    .select(sql<string>`e.type`.as('type'))
+    .where('a.webhook_id', '=', webhookId)
+    .orderBy('a.at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .execute();
+}
