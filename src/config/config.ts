@@ -12,6 +12,8 @@ export interface Config {
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
+  /** Sign-in attempts (web app), counted apart from the request limits. */
+  signIn: { perAccount: number; perIp: number; windowMs: number };
   publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perProvider: number };
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
@@ -100,6 +102,11 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
       windowMs: 60_000,
+    },
+    signIn: {
+      perAccount: int(env, 'SKEIN_SIGN_IN_PER_ACCOUNT', 10, 1, 1_000_000),
+      perIp: int(env, 'SKEIN_SIGN_IN_PER_IP', 30, 1, 1_000_000),
+      windowMs: 15 * 60_000,
     },
     publisher: {
       enabled: flag(env, 'SKEIN_PUBLISHER', true),

@@ -6,6 +6,7 @@ import * as m0004 from './0004-time-slots.js';
 import * as m0005 from './0005-follow-ups.js';
 import * as m0007 from './0007-followers.js';
 import * as m0008 from './0008-claim-index.js';
+import * as m0010 from './0010-web-sessions.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-follow-ups': m0005,
   '0007-followers': m0007,
   '0008-claim-index': m0008,
+  '0010-web-sessions': m0010,
 };
