@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/index.js';
 
 /**
@@ -5,7 +6,16 @@ import { ConfigError } from '../errors/index.js';
  * Everything loggable lives in Config; secrets are resolved separately (secrets.ts).
  */
 export interface Config {
-  http: { host: string; port: number; trustProxy: boolean | string; publicUrl: string; bodyLimit: number; requestTimeoutMs: number };
+  http: {
+    host: string;
+    port: number;
+    trustProxy: boolean | string;
+    publicUrl: string;
+    bodyLimit: number;
+    requestTimeoutMs: number;
+    /** The built web app (vite build into dist/web); absent: no web app is served. */
+    webDir: string;
+  };
   db: { url: string | null; dataDir: string };
   redisUrl: string | null;
   threads: { apiUrl: string; appId: string | null };
@@ -86,6 +96,8 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       publicUrl: url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!,
       bodyLimit: 1024 * 1024,
       requestTimeoutMs: int(env, 'SKEIN_REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      // src/config and dist/config both sit two levels under the package root.
+      webDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     },
     db: {
       url: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
