@@ -234,6 +234,23 @@ test('the web app: first-start link, sign-in, keys, time zone, field errors, CSR
   // The cookie alone reads fine (GET needs no CSRF token).
   assert.equal((await api('/api/v1/keys', { headers: { cookie: `skein_session=${session.value}` } })).status, 200);
 
+  // No layout shift on load: a fresh load of the settings page, its data included.
+  await page.goto(`${base}/settings`);
+  await page.getByText('browser test').or(page.getByText('first key')).first().waitFor();
+  await page.waitForTimeout(300);
+  const shift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+  console.log(`# web: cumulative layout shift loading /settings: ${shift.toFixed(4)}`);
+  assert.ok(shift < 0.1, `layout shift ${shift} (0.1 is "good" in Web Vitals)`);
+
   // The other pages.
   await page.goto(`${base}/`);
   await page.getByRole('heading', { name: 'Welcome' }).waitFor();

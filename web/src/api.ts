@@ -80,7 +80,7 @@ export function createApi(onSignedOut: () => void): Api {
     const json = text ? safeJson(text) : null;
     if (res.ok) return json as T;
     const problem = (json ?? {}) as { code?: string; detail?: string; errors?: FieldFault[] };
-    const error = new ApiError(res.status, problem.code ?? 'HTTP_' + res.status, problem.detail ?? res.statusText, problem.errors ?? []);
+    const error = new ApiError(res.status, problem.code ?? `HTTP_${res.status}`, problem.detail ?? res.statusText, problem.errors ?? []);
     if (res.status === 401 && error.code === 'UNAUTHENTICATED' && !path.startsWith('/api/v1/auth/')) onSignedOut();
     throw error;
   }

@@ -67,7 +67,13 @@ export function App() {
     }
   }, [session, path]);
 
-  if (path === '/sign-in') return <PublicFrame>{session === 'loading' ? null : <SignInPage api={api} session={session} onSignedIn={signedIn} />}</PublicFrame>;
+  // The form shows at once (nothing moves when the session answer arrives); a signed-in visitor moves on.
+  if (path === '/sign-in')
+    return (
+      <PublicFrame>
+        <SignInPage api={api} session={session === 'loading' ? null : session} onSignedIn={signedIn} />
+      </PublicFrame>
+    );
   if (path === '/set-password') return <PublicFrame>{<SetPasswordPage api={api} onSignedIn={signedIn} />}</PublicFrame>;
   if (session === 'loading' || session === null) return <Shell />;
 
