@@ -18,6 +18,8 @@ test('the web app: hashed assets immutable, index.html no-cache for app paths, /
   const env = await createTestEnv('pglite', { config: (c) => ({ ...c, http: { ...c.http, webDir: dir } }) });
   t.after(() => env.close());
   const { app } = env;
+  // A first query (a PGlite closed before any query keeps the process from exiting).
+  assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
 
   const asset = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
   assert.equal(asset.statusCode, 200);
@@ -63,6 +65,7 @@ test('the web app: hashed assets immutable, index.html no-cache for app paths, /
 test('without a build, unknown paths stay 404 problems', async (t) => {
   const env = await createTestEnv('pglite', { config: (c) => ({ ...c, http: { ...c.http, webDir: join(dir, 'missing') } }) });
   t.after(() => env.close());
+  assert.equal((await env.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   const res = await env.app.inject({ method: 'GET', url: '/settings' });
   assert.equal(res.statusCode, 404);
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
