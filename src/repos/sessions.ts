@@ -55,6 +55,11 @@ export async function deleteSessionsOf(db: DbOrTrx, accountId: string, now: Date
     .execute();
 }
 
+/** The account's expired sessions (run at each sign-in, so the table does not grow without bound). */
+export async function deleteExpiredSessionsOf(db: DbOrTrx, accountId: string, now: Date): Promise<void> {
+  await db.deleteFrom('sessions').where('account_id', '=', accountId).where('expires_at', '<=', now).execute();
+}
+
 export async function setPasswordHash(db: DbOrTrx, accountId: string, hash: string): Promise<void> {
   await db.updateTable('accounts').set({ password_hash: hash }).where('id', '=', accountId).execute();
 }

@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.js';
 import { findAccount, findAccountByEmail } from '../repos/accounts.js';
 import {
   consumeSignInLink,
+  deleteExpiredSessionsOf,
   deleteSessionByHash,
   deleteSessionsOf,
   findLiveSession,
@@ -108,6 +109,7 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
 export async function startSession(ctx: AppContext, account: AccountRow): Promise<SignedIn> {
   const token = generateWebToken();
   const now = ctx.clock.now();
+  await deleteExpiredSessionsOf(ctx.db, account.id, now);
   await insertSession(ctx.db, {
     id: newId(),
     account_id: account.id,
