@@ -21,7 +21,9 @@ const filter = process.argv.slice(2);
 rmSync('dist', { recursive: true, force: true });
 for (const [what, args] of [
   ['type check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit']],
+  ['type check of the web app (tsc -p web)', ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.json']],
   ['build (tsc -p tsconfig.build.json)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],
+  ['web app build (vite build web)', ['node_modules/vite/bin/vite.js', 'build', 'web']],
   ['lint and format (biome check)', ['node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.']],
 ]) {
   const step = spawnSync(process.execPath, args, { stdio: 'inherit' });

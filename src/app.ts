@@ -10,6 +10,7 @@ import { utf8BodyPlugin } from './http/plugins/utf8-body.js';
 import { validationPlugin } from './http/plugins/validation.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
+import { webAppHandler } from './http/web-app.js';
 import { newId } from './lib/ids.js';
 
 /** Node checks its request timeouts every `connectionsCheckingInterval` (30 s by default). */
@@ -51,7 +52,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     });
   }
   app.addSchema(Problem);
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { webApp: webAppHandler(ctx.config.http.webDir) });
   await app.register(jsonBodyPlugin);
   await app.register(validationPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });

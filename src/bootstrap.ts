@@ -2,6 +2,7 @@ import type { AppContext } from './context.js';
 import { anyAccountExists } from './repos/accounts.js';
 import { createAccount } from './services/accounts.js';
 import { createApiKey } from './services/api-keys.js';
+import { createSignInLink, signInLinkUrl } from './services/web-auth.js';
 
 /**
  * On the first start with an empty database, make an owner account and one API key, and show
@@ -12,6 +13,7 @@ export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const account = await createAccount(ctx, { email: 'owner@localhost', timezone });
   const { key } = await createApiKey(ctx, account, 'first key');
+  const link = await createSignInLink(ctx, account);
   const base = ctx.config.http.publicUrl;
   return [
     '',
@@ -22,6 +24,10 @@ export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null
     '',
     'Try it:',
     `  curl -H "Authorization: Bearer ${key}" ${base}/api/v1/account`,
+    '',
+    'Web app: open this one-time link within 24 hours to set your password and sign in',
+    '(`npx skein user sign-in-link --email owner@localhost` makes a new one):',
+    `  Sign in: ${signInLinkUrl(ctx, link.token)}`,
     '',
     `API docs: ${base}/docs`,
     '',

@@ -29,6 +29,13 @@ export const COMMANDS: Command[] = [
     required: ['email', 'timezone'],
   },
   {
+    name: 'user sign-in-link',
+    usage: 'user sign-in-link --email E',
+    summary: 'a one-time web link (24 h) to set the password and sign in',
+    options: { email: str },
+    required: ['email'],
+  },
+  {
     name: 'key create',
     usage: 'key create --email E [--name N]',
     summary: 'create an API key (shown once)',

@@ -1,11 +1,12 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { Secrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
+import { ValidationError } from '../errors/index.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
 import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
+import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/web-auth.js';
 
 /**
  * What each command of the table in commands.ts does. Imported only when a command runs; the
@@ -26,11 +27,6 @@ export type RunLong = (config: Config, secrets: Secrets, values: Values) => Prom
 const s = (v: Values, k: string) => v[k] as string;
 const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const slotLine = (t: TimeSlotView) => `${t.id}  ${t.providerId}  ${DAYS[t.dayOfWeek]} ${t.time}  ${t.timezone}`;
-
-function hashPassword(password: string): string {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('base64url')}$${scryptSync(password, salt, 32).toString('base64url')}`;
-}
 
 export const LONG: Record<string, RunLong> = {
   serve: async (config, secrets) => {
@@ -130,8 +126,21 @@ function report(values: Values, verb: string, counts: Record<string, number>): n
 export const RUN: Record<string, Run> = {
   'user create': async (ctx, v) => {
     const password = v.password as string | undefined;
-    const account = await createAccount(ctx, { email: s(v, 'email'), timezone: s(v, 'timezone'), passwordHash: password ? hashPassword(password) : null });
+    const faults = passwordFaults(password);
+    if (faults.length) throw new ValidationError(faults);
+    // argon2id (src/services/web-auth.ts); its native module loads only when a password is given.
+    const account = await createAccount(ctx, {
+      email: s(v, 'email'),
+      timezone: s(v, 'timezone'),
+      passwordHash: password ? await hashPassword(password) : null,
+    });
     return { text: `created account ${account.id} (${account.email})`, json: { id: account.id, email: account.email, timezone: account.timezone } };
+  },
+  'user sign-in-link': async (ctx, v) => {
+    const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
+    const link = await createSignInLink(ctx, account);
+    const url = signInLinkUrl(ctx, link.token);
+    return { text: `${url}\n(one use, valid until ${link.expiresAt.toISOString()})`, json: { url, expiresAt: link.expiresAt.toISOString() } };
   },
   'key create': async (ctx, v) => {
     const account = await requireAccountByEmail(ctx.db, s(v, 'email'));

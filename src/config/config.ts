@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors/index.js';
 
 /**
@@ -5,13 +6,24 @@ import { ConfigError } from '../errors/index.js';
  * Everything loggable lives in Config; secrets are resolved separately (secrets.ts).
  */
 export interface Config {
-  http: { host: string; port: number; trustProxy: boolean | string; publicUrl: string; bodyLimit: number; requestTimeoutMs: number };
+  http: {
+    host: string;
+    port: number;
+    trustProxy: boolean | string;
+    publicUrl: string;
+    bodyLimit: number;
+    requestTimeoutMs: number;
+    /** The built web app (vite build into dist/web); absent: no web app is served. */
+    webDir: string;
+  };
   db: { url: string | null; dataDir: string };
   redisUrl: string | null;
   threads: { apiUrl: string; appId: string | null };
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
+  /** Sign-in attempts (web app), counted apart from the request limits. */
+  signIn: { perAccount: number; perIp: number; windowMs: number };
   publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perProvider: number };
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
@@ -84,6 +96,8 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       publicUrl: url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!,
       bodyLimit: 1024 * 1024,
       requestTimeoutMs: int(env, 'SKEIN_REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      // src/config and dist/config both sit two levels under the package root.
+      webDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     },
     db: {
       url: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
@@ -100,6 +114,11 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
       windowMs: 60_000,
+    },
+    signIn: {
+      perAccount: int(env, 'SKEIN_SIGN_IN_PER_ACCOUNT', 10, 1, 1_000_000),
+      perIp: int(env, 'SKEIN_SIGN_IN_PER_IP', 30, 1, 1_000_000),
+      windowMs: 15 * 60_000,
     },
     publisher: {
       enabled: flag(env, 'SKEIN_PUBLISHER', true),

@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'INVALID_LOCAL_TIME'
   | 'SCHEDULE_IN_PAST'
   | 'UNAUTHENTICATED'
+  | 'SIGN_IN_FAILED'
+  | 'CSRF_FAILED'
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
@@ -99,7 +101,21 @@ export async function foundOrNull<T>(lookup: () => Promise<T>): Promise<T | null
 
 export class UnauthenticatedError extends AppError {
   constructor() {
-    super(401, 'UNAUTHENTICATED', 'A valid API key is required (Authorization: Bearer <key> or X-Api-Key).');
+    super(401, 'UNAUTHENTICATED', 'A valid API key (Authorization: Bearer <key> or X-Api-Key) or a signed-in session is required.');
+  }
+}
+
+/** Unknown email or wrong password: one answer for both, so it tells nobody which emails exist. */
+export class SignInFailedError extends AppError {
+  constructor(message = 'The email or the password is wrong.') {
+    super(401, 'SIGN_IN_FAILED', message);
+  }
+}
+
+/** A state change authenticated by the session cookie without the session's X-CSRF-Token. */
+export class CsrfFailedError extends AppError {
+  constructor() {
+    super(403, 'CSRF_FAILED', "A request signed in by the session cookie must send the session's X-CSRF-Token header.");
   }
 }
 

@@ -17,6 +17,8 @@ const TITLES: Record<ErrorCode, string> = {
   INVALID_LOCAL_TIME: 'Local time does not exist',
   SCHEDULE_IN_PAST: 'Scheduled time is in the past',
   UNAUTHENTICATED: 'Unauthenticated',
+  SIGN_IN_FAILED: 'Sign-in failed',
+  CSRF_FAILED: 'CSRF check failed',
   MALFORMED_REQUEST: 'Malformed request',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',

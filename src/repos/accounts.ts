@@ -62,3 +62,15 @@ export function findMembership(db: DbOrTrx, teamId: string, accountId: string) {
     .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
+
+/** The teams an account belongs to, by name. */
+export function listTeamsOf(db: DbOrTrx, accountId: string): Promise<Array<{ id: string; name: string; role: 'owner' | 'member' }>> {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select(['t.id', 't.name', 'm.role'])
+    .where('m.account_id', '=', accountId)
+    .orderBy('t.name')
+    .orderBy('t.id')
+    .execute();
+}

@@ -11,6 +11,7 @@ import {
   findMembership,
   insertAccount,
   insertTeam,
+  listTeamsOf,
   teamExists,
   updateAccountSettings,
 } from '../repos/accounts.js';
@@ -95,6 +96,11 @@ export async function addTeamMember(ctx: AppContext, teamId: string, account: Ac
   await addMembership(ctx.db, teamId, account.id, role, ctx.clock.now());
   const row = (await findMembership(ctx.db, teamId, account.id))!;
   return { teamId: row.team_id, accountId: row.account_id, role: row.role };
+}
+
+/** The teams of the account (the web app's workspace picker). */
+export function listTeams(db: DbOrTrx, account: AccountRow) {
+  return listTeamsOf(db, account.id);
 }
 
 export async function isMember(db: DbOrTrx, accountId: string, teamId: string): Promise<boolean> {

@@ -40,9 +40,16 @@ describe('skein command line (embedded database)', () => {
 
   test('user, key, team and provider commands with --json; errors are one line', () => {
     assert.equal(skein(['migrate', '--json'], env).code, 0);
-    const user = skein(['user', 'create', '--email', 'ann@example.test', '--timezone', 'Europe/Berlin', '--password', 'pw-123456', '--json'], env);
+    const user = skein(['user', 'create', '--email', 'ann@example.test', '--timezone', 'Europe/Berlin', '--password', 'pw-123456-long', '--json'], env);
     assert.equal(user.code, 0, user.stderr);
     const account = JSON.parse(user.stdout);
+    // The password is stored as an argon2id hash.
+    const short = skein(['user', 'create', '--email', 'short@example.test', '--timezone', 'UTC', '--password', 'pw-1', '--json'], env);
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /password: must be at least 10 characters/);
+    const link = skein(['user', 'sign-in-link', '--email', 'ann@example.test', '--json'], env);
+    assert.equal(link.code, 0, link.stderr);
+    assert.match(JSON.parse(link.stdout).url, /\/set-password#token=[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(Object.keys(account).sort(), ['email', 'id', 'timezone']);
     assert.equal(account.timezone, 'Europe/Berlin');
     const key = JSON.parse(skein(['key', 'create', '--email', 'ann@example.test', '--name', 'ci', '--json'], env).stdout);

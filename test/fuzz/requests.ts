@@ -118,6 +118,14 @@ export const hint: Hint = (name: string, schema: JsonSchema) => {
       return fc.integer({ min: 1, max: 6 });
     case 'service':
       return fc.constantFrom('http://127.0.0.1:9', 'https://bsky.invalid', 'https://8.8.8.8', 'ftp://x.example');
+    // The web sign-in routes (routes/auth.ts): malformed, short, long and plausible values.
+    case 'email':
+      return fc.constantFrom('fuzz@example.test', 'FUZZ@example.test', 'not-an-email', '', `${'x'.repeat(300)}@example.test`);
+    case 'password':
+    case 'currentPassword':
+      return fc.constantFrom('', 'short', 'ten chars!', 'a long enough password', 'é'.repeat(300), '\u0000'.repeat(12));
+    case 'token':
+      return fc.constantFrom('', 'A'.repeat(43), 'not a token', 'x'.repeat(2000));
     case 'idempotency-key':
       return fc.constantFrom('k1', 'k2', 'k3');
     case 'delays':

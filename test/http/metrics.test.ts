@@ -73,7 +73,7 @@ describeEachDb(
       assert.equal((await get(`/api/v1/posts/${threadId}`)).status, 200);
       assert.equal((await get(`/api/v1/posts/${newId()}`)).status, 404);
       assert.equal((await get(`/api/v1/posts/${threadId}`, 'sk_wrong')).status, 401);
-      assert.equal((await get('/no/such/path')).status, 404);
+      assert.equal((await get('/api/no/such/path')).status, 404);
 
       const text = await scrape();
       const route = '/api/v1/posts/:threadId';
@@ -86,13 +86,15 @@ describeEachDb(
       assert.equal(sample(text, 'skein_http_request_duration_seconds_bucket', { route, method: 'GET', status: '200', le: '+Inf' }), 2);
       assert.ok(sample(text, 'skein_http_request_duration_seconds_sum', { route, method: 'GET', status: '200' })! > 0);
       assert.ok(!text.includes(threadId), 'no raw URL (or id) becomes a label');
-      assert.ok(!text.includes('/no/such/path'));
+      assert.ok(!text.includes('/api/no/such/path'));
     });
 
     test('not on the API port', async () => {
+      // There, /metrics is a path of the web app (its index.html when built), never the metrics.
       const res = await fetch(`${apiBase}/metrics`);
-      assert.equal(res.status, 404);
-      assert.doesNotMatch(await res.text(), /skein_/);
+      assert.doesNotMatch(String(res.headers.get('content-type')), /^text\/plain/);
+      assert.doesNotMatch(await res.text(), /skein_http/);
+      assert.equal((await fetch(`${apiBase}/api/metrics`)).status, 404);
       assert.equal((await fetch(`http://127.0.0.1:${server.port}/other`)).status, 404);
     });
 

@@ -59,7 +59,10 @@ describe('skein serve and skein worker serve /metrics on SKEIN_METRICS_PORT', ()
       });
       assert.match(text, /^skein_threads_due_unpublished 0$/m);
       assert.match(text, /^skein_http_requests_total\{route="\/healthz",method="GET",status="200"\} \d+$/m);
-      assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`)).status, 404);
+      // On the API port, /metrics is a path of the web app (its index.html), never the metrics.
+      const onApi = await fetch(`http://127.0.0.1:${port}/metrics`);
+      assert.doesNotMatch(await onApi.text(), /skein_http/);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/api/metrics`)).status, 404);
     } finally {
       assert.equal(await stop(server), 0);
     }

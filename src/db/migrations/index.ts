@@ -7,6 +7,7 @@ import * as m0005 from './0005-follow-ups.js';
 import * as m0007 from './0007-followers.js';
 import * as m0008 from './0008-claim-index.js';
 import * as m0009 from './0009-webhooks.js';
+import * as m0010 from './0010-web-sessions.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0007-followers': m0007,
   '0008-claim-index': m0008,
   '0009-webhooks': m0009,
+  '0010-web-sessions': m0010,
 };

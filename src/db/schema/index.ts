@@ -6,7 +6,9 @@ import type { JobsTable } from './jobs.js';
 import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
 import type { ProvidersTable } from './providers.js';
+import type { SessionsTable } from './sessions.js';
 import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings.js';
+import type { SignInLinksTable } from './sign_in_links.js';
 import type { TagsTable, ThreadTagsTable } from './tags.js';
 import type { MembershipsTable, TeamsTable } from './teams.js';
 import type { ThreadsTable } from './threads.js';
@@ -39,6 +41,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  sessions: SessionsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export type * from './accounts.js';
@@ -49,7 +53,9 @@ export type * from './jobs.js';
 export type * from './oauth_states.js';
 export type * from './posts.js';
 export type * from './providers.js';
+export type * from './sessions.js';
 export type * from './settings.js';
+export type * from './sign_in_links.js';
 export type * from './tags.js';
 export type * from './teams.js';
 export type * from './threads.js';

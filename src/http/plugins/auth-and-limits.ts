@@ -5,11 +5,14 @@ import type { AccountRow } from '../../db/schema/index.js';
 import { RateLimitedError, UnauthenticatedError } from '../../errors/index.js';
 import { tighterLimit } from '../../lib/rate-limit/store.js';
 import { authenticate } from '../../services/api-keys.js';
+import { authenticateSession, checkCsrf, SESSION_COOKIE } from '../../services/web-auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on every authenticated route; handlers read it through `caller(request)`. */
     account: AccountRow | null;
+    /** The session cookie's token when the session cookie (not a key) authenticated the request. */
+    sessionToken: string | null;
   }
   interface FastifyContextConfig {
     /** No API key needed (OpenAPI document). */
@@ -32,6 +35,37 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
+/** The value of one cookie of the request, or undefined. */
+export function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Methods that change nothing: no CSRF token needed. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A presented key wins (a script's request carrying a browser's cookie too is the script's);
+ * without one, the session cookie authenticates, and a state change needs its CSRF token.
+ */
+async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const key = presentedKey(request);
+  const sessionToken = key === undefined ? cookieValue(request, SESSION_COOKIE) : undefined;
+  if (sessionToken === undefined) {
+    request.account = (await authenticate(ctx, key)).account;
+    return;
+  }
+  const account = await authenticateSession(ctx, sessionToken);
+  if (!account) throw new UnauthenticatedError();
+  request.account = account;
+  request.sessionToken = sessionToken;
+}
+
 /** Liveness and readiness probes: never limited, so a load balancer can always ask. */
 const PROBES = new Set(['/healthz', '/readyz']);
 
@@ -43,13 +77,18 @@ const PROBES = new Set(['/healthz', '/readyz']);
  */
 export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
   app.decorateRequest('account', null);
+  app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (PROBES.has(request.url.split('?')[0]!)) return;
     const needsKey = request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public;
     let authError: unknown = null;
     if (needsKey) {
       try {
-        request.account = (await authenticate(ctx, presentedKey(request))).account;
+        await authenticateRequest(ctx, request);
+        if (request.sessionToken && !SAFE_METHODS.has(request.method)) {
+          const header = request.headers['x-csrf-token'];
+          checkCsrf(ctx, request.sessionToken, Array.isArray(header) ? header[0] : header);
+        }
       } catch (err) {
         authError = err;
       }

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { RateLimitedError, ShuttingDownError, ValidationError } from '../../errors/index.js';
 import { clientErrorProblem, PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
+import type { WebAppHandler } from '../web-app.js';
 import { dedupe, shapeFaults } from './validation.js';
 
 /** Answers any error with its problem; the one place an error becomes a response. */
@@ -64,7 +65,7 @@ function routePattern(url: string): RegExp {
 }
 
 /** One place where every error becomes an RFC 9457 problem. */
-export const errorsPlugin = fp(async (app: FastifyInstance) => {
+export const errorsPlugin = fp(async (app: FastifyInstance, { webApp }: { webApp?: WebAppHandler | null }) => {
   const routes: Array<{ methods: string[]; pattern: RegExp }> = [];
   app.addHook('onRoute', (route) => {
     routes.push({ methods: [route.method].flat(), pattern: routePattern(route.url) });
@@ -91,6 +92,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // The web app's files, and its index.html for the paths it routes in the browser.
+    if (webApp?.(request, reply)) return;
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {

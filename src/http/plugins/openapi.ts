@@ -18,9 +18,10 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer skein_…' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          session: { type: 'apiKey', in: 'cookie', name: 'skein_session', description: 'The web app: state changes also need X-CSRF-Token' },
         },
       },
-      security: [{ bearer: [] }, { apiKey: [] }],
+      security: [{ bearer: [] }, { apiKey: [] }, { session: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) => problemsAsProblemJson('openapiObject' in document ? document.openapiObject : {}),
@@ -31,6 +32,8 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
     const response = route.schema?.response as Record<string, unknown> | undefined;
     if (!response || ![route.method].flat().some((m) => BODY_METHODS.has(m))) return;
     for (const status of [413, 415]) response[status] ??= ProblemRef;
+    // Signed in by the session cookie, a state change without its CSRF token is refused.
+    if (!route.config?.public) response[403] ??= ProblemRef;
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/v1/openapi.json' } as never });
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());

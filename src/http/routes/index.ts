@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { analyticsRoutes } from './analytics.js';
+import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { postRoutes } from './posts.js';
@@ -16,6 +17,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(postRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(authRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });

@@ -1,0 +1,130 @@
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { accountView, listTeams } from '../../services/accounts.js';
+import {
+  authenticateSession,
+  changePassword,
+  checkCsrf,
+  csrfTokenOf,
+  passwordFaults,
+  redeemSignInLink,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  type SignedIn,
+  signIn,
+  signOut,
+  startSession,
+} from '../../services/web-auth.js';
+import { caller, cookieValue } from '../plugins/auth-and-limits.js';
+import { Id, withProblems } from '../schemas/common.js';
+
+const Account = Type.Object({ id: Id, email: Type.String(), timezone: Type.String(), activeTeamId: Type.Union([Id, Type.Null()]) });
+const Session = Type.Object({
+  account: Account,
+  csrfToken: Type.Union([Type.String(), Type.Null()], {
+    description: 'Send it as X-CSRF-Token on every state change signed in by the cookie; null for an API key',
+  }),
+});
+const Team = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('member')]) });
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on another site's
+ * form posts or fetches), Secure when the request came over HTTPS (request.protocol honours
+ * TRUST_PROXY's X-Forwarded-Proto).
+ */
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  if (request.protocol === 'https') parts.push('Secure');
+  reply.header('set-cookie', parts.join('; ')).header('cache-control', 'no-store');
+}
+
+function sessionAnswer(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
+  setSessionCookie(request, reply, signedIn.token, Math.floor(SESSION_TTL_MS / 1000));
+  return { account: accountView(signedIn.account), csrfToken: signedIn.csrfToken };
+}
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post('/api/v1/auth/sign-in', {
+    config: { public: true },
+    schema: {
+      tags: ['Web sign-in'],
+      summary: 'Sign in with email and password; sets the session cookie',
+      security: [],
+      body: Type.Object({ email: Type.String(), password: Type.String() }),
+      response: withProblems({ 200: Session }, [400, 401, 413, 415, 429]),
+    },
+    handler: async (request, reply) => sessionAnswer(request, reply, await signIn(ctx, { ...request.body, ip: request.ip })),
+  });
+
+  app.post('/api/v1/auth/sign-out', {
+    config: { public: true },
+    schema: {
+      tags: ['Web sign-in'],
+      summary: 'End the session of the cookie (needs X-CSRF-Token while it is live)',
+      security: [],
+      response: withProblems({ 200: Type.Object({ signedOut: Type.Boolean() }) }, [400, 403, 413, 415, 429]),
+    },
+    handler: async (request, reply) => {
+      const token = cookieValue(request, SESSION_COOKIE);
+      // A live session is only ended by its own page: another site cannot sign the user out.
+      if (token && (await authenticateSession(ctx, token))) {
+        const header = request.headers['x-csrf-token'];
+        checkCsrf(ctx, token, Array.isArray(header) ? header[0] : header);
+        await signOut(ctx, token);
+      }
+      setSessionCookie(request, reply, '', 0);
+      return { signedOut: true };
+    },
+  });
+
+  app.get('/api/v1/auth/session', {
+    schema: {
+      tags: ['Web sign-in'],
+      summary: 'Who is signed in, and the CSRF token of the session',
+      response: withProblems({ 200: Session }, [400, 401, 429]),
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { account: accountView(caller(request)), csrfToken: request.sessionToken ? csrfTokenOf(ctx, request.sessionToken) : null };
+    },
+  });
+
+  app.post('/api/v1/auth/password', {
+    config: { public: true, contentFaults: (request) => passwordFaults((request.body as { password?: unknown } | undefined)?.password) },
+    schema: {
+      tags: ['Web sign-in'],
+      summary: 'Set the password with a one-time sign-in link (valid 24 h) and sign in',
+      security: [],
+      body: Type.Object({ token: Type.String(), password: Type.String() }),
+      response: withProblems({ 200: Session }, [400, 413, 415, 429]),
+    },
+    handler: async (request, reply) => sessionAnswer(request, reply, await redeemSignInLink(ctx, request.body)),
+  });
+
+  app.put('/api/v1/account/password', {
+    config: { contentFaults: (request) => passwordFaults((request.body as { password?: unknown } | undefined)?.password) },
+    schema: {
+      tags: ['Web sign-in'],
+      summary: "Change the password; ends the account's other sessions",
+      body: Type.Object({ currentPassword: Type.String(), password: Type.String() }),
+      response: withProblems({ 200: Session }, [400, 401, 403, 413, 415, 429]),
+    },
+    handler: async (request, reply) => {
+      const account = caller(request);
+      await changePassword(ctx, account, request.body);
+      // A script (API key) gets no cookie; the browser that changed it stays signed in, anew.
+      if (!request.sessionToken) return { account: accountView(account), csrfToken: null };
+      return sessionAnswer(request, reply, await startSession(ctx, account));
+    },
+  });
+
+  app.get('/api/v1/teams', {
+    schema: {
+      tags: ['Account'],
+      summary: 'Teams of the calling account',
+      response: withProblems({ 200: Type.Object({ teams: Type.Array(Team) }) }, [400, 401, 429]),
+    },
+    handler: async (request) => ({ teams: await listTeams(ctx.db, caller(request)) }),
+  });
+};

@@ -1,0 +1,163 @@
+import { type ComponentChildren, createContext, type JSX } from 'preact';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { type Account, type Api, createApi, type Session } from './api.js';
+import { HomePage } from './pages/home.js';
+import { SetPasswordPage } from './pages/set-password.js';
+import { SettingsPage } from './pages/settings.js';
+import { SignInPage } from './pages/sign-in.js';
+import { navigate, onLinkClick, useLocation } from './router.js';
+
+/**
+ * The app shell: who is signed in, the navigation, and which page a path shows. A page of the
+ * signed-in part sends a signed-out visitor to /sign-in (and back after signing in).
+ */
+
+export interface AppState {
+  api: Api;
+  account: Account;
+  setAccount(account: Account): void;
+}
+
+const AppContext = createContext<AppState | null>(null);
+
+export function useApp(): AppState {
+  const state = useContext(AppContext);
+  if (!state) throw new Error('useApp outside the signed-in app');
+  return state;
+}
+
+/** The pages of the signed-in app, in navigation order. Calendar, Accounts and Analytics go here. */
+const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
+  { path: '/', label: 'Home', page: HomePage },
+  { path: '/settings', label: 'Settings', page: SettingsPage },
+];
+
+const PUBLIC_PATHS = new Set(['/sign-in', '/set-password']);
+
+export function App() {
+  const { path } = useLocation();
+  const [session, setSession] = useState<Session | null | 'loading'>('loading');
+  const api = useMemo(
+    () =>
+      createApi(() => {
+        setSession(null);
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    api
+      .get<Session>('/api/v1/auth/session')
+      .then((s) => {
+        api.setCsrf(s.csrfToken);
+        setSession(s);
+      })
+      .catch(() => setSession(null));
+  }, [api]);
+
+  const signedIn = (s: Session) => {
+    api.setCsrf(s.csrfToken);
+    setSession(s);
+  };
+
+  // Signed out on a page of the app: to the sign-in page, and back here afterwards.
+  useEffect(() => {
+    if (session === null && !PUBLIC_PATHS.has(path)) {
+      navigate(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(path + location.search)}`}`, { replace: true });
+    }
+  }, [session, path]);
+
+  // The form shows at once (nothing moves when the session answer arrives); a signed-in visitor moves on.
+  if (path === '/sign-in')
+    return (
+      <PublicFrame>
+        <SignInPage api={api} session={session === 'loading' ? null : session} onSignedIn={signedIn} />
+      </PublicFrame>
+    );
+  if (path === '/set-password') return <PublicFrame>{<SetPasswordPage api={api} onSignedIn={signedIn} />}</PublicFrame>;
+  if (session === 'loading' || session === null) return <Shell />;
+
+  const page = PAGES.find((p) => p.path === path);
+  const state: AppState = { api, account: session.account, setAccount: (account) => setSession({ ...session, account }) };
+  return (
+    <AppContext.Provider value={state}>
+      <Shell
+        email={session.account.email}
+        current={path}
+        onSignOut={async () => {
+          await api.send('POST', '/api/v1/auth/sign-out').catch(() => undefined);
+          api.setCsrf(null);
+          setSession(null);
+          navigate('/sign-in', { replace: true });
+        }}
+      >
+        {page ? <page.page /> : <NotFound />}
+      </Shell>
+    </AppContext.Provider>
+  );
+}
+
+/** The frame of every signed-in page; rendered empty while the session loads, so nothing moves. */
+function Shell(props: { email?: string; current?: string; onSignOut?: () => void; children?: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: catches clicks on the links inside for in-app routing
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a link's Enter key fires this click too
+    <div class="shell" onClick={onLinkClick}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="/">
+          Skein
+        </a>
+        <nav aria-label="Main">
+          {props.email &&
+            PAGES.map((p) => (
+              <a key={p.path} href={p.path} aria-current={props.current === p.path ? 'page' : undefined}>
+                {p.label}
+              </a>
+            ))}
+        </nav>
+        <div class="who">
+          {props.email && (
+            <>
+              <span class="email" title={props.email}>
+                {props.email}
+              </span>
+              <button type="button" class="link-button" onClick={props.onSignOut}>
+                Sign out
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {props.children}
+      </main>
+    </div>
+  );
+}
+
+function PublicFrame({ children }: { children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: catches clicks on the links inside for in-app routing
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a link's Enter key fires this click too
+    <div class="public" onClick={onLinkClick}>
+      <main id="main" class="card narrow">
+        <p class="brand">Skein</p>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at this address. <a href="/">Back to the start</a>
+      </p>
+    </section>
+  );
+}
