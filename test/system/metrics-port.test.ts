@@ -34,6 +34,18 @@ const scrape = (port: number) =>
     .then(async (res) => (res.ok ? res.text() : null))
     .catch(() => null);
 
+/** Resolves when the process logs that its publisher started. */
+function startedLine(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes('publisher started')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it started`)));
+  });
+}
+
 async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
@@ -81,9 +93,11 @@ describe('skein serve and skein worker serve /metrics on SKEIN_METRICS_PORT', ()
     } finally {
       assert.equal(await stop(worker), 0);
     }
-    const plain = spawn(process.execPath, [BIN, 'worker'], { env, stdio: 'ignore' });
+    // Once it has started (its log says so; a fixed wait lost the race on a loaded machine and
+    // stopped it before it listened for SIGTERM), no metrics port is open.
+    const plain = spawn(process.execPath, [BIN, 'worker'], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      await startedLine(plain);
       assert.equal(await scrape(metricsPort), null);
     } finally {
       assert.equal(await stop(plain), 0);
