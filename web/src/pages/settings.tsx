@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { Account, ApiKey, AutoPlug, Session, Team } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import { WebhookSettings } from './webhooks.js';
 
 /** Settings: time zone and workspace, password, API keys, auto-plug. */
 export function SettingsPage() {
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <AccountSettings />
       <ApiKeys />
       <AutoPlugSettings />
+      <WebhookSettings />
       <PasswordSettings />
     </div>
   );
