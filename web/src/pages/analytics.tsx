@@ -144,7 +144,7 @@ function ProviderAnalytics({ provider, rangeDays }: { provider: Provider; rangeD
         <Totals totals={data?.totals ?? null} />
         <div class="charts">
           {METRICS.map((m) => (
-            <MetricChart key={m} metric={m} days={data?.days ?? null} />
+            <MetricChart key={m} metric={m} days={data?.days ?? null} notReported={data?.totals[m] === null} />
           ))}
         </div>
         {data && <DaysTable days={data.days} />}
@@ -175,8 +175,11 @@ function Totals({ totals }: { totals: Counts | null }) {
 const CHART_W = 300;
 const CHART_H = 80;
 
-/** One metric per day as bars; days without a value (the network does not report it) are gaps. */
-function MetricChart({ metric, days }: { metric: Metric; days: DayCounts[] | null }) {
+/**
+ * One metric per day as bars; days without a value are gaps. `notReported`: no post of the range
+ * has the metric (the network does not report it, or nothing was fetched yet).
+ */
+function MetricChart({ metric, days, notReported }: { metric: Metric; days: DayCounts[] | null; notReported: boolean }) {
   const values = (days ?? []).map((d) => d[metric]);
   const reported = values.filter((v): v is number => v !== null);
   const peak = reported.length ? Math.max(...reported) : 0;
@@ -187,7 +190,7 @@ function MetricChart({ metric, days }: { metric: Metric; days: DayCounts[] | nul
   const summary =
     days === null
       ? `${name} per day: loading`
-      : reported.length === 0
+      : notReported
         ? `${name} per day: not reported for these days`
         : `${name} per day from ${shortDate(days[0]!.date)} to ${shortDate(days[days.length - 1]!.date)}: ${number(total)} in all${
             total > 0 ? `, most on ${shortDate(days[peakIndex]!.date)} (${number(peak)})` : ''
@@ -197,7 +200,7 @@ function MetricChart({ metric, days }: { metric: Metric; days: DayCounts[] | nul
     <figure class="chart">
       <figcaption>
         <span>{name}</span>
-        <span class="chart-max">{reported.length > 0 ? `max ${number(peak)}` : ''}</span>
+        <span class="chart-max">{days && !notReported ? `max ${number(peak)}` : ''}</span>
       </figcaption>
       <svg viewBox={`0 0 ${CHART_W} ${CHART_H}`} preserveAspectRatio="none" role="img" aria-label={summary}>
         <line x1="0" y1={CHART_H - 0.5} x2={CHART_W} y2={CHART_H - 0.5} class="axis" vector-effect="non-scaling-stroke" />
@@ -213,7 +216,7 @@ function MetricChart({ metric, days }: { metric: Metric; days: DayCounts[] | nul
         <span>{days?.length ? shortDate(days[0]!.date) : ''}</span>
         <span>{days?.length ? shortDate(days[days.length - 1]!.date) : ''}</span>
       </div>
-      {days !== null && reported.length === 0 && <p class="hint">Not reported by this network, or not fetched yet.</p>}
+      {days !== null && notReported && <p class="hint">Not reported by this network, or not fetched yet.</p>}
     </figure>
   );
 }
