@@ -149,6 +149,20 @@ test('accounts: connect Bluesky, time slots on the grid; webhooks; analytics', {
   assert.equal(await page.locator('.days-table tbody tr').count(), 7);
   await shoot(page, 'analytics');
 
+  // The charts with numbers in them: the API's answers replaced in the browser by a sample
+  // (publishing posts and fetching their analytics is the publisher tests' business).
+  await page.route('**/api/v1/analytics?*', (route) => route.fulfill({ json: sampleAnalytics(providerId) }));
+  await page.route('**/api/v1/providers/*/followers?*', (route) => route.fulfill({ json: sampleFollowers(providerId) }));
+  await page.reload();
+  await page.getByRole('img', { name: /^Likes per day from .*: 36 in all, most on/ }).waitFor();
+  await page.getByRole('img', { name: /^Views per day: not reported/ }).waitFor();
+  await page
+    .getByRole('link', { name: /Open the post of/ })
+    .first()
+    .waitFor();
+  await shoot(page, 'analytics-sample');
+  await page.unrouteAll();
+
   // Disconnect, confirmed: the account stays listed as REVOKED, with Reconnect.
   await page.getByRole('link', { name: 'Accounts' }).click();
   page.once('dialog', (dialog) => void dialog.accept());
@@ -160,3 +174,48 @@ test('accounts: connect Bluesky, time slots on the grid; webhooks; analytics', {
 
   assert.deepEqual(pageErrors, []);
 });
+
+/** A 30-day analytics answer as a Bluesky account gets it (no views), for the charts' looks. */
+function sampleAnalytics(providerId: string) {
+  const day = (i: number) => new Date(Date.now() - (29 - i) * 86_400_000).toISOString().slice(0, 10);
+  const likes = [0, 1, 3, 0, 2, 5, 1, 0, 0, 4, 2, 1, 0, 0, 3, 2, 1, 0, 0, 0, 1, 2, 3, 0, 1, 2, 0, 1, 1, 0];
+  const days = likes.map((n, i) => ({
+    date: day(i),
+    posts: n ? 1 : 0,
+    views: n ? null : 0,
+    likes: n,
+    replies: Math.floor(n / 2),
+    reposts: n % 2,
+    quotes: 0,
+    shares: null,
+  }));
+  const post = (i: number, n: number) => ({
+    threadId: `t${i}`,
+    postId: `p${i}`,
+    permaLink: `https://bsky.app/profile/example.test/post/${i}`,
+    publishedAt: `${day(i)}T09:30:00.000Z`,
+    views: null,
+    likes: n,
+    replies: Math.floor(n / 2),
+    reposts: n % 2,
+    quotes: 0,
+    shares: null,
+  });
+  return {
+    providerId,
+    from: `${day(0)}T00:00:00.000Z`,
+    to: `${day(29)}T23:59:59.000Z`,
+    totals: { posts: 18, views: null, likes: 36, replies: 14, reposts: 10, quotes: 0, shares: null },
+    days,
+    topPosts: [post(5, 5), post(9, 4), post(2, 3)],
+  };
+}
+
+function sampleFollowers(providerId: string) {
+  const counts = [120, 121, 121, 124, 130, 129, 133, 140, 141, 150];
+  return {
+    providerId,
+    current: { count: 150, fetchedAt: new Date().toISOString() },
+    history: counts.map((count, i) => ({ date: new Date(Date.now() - (9 - i) * 86_400_000).toISOString().slice(0, 10), count })),
+  };
+}
