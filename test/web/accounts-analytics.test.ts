@@ -93,8 +93,11 @@ test('accounts: connect Bluesky, time slots on the grid; webhooks; analytics', {
   await next.first().waitFor();
   assert.equal(await next.count(), 5);
   await shoot(page, 'accounts');
-  await card.getByRole('button', { name: `Remove Wednesday 09:30 ${timezone}` }).click();
+  // With the keyboard: the cell keeps the focus as it turns from Remove to Add.
+  await card.getByRole('button', { name: `Remove Wednesday 09:30 ${timezone}` }).focus();
+  await page.keyboard.press('Enter');
   await card.getByRole('button', { name: `Add Wednesday 09:30 ${timezone}` }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Add Wednesday 09:30 ${timezone}`);
   assert.deepEqual(await slotsOf(), [`5 09:30 ${timezone}`]);
 
   // No layout shift loading the page with its data.

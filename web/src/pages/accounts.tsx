@@ -240,6 +240,8 @@ function TimeSlots({ provider }: { provider: Provider }) {
   }, [api, provider.id]);
 
   const rows = useMemo(() => slotRows(slots ?? []), [slots]);
+  // The cells stay enabled while a change is saved (aria-disabled only): disabling the focused
+  // button would drop the keyboard focus; useSubmit runs one change at a time anyway.
   const add = (dayOfWeek: number, time: string, timezone: string) =>
     toggle.run(async () => {
       await api.send('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone });
@@ -290,7 +292,7 @@ function TimeSlots({ provider }: { provider: Provider }) {
                   return (
                     <td key={day}>
                       {slot ? (
-                        <button type="button" class="slot on" aria-label={`Remove ${what}`} disabled={toggle.busy} onClick={() => void remove(slot)}>
+                        <button type="button" class="slot on" aria-label={`Remove ${what}`} aria-disabled={toggle.busy} onClick={() => void remove(slot)}>
                           ✓
                         </button>
                       ) : (
@@ -298,7 +300,7 @@ function TimeSlots({ provider }: { provider: Provider }) {
                           type="button"
                           class="slot off"
                           aria-label={`Add ${what}`}
-                          disabled={toggle.busy}
+                          aria-disabled={toggle.busy}
                           onClick={() => void add(i + 1, row.time, row.timezone)}
                         >
                           +
