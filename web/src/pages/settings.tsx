@@ -4,7 +4,7 @@ import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { WebhookSettings } from './webhooks.js';
 
-/** Settings: time zone and workspace, password, API keys, auto-plug. */
+/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks. */
 export function SettingsPage() {
   useEffect(() => {
     document.title = 'Settings · Skein';
