@@ -1,6 +1,8 @@
 import { type ComponentChildren, createContext, type JSX } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { type Account, type Api, createApi, type Session } from './api.js';
+import { AccountsPage } from './pages/accounts.js';
+import { AnalyticsPage } from './pages/analytics.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -29,6 +31,8 @@ export function useApp(): AppState {
 /** The pages of the signed-in app, in navigation order. Calendar, Accounts and Analytics go here. */
 const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
   { path: '/', label: 'Home', page: HomePage },
+  { path: '/accounts', label: 'Accounts', page: AccountsPage },
+  { path: '/analytics', label: 'Analytics', page: AnalyticsPage },
   { path: '/settings', label: 'Settings', page: SettingsPage },
 ];
 

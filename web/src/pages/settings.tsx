@@ -2,8 +2,9 @@ import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { Account, ApiKey, AutoPlug, Session, Team } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import { WebhookSettings } from './webhooks.js';
 
-/** Settings: time zone and workspace, password, API keys, auto-plug. */
+/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks. */
 export function SettingsPage() {
   useEffect(() => {
     document.title = 'Settings · Skein';
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <AccountSettings />
       <ApiKeys />
       <AutoPlugSettings />
+      <WebhookSettings />
       <PasswordSettings />
     </div>
   );
