@@ -222,12 +222,14 @@ export function CalendarPage() {
           </select>
         </label>
       </div>
-      <h2 class="calendar-title" aria-live="polite">
-        {title} <span class="hint">· times in {zone}</span>
-      </h2>
-      <p class="status" role="status">
-        {message}
-      </p>
+      <div class="calendar-title-row">
+        <h2 class="calendar-title" aria-live="polite">
+          {title} <span class="hint">· times in {zone}</span>
+        </h2>
+        <p class="status" role="status">
+          {message}
+        </p>
+      </div>
       <div class="calendar-scroll">
         {view === 'week' ? (
           <table class="week" aria-label={`Week of ${title}`}>

@@ -48,7 +48,10 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         setProviders(usable);
         if (!threadId) setProviderId((current) => current || usable[0]?.id || '');
       })
-      .catch(() => setProviders([]));
+      .catch((err) => {
+        setProviders([]);
+        setNotice(`The accounts could not be loaded: ${err instanceof ApiError ? err.detail : String(err)}`);
+      });
     api
       .get<{ tags: Tag[] }>('/api/v1/tags')
       .then((r) => setKnownTags(r.tags))
