@@ -235,7 +235,16 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
     (await api(`/api/v1/posts/${threadId}/tags`)).tags.map((t: { name: string }) => t.name),
     ['films'],
   );
+  // A follow-up reply: added, listed, deleted.
+  await page.getByLabel('Follow-up text').fill('Thanks for reading');
+  await page.getByLabel('Minutes after the last post').fill('30');
+  await page.getByRole('button', { name: 'Add follow-up' }).click();
+  await page.getByRole('button', { name: 'Delete follow-up Thanks for reading' }).waitFor();
+  assert.equal((await api(`/api/v1/posts/${threadId}/follow-ups`)).count, 1);
   await shoot(page, 'editor-scheduled');
+  await page.getByRole('button', { name: 'Delete follow-up Thanks for reading' }).click();
+  await page.getByText('None yet.').waitFor();
+  assert.equal((await api(`/api/v1/posts/${threadId}/follow-ups`)).count, 0);
 
   // The calendar shows it on that day at 10:00 in Kolkata (the browser is in Los Angeles).
   await page.goto(`${base}/calendar?date=${day}`);
@@ -317,6 +326,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await page.getByRole('button', { name: 'Save as draft' }).click();
   assert.match(await fieldError(page, 'posts.1.text'), /502 UTF-8 bytes/);
   assert.equal(await page.getByLabel('Post 2 text', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('.editor .form-message').isHidden(), true, 'a fault shown at its field is not repeated above the buttons');
   await shoot(page, 'editor-error');
 
   assert.deepEqual(pageErrors, []);

@@ -18,6 +18,15 @@ interface Placed {
   at: LocalParts;
 }
 
+/**
+ * Each thread's tags, kept for the session: List Posts does not carry tags, so each costs a
+ * request (and the account's rate limit is 60 a minute). The editor forgets a thread it saves.
+ */
+const tagCache = new Map<string, Tag[]>();
+export function forgetThreadTags(threadId: string): void {
+  tagCache.delete(threadId);
+}
+
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 export function CalendarPage() {
@@ -33,7 +42,7 @@ export function CalendarPage() {
   const [providers, setProviders] = useState<Provider[]>([]);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
   const [threads, setThreads] = useState<Thread[] | null>(null);
-  const [threadTags, setThreadTags] = useState<Record<string, Tag[]>>({});
+  const [threadTags, setThreadTags] = useState<Record<string, Tag[]>>(() => Object.fromEntries(tagCache));
   const [slots, setSlots] = useState<Array<{ providerId: string; at: string }>>([]);
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [message, setMessage] = useState('');
@@ -62,16 +71,17 @@ export function CalendarPage() {
       .get<{ threads: Thread[] }>(`/api/v1/posts?${query}`)
       .then(async (r) => {
         setThreads(r.threads);
-        const missing = r.threads.filter((t) => !(t.threadId in threadTags));
+        const missing = r.threads.filter((t) => !tagCache.has(t.threadId));
         const answers = await Promise.all(
           missing.map((t) =>
             api
               .get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(t.threadId)}/tags`)
-              .then((a) => [t.threadId, a.tags] as const)
-              .catch(() => [t.threadId, []] as const),
+              .then((a) => tagCache.set(t.threadId, a.tags))
+              // Not kept: asked again on the next load.
+              .catch(() => undefined),
           ),
         );
-        if (answers.length) setThreadTags((known) => ({ ...known, ...Object.fromEntries(answers) }));
+        if (answers.length) setThreadTags(Object.fromEntries(tagCache));
       })
       .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
     api

@@ -6,10 +6,11 @@ import { FollowUps } from '../components/follow-ups.js';
 import { faultAt, newPostDraft, type PostDraft, PostEditor } from '../components/post-editor.js';
 import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
-import { FormMessage, formMessage, useSubmit } from '../form.js';
+import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 import { type Provider, providerOf, type Tag, type Thread } from '../threads.js';
 import { formatInZone, inputValue } from '../time.js';
+import { forgetThreadTags } from './calendar.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tagNames(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
@@ -118,12 +119,14 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         };
         const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
         if (tags.length) await api.send('PUT', `/api/v1/posts/${created.threadId}/tags`, { tagNames: tags });
+        forgetThreadTags(created.threadId);
         navigate(`/threads/${created.threadId}`, { replace: true });
         return;
       }
       const base = `/api/v1/posts/${encodeURIComponent(thread.threadId)}`;
       await api.send('PUT', `${base}/edit`, { posts: postBodies() });
       await api.send('PUT', `${base}/tags`, { tagNames: tags });
+      forgetThreadTags(thread.threadId);
       if (action === 'schedule') await api.send('PUT', `${base}/reschedule`, { scheduleAt });
       if (action === 'queue') await api.send('POST', `${base}/queue`, {});
       await load(thread.threadId);
@@ -156,17 +159,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     setPosts(next);
   };
   const failure = thread?.posts.find((p) => p.error)?.error;
-  const message =
-    error &&
-    formMessage(
-      new ApiError(
-        error.status,
-        error.code,
-        error.detail,
-        error.errors.filter((e) => !PLACED.test(e.path)),
-      ),
-      [],
-    );
+  const message = editorMessage(error);
 
   return (
     <div class="stack editor">
@@ -281,6 +274,14 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       )}
     </div>
   );
+}
+
+/** The form's message: the faults no field shows, or the detail of an error that names no field. */
+function editorMessage(error: ApiError | null): string | null {
+  if (!error) return null;
+  const unplaced = error.errors.filter((e) => !PLACED.test(e.path));
+  if (unplaced.length) return unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+  return error.errors.length ? null : error.detail;
 }
 
 function Missing({ message }: { message: string }) {
