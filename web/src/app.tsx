@@ -3,6 +3,8 @@ import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { type Account, type Api, createApi, type Session } from './api.js';
 import { AccountsPage } from './pages/accounts.js';
 import { AnalyticsPage } from './pages/analytics.js';
+import { CalendarPage } from './pages/calendar.js';
+import { EditorPage } from './pages/editor.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -28,9 +30,10 @@ export function useApp(): AppState {
   return state;
 }
 
-/** The pages of the signed-in app, in navigation order. Calendar, Accounts and Analytics go here. */
+/** The pages of the signed-in app, in navigation order. */
 const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
   { path: '/', label: 'Home', page: HomePage },
+  { path: '/calendar', label: 'Calendar', page: CalendarPage },
   { path: '/accounts', label: 'Accounts', page: AccountsPage },
   { path: '/analytics', label: 'Analytics', page: AnalyticsPage },
   { path: '/settings', label: 'Settings', page: SettingsPage },
@@ -81,7 +84,8 @@ export function App() {
   if (path === '/set-password') return <PublicFrame>{<SetPasswordPage api={api} onSignedIn={signedIn} />}</PublicFrame>;
   if (session === 'loading' || session === null) return <Shell />;
 
-  const page = PAGES.find((p) => p.path === path);
+  // A thread's own page (/threads/:id) is the editor too; it is not in the navigation.
+  const page = PAGES.find((p) => p.path === path) ?? (path.startsWith('/threads/') ? { page: EditorPage } : undefined);
   const state: AppState = { api, account: session.account, setAccount: (account) => setSession({ ...session, account }) };
   return (
     <AppContext.Provider value={state}>

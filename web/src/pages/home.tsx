@@ -14,6 +14,9 @@ export function HomePage() {
       </p>
       <ul class="links">
         <li>
+          <a href="/calendar">Calendar</a>: scheduled and published threads, the queue's free slots, drafts.
+        </li>
+        <li>
           <a href="/settings">Settings</a>: API keys, time zone, workspace, auto-plug.
         </li>
         <li>

@@ -5,7 +5,7 @@ import { navigate, useLocation } from '../router.js';
 
 /** Only paths of this app are followed after signing in (never another site). */
 function safeNext(next: string | null): string {
-  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/calendar';
 }
 
 export function SignInPage({ api, session, onSignedIn }: { api: Api; session: Session | null; onSignedIn: (s: Session) => void }) {

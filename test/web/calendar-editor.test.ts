@@ -1,0 +1,333 @@
+/**
+ * The calendar and the thread editor in a real browser (Chromium via playwright-core) against a
+ * real `skein serve` on the embedded database, as test/web/web-app.test.ts runs it. Before the
+ * server starts (PGlite is held by one process), the CLI makes the account (time zone
+ * Asia/Kolkata, the browser runs in America/Los_Angeles: times must follow the account, not the
+ * browser), an API key, a Threads provider and a one-time sign-in link.
+ *
+ * It writes a 3-post thread with a spoiler range and alt text and schedules it, finds it in the
+ * week on the right day and hour, drags it to another day and hour (the API shows the new
+ * `scheduledAt`), queues a thread onto a time slot, and shows an over-long post's error at that
+ * post. Screenshots (desktop and phone) go to test-results/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const PASSWORD = 'a long calendar password';
+const EMAIL = 'planner@localhost';
+const ZONE = 'Asia/Kolkata'; // UTC+05:30 all year
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+
+function skipReason(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  const reason = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set SKEIN_CHROMIUM)`;
+  if (process.env.CI) throw new Error(`CI needs Chromium for the web app test: ${reason}`);
+  console.log(`# calendar and editor browser test skipped: ${reason}`);
+  return reason;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | false>, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const skip = skipReason();
+let server: ChildProcess | null = null;
+let context: BrowserContext | null = null;
+let dir = '';
+let base = '';
+let env: NodeJS.ProcessEnv = {};
+let key = '';
+let providerId = '';
+let signInToken = '';
+
+/** One CLI command on the data folder (before the server holds it), its --json answer. */
+function cli<T>(...args: string[]): T {
+  const run = spawnSync(process.execPath, ['bin/skein.js', ...args, '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  assert.equal(run.status, 0, `skein ${args.join(' ')}: ${run.stderr}${run.stdout}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop()!) as T;
+}
+
+before(async () => {
+  if (skip) return;
+  dir = mkdtempSync(join(tmpdir(), 'skein-calendar-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    SKEIN_DATA_DIR: join(dir, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    // The test does in a minute what a person does in ten (the calendar also asks each thread's
+    // tags): the default 60 requests a minute per account would answer it 429 part way.
+    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+  };
+  cli('migrate');
+  cli('user', 'create', '--email', EMAIL, '--timezone', ZONE);
+  key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
+  providerId = cli<{ id: string }>(
+    'provider',
+    'add',
+    '--email',
+    EMAIL,
+    '--kind',
+    'THREADS',
+    '--provider-user-id',
+    '1789',
+    '--username',
+    'skein_test',
+    '--access-token',
+    'not-a-real-token',
+  ).id;
+  signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
+
+  let output = '';
+  server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
+    throw new Error(`${err.message}\n${output}`);
+  });
+  mkdirSync(SHOTS, { recursive: true });
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    timezoneId: 'America/Los_Angeles',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: DESKTOP,
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (server?.pid) {
+    process.kill(-server.pid, 'SIGTERM');
+    await new Promise((r) => server?.once('exit', r));
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at 375 px`);
+  await page.setViewportSize(DESKTOP);
+}
+
+async function fieldError(page: Page, field: string): Promise<string> {
+  const locator = page.locator(`[data-field-error="${field}"]`);
+  await locator.waitFor();
+  return (await locator.textContent()) ?? '';
+}
+
+async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** The date `days` from today in the account's zone, as YYYY-MM-DD. */
+function dateIn(zone: string, days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A Kolkata wall time as the UTC instant the API answers (UTC+05:30, no DST). */
+function kolkataToUtc(date: string, time: string): string {
+  return new Date(new Date(`${date}T${time}:00Z`).getTime() - 330 * 60_000).toISOString();
+}
+
+test('calendar and editor: write, schedule, find, drag, queue, field errors', { skip, timeout: 240_000 }, async () => {
+  const page = await context!.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+
+  // Sign in through the one-time link (the password is set there).
+  await page.goto(`${base}/set-password#token=${signInToken}`);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+
+  // A 3-post thread: a spoiler marked by selecting text, an image with alt text, a tag.
+  await page.goto(`${base}/threads/new`);
+  await page.getByRole('heading', { name: 'New thread' }).waitFor();
+  await page.getByLabel('Account').locator('option', { hasText: '@skein_test' }).waitFor({ state: 'attached' });
+  await page.getByLabel('Post 1 text', { exact: true }).fill('The ending: Rosebud was the sled.');
+  await page.getByLabel('Post 1 text', { exact: true }).evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(12, 32));
+  await page.getByRole('button', { name: 'Mark selection as spoiler' }).click();
+  await page.getByRole('list', { name: 'Spoilers of post 1' }).getByText('Rosebud was the sled').waitFor();
+  assert.match((await page.locator('[data-counter="0"]').textContent()) ?? '', /^33 \/ 500 bytes/);
+  await page.getByRole('button', { name: 'Add image' }).click();
+  await page.getByLabel('Image 1 URL').fill('https://example.com/sled.jpg');
+  await page.getByLabel('Image 1 alt text').fill('A wooden sled in the snow');
+  await page.getByRole('button', { name: 'Add post' }).click();
+  await page.getByLabel('Post 2 text', { exact: true }).fill('Second post');
+  await page.getByRole('button', { name: 'Add post' }).click();
+  await page.getByLabel('Post 3 text', { exact: true }).fill('Third post');
+  // Reordering: move the third post up and back down.
+  await page.getByRole('button', { name: 'Move post 3 up' }).click();
+  assert.equal(await page.getByLabel('Post 2 text', { exact: true }).inputValue(), 'Third post');
+  await page.getByRole('button', { name: 'Move post 2 down' }).click();
+  assert.equal(await page.getByLabel('Post 3 text', { exact: true }).inputValue(), 'Third post');
+  await page.getByLabel('Tags', { exact: true }).fill('films');
+  await page.getByRole('button', { name: 'Add tag' }).click();
+  const day = dateIn(ZONE, 2);
+  await page.getByLabel(`Publish at (${ZONE})`).fill(`${day}T10:30`);
+  await shoot(page, 'editor-new');
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+  const threadId = new URL(page.url()).pathname.split('/').pop()!;
+  await page.getByRole('heading', { name: 'Edit thread' }).waitFor();
+
+  const { thread } = await api(`/api/v1/posts/${threadId}`);
+  assert.equal(thread.scheduledAt, kolkataToUtc(day, '10:30'));
+  assert.deepEqual(
+    thread.posts.map((p: { content: string }) => p.content),
+    ['The ending: Rosebud was the sled.', 'Second post', 'Third post'],
+  );
+  assert.deepEqual(thread.posts[0].spoilerRanges, [{ offset: 12, length: 20 }]);
+  assert.equal(thread.posts[0].postMedia[0].altText, 'A wooden sled in the snow');
+  assert.deepEqual(
+    (await api(`/api/v1/posts/${threadId}/tags`)).tags.map((t: { name: string }) => t.name),
+    ['films'],
+  );
+  // A follow-up reply: added, listed, deleted.
+  await page.getByLabel('Follow-up text').fill('Thanks for reading');
+  await page.getByLabel('Minutes after the last post').fill('30');
+  await page.getByRole('button', { name: 'Add follow-up' }).click();
+  await page.getByRole('button', { name: 'Delete follow-up Thanks for reading' }).waitFor();
+  assert.equal((await api(`/api/v1/posts/${threadId}/follow-ups`)).count, 1);
+  await shoot(page, 'editor-scheduled');
+  await page.getByRole('button', { name: 'Delete follow-up Thanks for reading' }).click();
+  await page.getByText('None yet.').waitFor();
+  assert.equal((await api(`/api/v1/posts/${threadId}/follow-ups`)).count, 0);
+
+  // The calendar shows it on that day at 10:00 in Kolkata (the browser is in Los Angeles).
+  await page.goto(`${base}/calendar?date=${day}`);
+  const chip = page.locator(`td[data-date="${day}"][data-hour="10"] [data-thread="${threadId}"]`);
+  await chip.waitFor();
+  assert.match((await chip.textContent()) ?? '', /10:30/);
+  // Coloured by its tag ("films" is #4F46E5 in the server's palette).
+  await waitFor('the tag colour', async () => (await chip.evaluate((el) => getComputedStyle(el).borderLeftColor)) === 'rgb(79, 70, 229)', 5000);
+  // No layout shift while the week and its threads load.
+  await page.reload();
+  await chip.waitFor();
+  await page.waitForTimeout(300);
+  const shift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+  console.log(`# web: cumulative layout shift loading /calendar: ${shift.toFixed(4)}`);
+  assert.ok(shift < 0.1, `layout shift ${shift}`);
+  await shoot(page, 'calendar-week');
+
+  // Dragged to another day of that week (the next, or the one before when it is a Sunday) at
+  // 14:00: rescheduled to 14:30 there (the minutes stay).
+  const isSunday = new Date(`${day}T00:00:00Z`).getUTCDay() === 0;
+  const other = dateIn(ZONE, isSunday ? 1 : 3);
+  await page.locator(`td[data-date="${other}"][data-hour="14"]`).waitFor();
+  // The drag events themselves, with one DataTransfer: Playwright's mouse drag (dragTo) starts no
+  // HTML5 drag in this headless Chromium.
+  const target = page.locator(`td[data-date="${other}"][data-hour="14"]`);
+  const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+  await chip.dispatchEvent('dragstart', { dataTransfer });
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+  await page.locator(`td[data-date="${other}"][data-hour="14"] [data-thread="${threadId}"]`).waitFor();
+  assert.equal((await api(`/api/v1/posts/${threadId}`)).thread.scheduledAt, kolkataToUtc(other, '14:30'));
+  await page.getByRole('status').filter({ hasText: 'Moved to' }).waitFor();
+
+  // The queue: a time slot made through the API; the editor's "Add to queue" takes its first instant.
+  await api('/api/v1/time-slots', { method: 'POST', body: { providerId, dayOfWeek: 3, time: '09:15' } });
+  const [firstFree] = (await api(`/api/v1/time-slots/next?providerId=${providerId}&count=1`)).slots;
+  await page.goto(`${base}/threads/new`);
+  await page.getByLabel('Account').locator('option', { hasText: '@skein_test' }).waitFor({ state: 'attached' });
+  await page.getByLabel('Post 1 text', { exact: true }).fill('Queued thought');
+  await page.getByRole('button', { name: 'Add to queue' }).click();
+  await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+  const queuedId = new URL(page.url()).pathname.split('/').pop()!;
+  assert.equal((await api(`/api/v1/posts/${queuedId}`)).thread.scheduledAt, firstFree);
+
+  // A free slot in the calendar opens the editor at that time.
+  const [freeAfter] = (await api(`/api/v1/time-slots/next?providerId=${providerId}&count=1`)).slots;
+  const freeDay = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(freeAfter));
+  await page.goto(`${base}/calendar?date=${freeDay}`);
+  await page.locator(`td[data-date="${freeDay}"][data-hour="9"] .free-slot`).first().click();
+  await page.getByRole('heading', { name: 'New thread' }).waitFor();
+  assert.equal(await page.getByLabel(`Publish at (${ZONE})`).inputValue(), `${freeDay}T09:15`);
+
+  // A draft appears in the calendar's drafts list.
+  await page.getByLabel('Post 1 text', { exact: true }).fill('Just an idea');
+  await page.getByRole('button', { name: 'Save as draft' }).click();
+  await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+  await page.goto(`${base}/calendar?view=month&date=${day}`);
+  await page.getByRole('region', { name: 'Drafts' }).getByText('Just an idea').waitFor();
+  await page.locator(`[data-thread="${threadId}"]`).first().waitFor();
+  await shoot(page, 'calendar-month');
+
+  // An over-long second post: the live counter says so, and the API's error sits at that post.
+  await page.goto(`${base}/threads/new`);
+  await page.getByLabel('Account').locator('option', { hasText: '@skein_test' }).waitFor({ state: 'attached' });
+  await page.getByLabel('Post 1 text', { exact: true }).fill('Fine');
+  await page.getByRole('button', { name: 'Add post' }).click();
+  await page.getByLabel('Post 2 text', { exact: true }).fill('é'.repeat(251));
+  assert.match((await page.locator('[data-counter="1"]').textContent()) ?? '', /502 \/ 500 bytes — too long/);
+  await page.getByRole('button', { name: 'Save as draft' }).click();
+  assert.match(await fieldError(page, 'posts.1.text'), /502 UTF-8 bytes/);
+  assert.equal(await page.getByLabel('Post 2 text', { exact: true }).getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('.editor .form-message').isHidden(), true, 'a fault shown at its field is not repeated above the buttons');
+  await shoot(page, 'editor-error');
+
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,44 @@
+/**
+ * The editor's live counters (web/src/text-rules.ts, bundled for the browser) against the
+ * server's content rules (src/services/content-rules.ts): over the same samples, the counter
+ * says "too long" exactly when the server refuses the text for its length.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { graphemesUpTo, utf8Bytes as serverBytes } from '../../src/lib/text.js';
+import { checkText } from '../../src/services/content-rules.js';
+import { countText, graphemes, utf8Bytes } from '../../web/src/text-rules.js';
+
+const SAMPLES = [
+  'hello',
+  'a'.repeat(500),
+  'a'.repeat(501),
+  'é'.repeat(250),
+  'é'.repeat(251),
+  '🙂'.repeat(125),
+  '🙂'.repeat(126),
+  '👩‍👩‍👧‍👦'.repeat(40),
+  'e\u0301'.repeat(300),
+  'e\u0301'.repeat(301),
+  'x'.repeat(300),
+  'x'.repeat(301),
+  '🇩🇪'.repeat(300),
+  '中'.repeat(1000),
+  '中'.repeat(1001),
+  'a'.repeat(3001),
+  '   ',
+];
+
+test('the editor counts text as the server does, on both networks', () => {
+  for (const text of SAMPLES) {
+    assert.equal(utf8Bytes(text), serverBytes(text), `bytes of ${JSON.stringify(text.slice(0, 12))}`);
+    assert.equal(Math.min(graphemes(text), 301), graphemesUpTo(text, 300), `graphemes of ${JSON.stringify(text.slice(0, 12))}`);
+    for (const network of ['THREADS', 'BLUESKY'] as const) {
+      const refused = checkText(network, text, 'text').some((f) => !f.message.startsWith('must not be empty'));
+      assert.equal(countText(network, text).over, refused, `${network}: ${JSON.stringify(text.slice(0, 12))} (${text.length} code units)`);
+    }
+  }
+  assert.equal(countText('THREADS', '   ').empty, true);
+  assert.equal(countText('BLUESKY', 'é'.repeat(10)).label, '10 / 300 characters');
+  assert.equal(countText('THREADS', 'é'.repeat(10)).label, '20 / 500 bytes');
+});

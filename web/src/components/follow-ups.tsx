@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useApp } from '../app.js';
+import { FormMessage, formMessage, useSubmit } from '../form.js';
+import { countText, type Network } from '../text-rules.js';
+import type { FollowUp } from '../threads.js';
+import { formatInZone } from '../time.js';
+import { Field } from './field.js';
+import { faultAt } from './post-editor.js';
+
+/** The follow-up replies of a saved thread: listed, added, deleted. */
+export function FollowUps({ threadId, network, zone }: { threadId: string; network: Network; zone: string }) {
+  const { api } = useApp();
+  const [items, setItems] = useState<FollowUp[]>([]);
+  const [text, setText] = useState('');
+  const [delay, setDelay] = useState('60');
+  const { busy, error, run } = useSubmit();
+  const base = `/api/v1/posts/${encodeURIComponent(threadId)}/follow-ups`;
+
+  const reload = () =>
+    api
+      .get<{ followUps: FollowUp[] }>(base)
+      .then((r) => setItems(r.followUps))
+      .catch(() => undefined);
+  useEffect(() => {
+    void reload();
+  }, [base]);
+
+  const add = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      await api.send('POST', base, { text, delayMinutes: Number(delay) });
+      setText('');
+      await reload();
+    });
+  };
+  const counter = countText(network, text);
+
+  return (
+    <section class="card" aria-labelledby="follow-ups-heading">
+      <h2 id="follow-ups-heading">Follow-up replies</h2>
+      {items.length === 0 ? (
+        <p class="hint">None yet. A follow-up is a reply to the last post, a while after it is published.</p>
+      ) : (
+        <ul class="follow-ups">
+          {items.map((f) => (
+            <li key={f.id}>
+              <p>{f.text}</p>
+              <p class="hint">
+                {f.delayMinutes} min after · {f.status}
+                {f.dueAt ? ` · due ${formatInZone(f.dueAt, zone)}` : ''}
+                {f.permaLink && (
+                  <>
+                    {' · '}
+                    <a href={f.permaLink} target="_blank" rel="noopener noreferrer">
+                      view
+                    </a>
+                  </>
+                )}
+                {f.error ? ` · ${f.error.message}` : ''}
+              </p>
+              <button
+                type="button"
+                aria-label={`Delete follow-up ${f.text.slice(0, 30)}`}
+                onClick={() =>
+                  void run(async () => {
+                    await api.send('DELETE', `${base}/${encodeURIComponent(f.id)}`);
+                    await reload();
+                  })
+                }
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={add} noValidate>
+        <Field label="Follow-up text" name="text" error={faultAt(error, 'text')}>
+          {(control) => <textarea {...control} rows={2} value={text} onInput={(e) => setText(e.currentTarget.value)} />}
+        </Field>
+        <p class={`counter${counter.over ? ' over' : ''}`}>{counter.label}</p>
+        <Field label="Minutes after the last post" name="delayMinutes" error={faultAt(error, 'delayMinutes')} hint="5 to 10,080 (a week).">
+          {(control) => <input {...control} inputMode="numeric" value={delay} onInput={(e) => setDelay(e.currentTarget.value)} />}
+        </Field>
+        <FormMessage message={formMessage(error, ['text', 'delayMinutes'])} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Add follow-up
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,348 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { useApp } from '../app.js';
+import { navigate, useLocation } from '../router.js';
+import { type Draft, type Provider, providerOf, type Tag, type Thread } from '../threads.js';
+import { addDays, dateKey, formatDate, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
+
+/**
+ * The calendar: scheduled and published threads by week or month in the account's time zone,
+ * the queue's free slots as empty places (a click writes a thread there), drafts aside, and a
+ * thread dragged to another hour (or day) is rescheduled there.
+ */
+
+type View = 'week' | 'month';
+
+interface Placed {
+  thread: Thread;
+  at: LocalParts;
+}
+
+/**
+ * Each thread's tags, kept for the session: List Posts does not carry tags, so each costs a
+ * request (and the account's rate limit is 60 a minute). The editor forgets a thread it saves.
+ */
+const tagCache = new Map<string, Tag[]>();
+export function forgetThreadTags(threadId: string): void {
+  tagCache.delete(threadId);
+}
+
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
+
+export function CalendarPage() {
+  const { api, account } = useApp();
+  const zone = account.timezone;
+  const today = dateKey(partsIn(new Date(), zone));
+  const { search } = useLocation();
+  // ?view=month&date=YYYY-MM-DD opens a given week or month (links and bookmarks).
+  const [view, setView] = useState<View>(search.get('view') === 'month' ? 'month' : 'week');
+  const [anchor, setAnchor] = useState(/^\d{4}-\d{2}-\d{2}$/.test(search.get('date') ?? '') ? search.get('date')! : today);
+  const [providerFilter, setProviderFilter] = useState('');
+  const [tagFilter, setTagFilter] = useState('');
+  const [providers, setProviders] = useState<Provider[]>([]);
+  const [knownTags, setKnownTags] = useState<Tag[]>([]);
+  const [threads, setThreads] = useState<Thread[] | null>(null);
+  const [threadTags, setThreadTags] = useState<Record<string, Tag[]>>(() => Object.fromEntries(tagCache));
+  const [slots, setSlots] = useState<Array<{ providerId: string; at: string }>>([]);
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [message, setMessage] = useState('');
+  const [reload, setReload] = useState(0);
+
+  const days = useMemo(() => visibleDays(view, anchor), [view, anchor]);
+  const first = days[0]!;
+  const last = days[days.length - 1]!;
+
+  useEffect(() => {
+    document.title = 'Calendar · Skein';
+    api
+      .get<{ providers: Provider[] }>('/api/v1/providers')
+      .then((r) => setProviders(r.providers.filter((p) => p.status !== 'REVOKED')))
+      .catch(() => undefined);
+    api
+      .get<{ tags: Tag[] }>('/api/v1/tags')
+      .then((r) => setKnownTags(r.tags))
+      .catch(() => undefined);
+  }, [api]);
+
+  useEffect(() => {
+    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59` });
+    if (providerFilter) query.set('providerId', providerFilter);
+    api
+      .get<{ threads: Thread[] }>(`/api/v1/posts?${query}`)
+      .then(async (r) => {
+        setThreads(r.threads);
+        const missing = r.threads.filter((t) => !tagCache.has(t.threadId));
+        const answers = await Promise.all(
+          missing.map((t) =>
+            api
+              .get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(t.threadId)}/tags`)
+              .then((a) => tagCache.set(t.threadId, a.tags))
+              // Not kept: asked again on the next load.
+              .catch(() => undefined),
+          ),
+        );
+        if (answers.length) setThreadTags(Object.fromEntries(tagCache));
+      })
+      .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
+    api
+      .get<{ drafts: Draft[] }>('/api/v1/posts/drafts')
+      .then((r) => setDrafts(r.drafts))
+      .catch(() => undefined);
+  }, [api, first, last, providerFilter, reload]);
+
+  useEffect(() => {
+    const wanted = providers.filter((p) => !providerFilter || p.id === providerFilter);
+    Promise.all(
+      wanted.map((p) =>
+        api
+          .get<{ slots: string[] }>(`/api/v1/time-slots/next?providerId=${encodeURIComponent(p.id)}&count=50`)
+          .then((r) => r.slots.map((at) => ({ providerId: p.id, at })))
+          .catch(() => []),
+      ),
+    ).then((all) => setSlots(all.flat()));
+  }, [api, providers, providerFilter, reload]);
+
+  const shown = (threads ?? []).filter((t) => !tagFilter || (threadTags[t.threadId] ?? []).some((tag) => tag.id === tagFilter));
+  const placed: Placed[] = shown.filter((t) => t.scheduledAt).map((t) => ({ thread: t, at: partsIn(t.scheduledAt!, zone) }));
+  const freeSlots = slots.map((s) => ({ ...s, parts: partsIn(s.at, zone) }));
+
+  const reschedule = async (threadId: string, date: string, hour: number | null) => {
+    const thread = threads?.find((t) => t.threadId === threadId);
+    if (!thread?.scheduledAt) return;
+    const old = partsIn(thread.scheduledAt, zone);
+    const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+    const target = { year, month, day, hour: hour ?? old.hour, minute: old.minute };
+    setMessage('');
+    try {
+      await api.send('PUT', `/api/v1/posts/${encodeURIComponent(threadId)}/reschedule`, { scheduleAt: localDateTime(target) });
+      setMessage(
+        `Moved to ${formatDate(date, { weekday: 'short', day: 'numeric', month: 'short' })}, ${String(target.hour).padStart(2, '0')}:${String(target.minute).padStart(2, '0')}.`,
+      );
+      setReload((n) => n + 1);
+    } catch (err) {
+      setMessage(`Could not move the thread: ${err instanceof ApiError ? (err.errors[0]?.message ?? err.detail) : String(err)}`);
+    }
+  };
+
+  const cellProps = (date: string, hour: number | null) => ({
+    'data-date': date,
+    ...(hour === null ? {} : { 'data-hour': String(hour) }),
+    onDragOver: (e: DragEvent) => {
+      e.preventDefault();
+      (e.currentTarget as HTMLElement).classList.add('drop-target');
+    },
+    onDragLeave: (e: DragEvent) => (e.currentTarget as HTMLElement).classList.remove('drop-target'),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      (e.currentTarget as HTMLElement).classList.remove('drop-target');
+      const id = e.dataTransfer?.getData('application/x-skein-thread');
+      if (id) void reschedule(id, date, hour);
+    },
+  });
+
+  const chip = (p: Placed) => {
+    const tags = threadTags[p.thread.threadId] ?? [];
+    const text = p.thread.posts[0]?.content ?? '';
+    const movable = p.thread.posts.every((post) => post.status === 'READY');
+    return (
+      <a
+        key={p.thread.threadId}
+        href={`/threads/${p.thread.threadId}`}
+        class={`thread-chip status-${p.thread.status.toLowerCase()}`}
+        style={{ borderLeftColor: tags[0]?.color ?? 'var(--accent)' }}
+        draggable={movable}
+        data-thread={p.thread.threadId}
+        title={`${text}${tags.length ? ` · ${tags.map((t) => t.name).join(', ')}` : ''}`}
+        onDragStart={(e) => e.dataTransfer?.setData('application/x-skein-thread', p.thread.threadId)}
+      >
+        <span class="chip-time">{formatInZone(p.thread.scheduledAt!, zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}</span>{' '}
+        <span class="chip-text">{text || '(empty)'}</span>
+        {p.thread.status !== 'READY' && <span class="visually-hidden"> ({p.thread.status})</span>}
+      </a>
+    );
+  };
+
+  const slotLink = (s: (typeof freeSlots)[number]) => {
+    const provider = providers.find((p) => p.id === s.providerId);
+    const time = `${String(s.parts.hour).padStart(2, '0')}:${String(s.parts.minute).padStart(2, '0')}`;
+    return (
+      <a key={`${s.providerId}-${s.at}`} class="free-slot" href={`/threads/new?at=${encodeURIComponent(s.at)}&providerId=${encodeURIComponent(s.providerId)}`}>
+        {time} free{provider && providers.length > 1 ? ` · @${provider.username}` : ''}
+        <span class="visually-hidden">: write a thread for this slot</span>
+      </a>
+    );
+  };
+
+  const move = (by: number) => setAnchor(view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by));
+  const title =
+    view === 'week'
+      ? `${formatDate(first, { day: 'numeric', month: 'short' })} – ${formatDate(last, { day: 'numeric', month: 'short', year: 'numeric' })}`
+      : formatDate(anchor, { month: 'long', year: 'numeric' });
+
+  return (
+    <div class="stack calendar-page">
+      <div class="calendar-head">
+        <h1>Calendar</h1>
+        <button type="button" class="primary" onClick={() => navigate('/threads/new')}>
+          New thread
+        </button>
+      </div>
+      <div class="calendar-controls">
+        <fieldset class="segmented">
+          <legend class="visually-hidden">View</legend>
+          <button type="button" aria-pressed={view === 'week'} onClick={() => setView('week')}>
+            Week
+          </button>
+          <button type="button" aria-pressed={view === 'month'} onClick={() => setView('month')}>
+            Month
+          </button>
+        </fieldset>
+        <fieldset class="segmented">
+          <legend class="visually-hidden">Move</legend>
+          <button type="button" aria-label={`Previous ${view}`} onClick={() => move(-1)}>
+            ‹
+          </button>
+          <button type="button" onClick={() => setAnchor(today)}>
+            Today
+          </button>
+          <button type="button" aria-label={`Next ${view}`} onClick={() => move(1)}>
+            ›
+          </button>
+        </fieldset>
+        <label class="compact">
+          Account{' '}
+          <select value={providerFilter} onChange={(e) => setProviderFilter(e.currentTarget.value)}>
+            <option value="">All accounts</option>
+            {providers.map((p) => (
+              <option key={p.id} value={p.id}>
+                @{p.username} ({p.provider === 'THREADS' ? 'Threads' : 'Bluesky'})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="compact">
+          Tag{' '}
+          <select value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
+            <option value="">All tags</option>
+            {knownTags.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div class="calendar-title-row">
+        <h2 class="calendar-title" aria-live="polite">
+          {title} <span class="hint">· times in {zone}</span>
+        </h2>
+        <p class="status" role="status">
+          {message}
+        </p>
+      </div>
+      <div class="calendar-scroll">
+        {view === 'week' ? (
+          <table class="week" aria-label={`Week of ${title}`}>
+            <thead>
+              <tr>
+                <th scope="col" class="hour-head">
+                  <span class="visually-hidden">Hour</span>
+                </th>
+                {days.map((d) => (
+                  <th scope="col" key={d} class={d === today ? 'today' : undefined}>
+                    {formatDate(d, { weekday: 'short', day: 'numeric', month: 'short' })}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {HOURS.map((h) => (
+                <tr key={h}>
+                  <th scope="row" class="hour-head">
+                    {String(h).padStart(2, '0')}:00
+                  </th>
+                  {days.map((d) => (
+                    <td key={d} class="hour-cell" {...cellProps(d, h)}>
+                      {placed.filter((p) => dateKey(p.at) === d && p.at.hour === h).map(chip)}
+                      {freeSlots.filter((s) => dateKey(s.parts) === d && s.parts.hour === h).map(slotLink)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <table class="month" aria-label={title}>
+            <thead>
+              <tr>
+                {days.slice(0, 7).map((d) => (
+                  <th scope="col" key={d}>
+                    {formatDate(d, { weekday: 'short' })}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {Array.from({ length: days.length / 7 }, (_, w) => days.slice(w * 7, w * 7 + 7)).map((week) => (
+                <tr key={week[0]}>
+                  {week.map((d) => (
+                    <td
+                      key={d}
+                      class={`day-cell${d.slice(0, 7) === anchor.slice(0, 7) ? '' : ' other-month'}${d === today ? ' today' : ''}`}
+                      {...cellProps(d, null)}
+                    >
+                      <span class="day-number">{Number(d.slice(8))}</span>
+                      {placed.filter((p) => dateKey(p.at) === d).map(chip)}
+                      {freeSlots.filter((s) => dateKey(s.parts) === d).map(slotLink)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <p class="hint">Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.</p>
+      <section class="card" aria-labelledby="drafts-heading">
+        <h2 id="drafts-heading">Drafts</h2>
+        {drafts.length === 0 ? (
+          <p class="hint">No drafts.</p>
+        ) : (
+          <ul class="drafts">
+            {drafts
+              .filter((d) => !providerFilter || providerOf(d, providers)?.id === providerFilter)
+              .map((d) => (
+                <li key={d.threadId}>
+                  <a href={`/threads/${d.threadId}`}>{d.posts[0]?.content || '(empty)'}</a>{' '}
+                  <span class="hint">
+                    {d.posts.length} post{d.posts.length === 1 ? '' : 's'} · saved {formatInZone(d.createdAt, zone)}
+                  </span>
+                </li>
+              ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The dates a view shows: the Monday-to-Sunday week of `anchor`, or whole weeks covering its month. */
+export function visibleDays(view: View, anchor: string): string[] {
+  if (view === 'week') {
+    const monday = addDays(anchor, 1 - weekday(anchor));
+    return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  }
+  const firstOfMonth = `${anchor.slice(0, 7)}-01`;
+  const start = addDays(firstOfMonth, 1 - weekday(firstOfMonth));
+  const lastOfMonth = addDays(addMonths(firstOfMonth, 1), -1);
+  const end = addDays(lastOfMonth, 7 - weekday(lastOfMonth));
+  const days: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+function addMonths(key: string, months: number): string {
+  const [y, m] = key.split('-').map(Number) as [number, number];
+  const index = y * 12 + (m - 1) + months;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+}

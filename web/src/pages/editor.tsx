@@ -1,0 +1,297 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { useApp } from '../app.js';
+import { Field } from '../components/field.js';
+import { FollowUps } from '../components/follow-ups.js';
+import { faultAt, newPostDraft, type PostDraft, PostEditor } from '../components/post-editor.js';
+import { PublishedThread } from '../components/published-thread.js';
+import { TagInput } from '../components/tag-input.js';
+import { FormMessage, useSubmit } from '../form.js';
+import { navigate, useLocation } from '../router.js';
+import { type Provider, providerOf, type Tag, type Thread } from '../threads.js';
+import { formatInZone, inputValue } from '../time.js';
+import { forgetThreadTags } from './calendar.js';
+
+/** The paths the editor shows next to a field; any other fault goes to the form's message. */
+const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tagNames(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
+
+type Action = 'draft' | 'schedule' | 'queue';
+
+/** /threads/new (optionally ?at=<instant>&providerId=…) and /threads/:id. */
+export function EditorPage() {
+  const { path } = useLocation();
+  const id = path === '/threads/new' ? null : decodeURIComponent(path.slice('/threads/'.length));
+  return <ThreadEditor key={id ?? 'new'} threadId={id} />;
+}
+
+function ThreadEditor({ threadId }: { threadId: string | null }) {
+  const { api, account } = useApp();
+  const { search } = useLocation();
+  const zone = account.timezone;
+  const [providers, setProviders] = useState<Provider[] | null>(null);
+  const [knownTags, setKnownTags] = useState<Tag[]>([]);
+  const [thread, setThread] = useState<Thread | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [providerId, setProviderId] = useState(search.get('providerId') ?? '');
+  const [posts, setPosts] = useState<PostDraft[]>(() => [newPostDraft()]);
+  const [tags, setTags] = useState<string[]>([]);
+  const [when, setWhen] = useState(() => (search.get('at') ? inputValue(search.get('at')!, zone) : ''));
+  const [repostHours, setRepostHours] = useState('');
+  const [notice, setNotice] = useState('');
+  const { busy, error, run } = useSubmit();
+
+  useEffect(() => {
+    document.title = threadId ? 'Thread · Skein' : 'New thread · Skein';
+    api
+      .get<{ providers: Provider[] }>('/api/v1/providers')
+      .then((r) => {
+        const usable = r.providers.filter((p) => p.status !== 'REVOKED');
+        setProviders(usable);
+        if (!threadId) setProviderId((current) => current || usable[0]?.id || '');
+      })
+      .catch((err) => {
+        setProviders([]);
+        setNotice(`The accounts could not be loaded: ${err instanceof ApiError ? err.detail : String(err)}`);
+      });
+    api
+      .get<{ tags: Tag[] }>('/api/v1/tags')
+      .then((r) => setKnownTags(r.tags))
+      .catch(() => undefined);
+    if (threadId) void load(threadId);
+  }, [api, threadId]);
+
+  async function load(id: string) {
+    try {
+      const [{ thread: t }, tagAnswer] = await Promise.all([
+        api.get<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(id)}`),
+        api.get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(id)}/tags`),
+      ]);
+      setThread(t);
+      setPosts(
+        t.posts.map((p) => ({
+          key: p.id,
+          id: p.id,
+          text: p.content,
+          topic: p.topic ?? '',
+          media: p.postMedia.map((m) => ({ url: m.url, altText: m.altText ?? '' })),
+          spoilerRanges: p.spoilerRanges,
+        })),
+      );
+      setTags(tagAnswer.tags.map((tag) => tag.name));
+      setWhen(t.scheduledAt ? inputValue(t.scheduledAt, zone) : '');
+      setRepostHours(t.posts[0]?.autoRepostDelay[0] ?? '');
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err.detail : String(err));
+    }
+  }
+
+  useEffect(() => {
+    if (thread && providers) setProviderId(providerOf(thread, providers)?.id ?? '');
+  }, [thread, providers]);
+
+  const provider = providers?.find((p) => p.id === providerId);
+  const network = provider?.provider ?? thread?.provider ?? 'THREADS';
+  const editable = !thread || thread.posts.every((p) => p.status === 'READY');
+
+  const postBodies = () =>
+    posts.map((p) => ({
+      ...(p.id ? { id: p.id } : {}),
+      text: p.text,
+      ...(p.topic.trim() && network === 'THREADS' ? { topic: p.topic.trim() } : {}),
+      media: p.media.filter((m) => m.url.trim()).map((m) => ({ url: m.url.trim(), ...(m.altText.trim() ? { altText: m.altText.trim() } : {}) })),
+      ...(network === 'THREADS' ? { spoilerRanges: p.spoilerRanges } : {}),
+    }));
+
+  const save = (action: Action) =>
+    run(async () => {
+      setNotice('');
+      if (action === 'schedule' && !when) {
+        throw new ApiError(400, 'VALIDATION_FAILED', 'Choose a time', [{ path: 'scheduleAt', message: 'choose a date and time to schedule' }]);
+      }
+      const scheduleAt = `${when}:00`;
+      if (!thread) {
+        const body = {
+          providerId,
+          posts: postBodies().map(({ id: _id, ...rest }) => rest),
+          ...(action === 'schedule' ? { scheduleAt } : {}),
+          ...(action === 'queue' ? { queue: true } : {}),
+          ...(repostHours.trim() ? { autoRepost: { enabled: true, delays: [repostHours.trim()] } } : {}),
+        };
+        const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
+        if (tags.length) await api.send('PUT', `/api/v1/posts/${created.threadId}/tags`, { tagNames: tags });
+        forgetThreadTags(created.threadId);
+        navigate(`/threads/${created.threadId}`, { replace: true });
+        return;
+      }
+      const base = `/api/v1/posts/${encodeURIComponent(thread.threadId)}`;
+      await api.send('PUT', `${base}/edit`, { posts: postBodies() });
+      await api.send('PUT', `${base}/tags`, { tagNames: tags });
+      forgetThreadTags(thread.threadId);
+      if (action === 'schedule') await api.send('PUT', `${base}/reschedule`, { scheduleAt });
+      if (action === 'queue') await api.send('POST', `${base}/queue`, {});
+      await load(thread.threadId);
+      setNotice(action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
+    });
+
+  const remove = () =>
+    run(async () => {
+      if (!thread || !confirm('Delete this thread? What is published stays on the network.')) return;
+      await api.send('DELETE', `/api/v1/posts/${encodeURIComponent(thread.threadId)}`);
+      navigate('/calendar');
+    });
+
+  const retry = () =>
+    run(async () => {
+      if (!thread) return;
+      const r = await api.send<{ thread: Thread }>('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {});
+      setThread(r.thread);
+      setNotice('Retrying now.');
+    });
+
+  if (loadError) return <Missing message={loadError} />;
+  if (threadId && !thread) return <section aria-busy="true" class="editor-loading" />;
+
+  const updatePost = (i: number, post: PostDraft) => setPosts(posts.map((p, k) => (k === i ? post : p)));
+  const movePost = (i: number, by: -1 | 1) => {
+    const next = [...posts];
+    const [moved] = next.splice(i, 1);
+    next.splice(i + by, 0, moved!);
+    setPosts(next);
+  };
+  const failure = thread?.posts.find((p) => p.error)?.error;
+  const message = editorMessage(error);
+
+  return (
+    <div class="stack editor">
+      <h1>{thread ? (editable ? 'Edit thread' : 'Thread') : 'New thread'}</h1>
+      {thread && (
+        <p class="hint">
+          Status <strong class={`status-${thread.status.toLowerCase()}`}>{thread.status}</strong>
+          {thread.scheduledAt ? ` · ${formatInZone(thread.scheduledAt, zone)} (${zone})` : ' · draft'}
+        </p>
+      )}
+      {thread?.status === 'FAILED' && (
+        <div class="card failure" role="alert">
+          <p>Publishing failed{failure ? `: ${failure.message} (${failure.code})` : '.'}</p>
+          <button type="button" class="primary" onClick={retry} disabled={busy}>
+            Retry
+          </button>
+        </div>
+      )}
+      {!editable && thread ? (
+        <PublishedThread thread={thread} zone={zone} />
+      ) : (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save(thread?.scheduledAt ? 'schedule' : 'draft');
+          }}
+        >
+          <Field
+            label="Account"
+            name="providerId"
+            error={faultAt(error, 'providerId')}
+            hint={providers?.length === 0 ? 'No connected account yet: connect one on the Accounts page.' : undefined}
+          >
+            {(control) => (
+              <select {...control} value={providerId} disabled={!!thread} onChange={(e) => setProviderId(e.currentTarget.value)}>
+                {!providers && <option value="">Loading…</option>}
+                {providers?.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.provider === 'THREADS' ? 'Threads' : 'Bluesky'} · @{p.username}
+                    {p.status === 'EXPIRED' ? ' (expired)' : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <ol class="posts">
+            {posts.map((post, i) => (
+              <PostEditor
+                key={post.key}
+                post={post}
+                index={i}
+                count={posts.length}
+                network={network}
+                error={error}
+                onChange={(p) => updatePost(i, p)}
+                onMove={(by) => movePost(i, by)}
+                onRemove={() => setPosts(posts.filter((_, k) => k !== i))}
+              />
+            ))}
+          </ol>
+          <button type="button" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
+            Add post
+          </button>
+          <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tagNames')} />
+          <Field
+            label="Auto-repost after (hours)"
+            name="autoRepost.delays"
+            error={faultAt(error, 'autoRepost')}
+            hint={thread ? 'Set when the thread was created.' : 'Optional, 1 to 168: the first post is reposted this long after it is published.'}
+          >
+            {(control) => (
+              <input {...control} inputMode="numeric" value={repostHours} disabled={!!thread} onInput={(e) => setRepostHours(e.currentTarget.value)} />
+            )}
+          </Field>
+          <Field label={`Publish at (${zone})`} name="scheduleAt" error={faultAt(error, 'scheduleAt') ?? faultAt(error, 'queue')}>
+            {(control) => <input {...control} type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} />}
+          </Field>
+          <FormMessage message={message || null} />
+          <div class="actions wrap">
+            <button type="button" onClick={() => void save('draft')} disabled={busy}>
+              {thread ? 'Save changes' : 'Save as draft'}
+            </button>
+            <button type="button" class="primary" onClick={() => void save('schedule')} disabled={busy}>
+              {thread?.scheduledAt ? 'Reschedule' : 'Schedule'}
+            </button>
+            <button type="button" onClick={() => void save('queue')} disabled={busy}>
+              Add to queue
+            </button>
+            {thread && (
+              <button type="button" class="danger" onClick={remove} disabled={busy}>
+                Delete
+              </button>
+            )}
+            <span class="status" role="status">
+              {notice}
+            </span>
+          </div>
+        </form>
+      )}
+      {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
+      {!editable && thread && (
+        <div class="actions">
+          <button type="button" class="danger" onClick={remove} disabled={busy}>
+            Delete
+          </button>
+          <span class="status" role="status">
+            {notice}
+          </span>
+          {error && !error.errors.length && <p class="form-message">{error.detail}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The form's message: the faults no field shows, or the detail of an error that names no field. */
+function editorMessage(error: ApiError | null): string | null {
+  if (!error) return null;
+  const unplaced = error.errors.filter((e) => !PLACED.test(e.path));
+  if (unplaced.length) return unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+  return error.errors.length ? null : error.detail;
+}
+
+function Missing({ message }: { message: string }) {
+  return (
+    <section>
+      <h1>Thread not found</h1>
+      <p>{message}</p>
+      <p>
+        <a href="/calendar">Back to the calendar</a>
+      </p>
+    </section>
+  );
+}
