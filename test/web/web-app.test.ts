@@ -11,50 +11,16 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { CHROMIUM, DESKTOP, fieldError, freePort, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../..');
-const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const PASSWORD = 'a long browser password';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 
-function skipReason(): string | false {
-  if (existsSync(CHROMIUM)) return false;
-  const reason = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set SKEIN_CHROMIUM)`;
-  if (process.env.CI) throw new Error(`CI needs Chromium for the web app test: ${reason}`);
-  console.log(`# web app browser test skipped: ${reason}`);
-  return reason;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | false>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const skip = skipReason();
+const skip = skipReason('web app');
 let server: ChildProcess | null = null;
 let context: BrowserContext | null = null;
 let dir = '';
@@ -113,24 +79,6 @@ after(async () => {
   }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** The page at both widths: a screenshot each, and no sideways scrolling on the phone. */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at 375 px`);
-  await page.setViewportSize(DESKTOP);
-}
-
-/** Every field error of the page, by the field it names. */
-async function fieldError(page: Page, field: string): Promise<string> {
-  const locator = page.locator(`[data-field-error="${field}"]`);
-  await locator.waitFor();
-  return (await locator.textContent()) ?? '';
-}
 
 const api = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init);
 
