@@ -122,8 +122,11 @@ export class Proc {
   }
 }
 
+/** e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every Skein process the bench starts. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 export function startSkein(label: string, command: 'serve' | 'worker', env: Env): Proc {
-  return new Proc(label, process.execPath, [SKEIN_BIN, command], env);
+  return new Proc(label, process.execPath, [...NODE_ARGS, SKEIN_BIN, command], env);
 }
 
 /** Polls /readyz until it answers 200; returns the milliseconds from `since`. */

@@ -2,21 +2,20 @@ import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { LeaseLostError, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
-import { scheduleFollowUps } from '../repos/follow-ups.js';
-import { adoptPostContainer, failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
+import { followUpsDueCte } from '../repos/follow-ups.js';
+import { failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
 import {
+  adoptContainerWhileLeaseHeld,
   completeThread as completeThreadRow,
   failThread as failThreadRow,
   loadThreadPosts,
-  lockThreadIfLeaseHeld,
   type PostAggregate,
   releaseThreadToReady,
-  renewThreadLease,
 } from '../repos/threads.js';
 import { renewLease } from './claim.js';
-import { enqueueJobsOfPublishedThread } from './jobs/enqueue.js';
-import { fencedProgress, type LeasedProgressStore } from './lease.js';
+import { followUpJobsCte } from './jobs/enqueue.js';
+import { fencedProgress, type LeasedProgressStore, LeaseWatch } from './lease.js';
 
 export interface PublishDeps {
   ctx: AppContext;
@@ -41,16 +40,19 @@ function refOf(post: PostAggregate['post']): PublishedRef {
  */
 export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const { ctx } = deps;
-  const renew = () => renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs);
+  const { leaseMs } = ctx.config.publisher;
+  const renew = () => renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), leaseMs);
+  // The claim set the lease: it counts as confirmed from then on (see LeaseWatch).
+  const lease = new LeaseWatch(renew, () => ctx.clock.now().getTime(), leaseMs, thread.locked_until ? thread.locked_until.getTime() - leaseMs : null);
   try {
-    await publishPosts(deps, thread, renew);
+    await publishPosts(deps, thread, lease);
   } catch (err) {
     if (!(err instanceof LeaseLostError)) throw err;
     ctx.logger.info({ threadId: thread.id }, 'another worker took the thread over; this one stops');
   }
 }
 
-async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => Promise<boolean>): Promise<void> {
+async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWatch): Promise<void> {
   const { ctx } = deps;
   const [provider, posts] = await Promise.all([getProvider(ctx.db, thread.provider_id), loadThreadPosts(ctx.db, thread.id)]);
   const platform = deps.platforms[provider.kind];
@@ -85,7 +87,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, renew: () => P
     }
     if (deps.stopping?.()) return handBackThread(deps, thread);
     const saved = { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid };
-    const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, renew), saved);
+    const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, lease), saved);
     await fenced.confirmLease();
     let published: PublishedRef;
     ctx.metrics.publishAttempt(provider.kind);
@@ -126,20 +128,24 @@ function firstUnpublished(posts: PostAggregate[]): string | null {
 }
 
 /** A post row's network state, fenced by the thread's lease (see fencedProgress). */
-function postProgressStore(deps: PublishDeps, threadId: string, postId: string, renew: () => Promise<boolean>): LeasedProgressStore {
+function postProgressStore(deps: PublishDeps, threadId: string, postId: string, lease: LeaseWatch): LeasedProgressStore {
   const { ctx } = deps;
   return {
     what: `thread ${threadId}`,
-    renew,
-    // The thread row is locked first, as the claim locks it: a claim by another worker either
-    // happens before (and this finds the lease gone) or waits until the container is saved.
-    adoptContainer: (expected, next) =>
-      ctx.db.transaction().execute(async (trx) => {
-        const now = ctx.clock.now();
-        if (!(await lockThreadIfLeaseHeld(trx, threadId, deps.workerId))) return false;
-        if (!(await adoptPostContainer(trx, postId, expected, next, now))) return false;
-        return renewThreadLease(trx, threadId, deps.workerId, new Date(now.getTime() + ctx.config.publisher.leaseMs));
-      }),
+    renew: () => lease.confirm(),
+    adoptContainer: async (expected, next) => {
+      const now = ctx.clock.now();
+      const adopted = await adoptContainerWhileLeaseHeld(
+        ctx.db,
+        threadId,
+        deps.workerId,
+        { id: postId, expected, next },
+        now,
+        new Date(now.getTime() + ctx.config.publisher.leaseMs),
+      );
+      if (adopted) lease.confirmedAt(now.getTime());
+      return adopted;
+    },
     recordFacts: (progress) => recordPostFacts(ctx.db, postId, progress, ctx.clock.now()),
   };
 }
@@ -149,16 +155,11 @@ function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): 
 }
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
-// get their due time, in the same transaction: they exist (are due) if and only if the thread is
-// PUBLISHED, whatever crashes.
+// get their due time, in the statement that marks the thread PUBLISHED: they exist (are due) if
+// and only if the thread is PUBLISHED, whatever crashes.
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
-  await deps.ctx.db.transaction().execute(async (trx) => {
-    const completed = await completeThreadRow(trx, thread.id, deps.workerId, now);
-    if (!completed) return;
-    await enqueueJobsOfPublishedThread(trx, completed, now);
-    await scheduleFollowUps(trx, thread.id, now);
-  });
+  await completeThreadRow(deps.ctx.db, thread.id, deps.workerId, now, [followUpJobsCte(now, now), followUpsDueCte(now)]);
 }
 
 /** Exponential backoff with ±25 % jitter, at least what the network asked for. */

@@ -1,4 +1,4 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
+import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
 import type { FollowUpRow, FollowUpsTable } from '../db/schema/index.js';
 import type { PostNetworkState } from './posts.js';
 import { type DbOrTrx, withoutTakeoverFlag } from './types.js';
@@ -55,16 +55,25 @@ export async function deleteFollowUp(trx: DbOrTrx, id: string): Promise<void> {
 /**
  * Gives the thread's unscheduled follow-ups their due time: the thread's last post's
  * `published_at` plus each one's delay. Called in the transaction that marks the thread
- * PUBLISHED, and when one is created for a thread already published.
+ * PUBLISHED (as followUpsDueCte), and when one is created for a thread already published.
  */
 export async function scheduleFollowUps(trx: DbOrTrx, threadId: string, now: Date): Promise<void> {
-  await sql`
+  await sql`WITH src AS (SELECT id FROM threads WHERE id = ${threadId}), ${followUpsDueCte(now)} SELECT 1`.execute(trx);
+}
+
+/**
+ * The same as a data-modifying CTE for the thread in `src`, written into the statement that
+ * marks it PUBLISHED (repos/threads.ts completeThread): due from its last post's publish time.
+ */
+export function followUpsDueCte(now: Date): RawBuilder<unknown> {
+  return sql`follow_ups_due AS (
     UPDATE follow_ups AS f
     SET due_at = last.published_at + make_interval(mins => f.delay_minutes),
         run_at = last.published_at + make_interval(mins => f.delay_minutes),
-        updated_at = ${now}
-    FROM (SELECT published_at FROM posts WHERE thread_id = ${threadId} ORDER BY post_order DESC LIMIT 1) AS last
-    WHERE f.thread_id = ${threadId} AND f.due_at IS NULL AND f.status = 'PENDING' AND last.published_at IS NOT NULL`.execute(trx);
+        updated_at = ${now}::timestamptz
+    FROM src CROSS JOIN LATERAL (SELECT published_at FROM posts WHERE thread_id = src.id ORDER BY post_order DESC LIMIT 1) AS last
+    WHERE f.thread_id = src.id AND f.due_at IS NULL AND f.status = 'PENDING' AND last.published_at IS NOT NULL
+  )`;
 }
 
 /**

@@ -7,8 +7,8 @@ import { changeWithEvent } from './webhook-outbox.js';
 /**
  * Post rows of a thread, with their media and spoiler ranges. Each post's network state
  * (container, network id, CID, permalink) is written here; the compare-and-set that only the
- * lease holder may run is `adoptPostContainer` (the caller holds the thread's lease, locked by
- * `lockThreadIfLeaseHeld`, in the same transaction).
+ * lease holder may run is `adoptContainerWhileLeaseHeld` in repos/threads.ts (it locks the
+ * thread row in the same statement).
  */
 
 export interface MediaWrite {
@@ -213,22 +213,6 @@ export async function markPostPublished(
         jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`,
     now,
   );
-}
-
-/**
- * Compare-and-set of a post's container: saves `next` only if the saved container is still
- * `expected` and no network post id is saved yet. The caller holds the thread's lease (see
- * lockThreadIfLeaseHeld) in the same transaction. False when nothing was saved.
- */
-export async function adoptPostContainer(trx: DbOrTrx, postId: string, expected: string | null, next: PostNetworkState, now: Date): Promise<boolean> {
-  const saved = await trx
-    .updateTable('posts')
-    .set({ network_container_id: next.containerId, network_post_id: next.networkPostId, network_cid: next.cid, updated_at: now })
-    .where('id', '=', postId)
-    .where('network_container_id', 'is not distinct from', expected)
-    .where('network_post_id', 'is', null)
-    .executeTakeFirst();
-  return saved.numUpdatedRows > 0n;
 }
 
 /** A network fact about the saved container (the post it became, its CID): true whoever learnt it. */

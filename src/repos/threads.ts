@@ -382,26 +382,14 @@ export async function renewThreadLeasesOf(db: DbOrTrx, workerId: string, until: 
 }
 
 /**
- * Locks the thread row (FOR UPDATE, as the claim locks it) if `workerId` holds its lease: a
- * claim by another worker either came first (false) or waits for the caller's transaction.
- */
-export async function lockThreadIfLeaseHeld(trx: DbOrTrx, id: string, workerId: string): Promise<boolean> {
-  const held = await whereLeaseHeld(trx.selectFrom('threads').select('id').where('id', '=', id), workerId)
-    .forUpdate()
-    .executeTakeFirst();
-  return held !== undefined;
-}
-
-/** Every thread was published: PUBLISHED, lease released. False when `workerId` no longer held it. */
-/**
  * The thread is PUBLISHED (while `workerId` holds it), and in the same statement its
- * `thread.published` event is written when a webhook of its workspace wants it. RETURNING hands
- * back what the jobs enqueued next need (the row and the first post's time), so completing a
- * thread costs no extra reads inside its transaction. Undefined when the lease was not held.
+ * `thread.published` event is written when a webhook of its workspace wants it, plus `also`
+ * (the follow-up jobs and replies, CTEs reading the completed row and its first post's publish
+ * time from `src`): one round trip, no transaction. Undefined when the lease was not held.
  */
-export async function completeThread(trx: DbOrTrx, id: string, workerId: string, now: Date): Promise<CompletedThread | undefined> {
+export async function completeThread(db: DbOrTrx, id: string, workerId: string, now: Date, also: RawBuilder<unknown>[] = []): Promise<ThreadRow | undefined> {
   const completed = whereLeaseHeld(
-    trx
+    db
       .updateTable('threads')
       .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
       .where('id', '=', id),
@@ -418,15 +406,44 @@ export async function completeThread(trx: DbOrTrx, id: string, workerId: string,
         .as('first_post_published_at'),
     )
     .returning(threadEventData());
-  const [row] = await changeWithEventRows<ThreadRow & { first_post_published_at: Date | null; data: unknown }>(trx, 'thread.published', completed, now);
+  const [row] = await changeWithEventRows<ThreadRow & { first_post_published_at: Date | null; data: unknown }>(db, 'thread.published', completed, now, also);
   if (!row) return undefined;
-  const { first_post_published_at, data: _event, ...thread } = row;
-  return { thread, firstPostPublishedAt: first_post_published_at ?? null };
+  const { first_post_published_at: _first, data: _event, ...thread } = row;
+  return thread;
 }
 
-export interface CompletedThread {
-  thread: ThreadRow;
-  firstPostPublishedAt: Date | null;
+/**
+ * Saves a new container on a post while `workerId` holds the thread, and extends the lease,
+ * in one statement: the thread row is locked first, as the claim locks it, so a claim by
+ * another worker either happens before (and this finds the lease gone) or skips the thread
+ * until the container is saved. The container is saved only if the post's saved container is
+ * still `expected` and no post id is saved yet. False when nothing was saved.
+ */
+export async function adoptContainerWhileLeaseHeld(
+  db: DbOrTrx,
+  threadId: string,
+  workerId: string,
+  post: { id: string; expected: string | null; next: { containerId: string | null; networkPostId: string | null; cid: string | null } },
+  now: Date,
+  leaseUntil: Date,
+): Promise<boolean> {
+  const { next } = post;
+  const { rows } = await sql<{ id: string }>`
+    WITH held AS (
+      SELECT id FROM threads WHERE id = ${threadId} AND locked_by = ${workerId} AND status = 'PUBLISHING' FOR UPDATE
+    ),
+    adopted AS (
+      UPDATE posts
+      SET network_container_id = ${next.containerId}::text, network_post_id = ${next.networkPostId}::text,
+          network_cid = ${next.cid}::text, updated_at = ${now}::timestamptz
+      WHERE id = ${post.id} AND network_container_id IS NOT DISTINCT FROM ${post.expected}::text AND network_post_id IS NULL
+        AND EXISTS (SELECT 1 FROM held)
+      RETURNING id
+    )
+    UPDATE threads AS t SET locked_until = ${leaseUntil}::timestamptz
+    FROM held WHERE t.id = held.id AND EXISTS (SELECT 1 FROM adopted)
+    RETURNING t.id`.execute(db);
+  return rows.length > 0;
 }
 
 /** Back to READY (a retry later, or handed back at shutdown), lease released. False when not held. */

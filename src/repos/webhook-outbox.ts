@@ -31,9 +31,20 @@ export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, sourc
   return (await changeWithEventRows(db, type, source, now)).length;
 }
 
-/** The same, answering the rows `source` returned (for a caller that needs the changed row). */
-export async function changeWithEventRows<Row>(db: DbOrTrx, type: WebhookEventType, source: EventSource, now: Date): Promise<Row[]> {
+/**
+ * The same, answering the rows `source` returned (for a caller that needs the changed row).
+ * `also`: more data-modifying CTEs (`name AS (…)`) that read the changed row from `src`, run in
+ * the same statement, so they happen if and only if the change does.
+ */
+export async function changeWithEventRows<Row>(
+  db: DbOrTrx,
+  type: WebhookEventType,
+  source: EventSource,
+  now: Date,
+  also: RawBuilder<unknown>[] = [],
+): Promise<Row[]> {
   const eventId = newId(now.getTime());
+  const more = also.length ? sql`, ${sql.join(also)}` : sql``;
   const { rows } = await sql<Row>`
     WITH src AS (${source}),
     ev AS (
@@ -47,7 +58,7 @@ export async function changeWithEventRows<Row>(db: DbOrTrx, type: WebhookEventTy
       INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, run_at, created_at, updated_at)
       SELECT w.id, ev.id, 'PENDING', 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       FROM ev JOIN webhooks AS w ON ${sameWorkspace('w', 'ev')} AND ${type}::text = ANY (w.events)
-    )
+    )${more}
     SELECT * FROM src`.execute(db);
   return rows;
 }

@@ -105,6 +105,11 @@ export class ThreadsClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** The client's clock (milliseconds), so callers measure ages as the client does. */
+  now(): number {
+    return this.#now();
+  }
+
   // ---- OAuth (threads-api.md §2) ----
 
   authorizeUrl(input: { redirectUri: string; state: string; scopes: readonly string[] }): string {

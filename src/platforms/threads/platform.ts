@@ -16,6 +16,10 @@ const MAX_PUBLISH_TRIES = 3;
 /** /me/threads and /me/replies answer at most 100 items per page. */
 const RECENT_POSTS_LIMIT = 100;
 const QUOTA_RETRY_MS = 60 * 60_000;
+/** A quota reading is reused for this long (see QuotaReadings). */
+const QUOTA_READING_TTL_MS = 60_000;
+/** ...and only while at least this share of the quota is left after the posts counted since. */
+const QUOTA_HEADROOM = 0.1;
 /**
  * A post published this long before the Skein post was written cannot be it. Generous, because
  * the server's clock and Meta's may disagree, and missing the real post would be worse.
@@ -40,6 +44,7 @@ export class ThreadsPlatform implements Platform {
   readonly #client: ThreadsClient;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #polling: ContainerPolling;
+  readonly #quotaReadings = new QuotaReadings();
 
   constructor(options: ThreadsPlatformOptions) {
     this.#client = options.client;
@@ -120,11 +125,14 @@ export class ThreadsPlatform implements Platform {
   }
 
   async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
-    await this.#checkQuota(api, input.replyTo !== null);
+    await this.#checkQuota(api, input);
     const containerId = await this.#createContainer(api, input);
     // Throws LeaseLostError if another worker took over meanwhile: this container then stays
     // unpublished (Meta expires it after 24 h), and the other worker's is the post.
     await input.onProgress({ containerId, networkPostId: null, cid: null });
+    // A text container is ready at once in practice; publishing it straight away saves a status
+    // call, and a "not ready" (code 24) answer is waited out below exactly as after a poll.
+    if (input.post.media.length === 0) return this.#publishContainer(api, input, containerId);
     const state = await this.#waitWhileInProgress(api, containerId, input);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     await this.#requireFinished(input, state);
@@ -134,10 +142,17 @@ export class ThreadsPlatform implements Platform {
   /**
    * Meta asks schedulers to enforce the rolling 24 h quotas themselves (§7.1): 250 posts, and
    * 1,000 replies in a bucket of their own (a thread's second and later posts, and the plug).
+   * A recent reading far from the limit is reused (QuotaReadings), so an account publishing a
+   * burst pays one quota call a minute instead of one per post.
    */
-  async #checkQuota(api: ThreadsAccountApi, reply: boolean): Promise<void> {
+  async #checkQuota(api: ThreadsAccountApi, input: PublishInput): Promise<void> {
+    const bucket = input.replyTo !== null ? 'reply' : 'post';
+    const now = this.#client.now();
+    if (this.#quotaReadings.take(input.account.providerId, bucket, now)) return;
     const limit = await api.getPublishingLimit();
-    const [used, total, what] = reply ? [limit.replyQuotaUsage, limit.replyQuotaTotal, 'reply'] : [limit.quotaUsage, limit.quotaTotal, 'publishing'];
+    const [used, total, what] =
+      bucket === 'reply' ? [limit.replyQuotaUsage, limit.replyQuotaTotal, 'reply'] : [limit.quotaUsage, limit.quotaTotal, 'publishing'];
+    this.#quotaReadings.record(input.account.providerId, bucket, { at: now, used, total });
     if (used >= total) {
       throw new PublishError('transient', 'THREADS_QUOTA_EXHAUSTED', `Threads ${what} quota used up (${used}/${total} in 24 h).`, {
         retryAfterMs: QUOTA_RETRY_MS,
@@ -217,8 +232,13 @@ export class ThreadsPlatform implements Platform {
         if (!(err instanceof PublishError)) throw err;
         if (err.code !== 'THREADS_CONTAINER_NOT_READY') {
           if (err.kind !== 'permanent') throw err;
-          const status = await this.#statusAfterRefusal(api, containerId);
-          if (status === 'ERROR' || status === 'EXPIRED') await this.#dropDeadContainer(input);
+          const state = await this.#stateAfterRefusal(api, containerId);
+          const status = state?.status ?? null;
+          if (status === 'ERROR' || status === 'EXPIRED') {
+            await this.#dropDeadContainer(input);
+            // What Meta says of the container (a text one is published unpolled) beats the refusal.
+            throwUnlessFinished(state!);
+          }
           if (status !== 'PUBLISHED') throw err;
           return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
         }
@@ -230,10 +250,10 @@ export class ThreadsPlatform implements Platform {
     }
   }
 
-  /** The container's status after a refused publish; null when even that cannot be read (the refusal stands). */
-  async #statusAfterRefusal(api: ThreadsAccountApi, containerId: string): Promise<ContainerState['status'] | null> {
+  /** The container's state after a refused publish; null when even that cannot be read (the refusal stands). */
+  async #stateAfterRefusal(api: ThreadsAccountApi, containerId: string): Promise<ContainerState | null> {
     try {
-      return (await api.getContainerStatus(containerId)).status;
+      return await api.getContainerStatus(containerId);
     } catch {
       return null;
     }
@@ -283,6 +303,43 @@ export class ThreadsPlatform implements Platform {
   async #describe(api: ThreadsAccountApi, mediaId: string): Promise<PublishedRef> {
     const permalink = await api.getPermalink(mediaId).catch(() => null);
     return { networkPostId: mediaId, cid: null, permalink };
+  }
+}
+
+interface QuotaReading {
+  /** When Meta was asked (the client's clock, ms). */
+  at: number;
+  /** Meta's usage then, plus the posts this process counted against it since. */
+  used: number;
+  total: number;
+}
+
+/**
+ * The last quota reading per account and bucket, with the posts this process started since
+ * counted on top (a post is counted when its quota check passes, before it is published, so a
+ * failed publish over-counts: the safe side). A reading is reused only while it is younger
+ * than QUOTA_READING_TTL_MS and leaves QUOTA_HEADROOM of the quota free; near the limit every
+ * post asks Meta again. The headroom covers posts made meanwhile in the Threads app or by
+ * another worker (25 posts a minute on one account is far beyond what people schedule), and
+ * Meta still enforces the quota at the publish call itself.
+ */
+class QuotaReadings {
+  readonly #readings = new Map<string, QuotaReading>();
+
+  /** Counts one post against a fresh reading with room to spare; false when Meta must be asked. */
+  take(providerId: string, bucket: 'post' | 'reply', now: number): boolean {
+    const reading = this.#readings.get(`${bucket}:${providerId}`);
+    if (!reading || now - reading.at >= QUOTA_READING_TTL_MS || now < reading.at) return false;
+    if (reading.used + 1 > reading.total * (1 - QUOTA_HEADROOM)) return false;
+    reading.used += 1;
+    return true;
+  }
+
+  record(providerId: string, bucket: 'post' | 'reply', reading: QuotaReading): void {
+    const key = `${bucket}:${providerId}`;
+    // Only a post that may go ahead is counted on top of Meta's figure.
+    if (reading.used >= reading.total) this.#readings.delete(key);
+    else this.#readings.set(key, { ...reading, used: reading.used + 1 });
   }
 }
 

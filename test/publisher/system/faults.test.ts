@@ -167,7 +167,10 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     const problems: string[] = [];
     let retries = 0;
     for (const c of cases) {
-      const { threadId, texts } = await newThread(2, c.name);
+      // A text container is published without a status read, so the first object.get of a text
+      // post is the permalink read (best effort, not retried): an image post makes it the status poll.
+      const onStatusRead = c.faults.some(([endpoint]) => endpoint === 'object.get');
+      const { threadId, texts } = await newThread(2, c.name, onStatusRead ? 'https://cdn.example.test/photo.jpg' : undefined);
       for (const [endpoint, fault, times] of c.faults) fake.failNext(endpoint, fault, times ?? 1);
       await drive(loops(), [threadId]);
       const attempts = await attemptsOf(threadId);
@@ -573,7 +576,14 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
       `# faults processes: 6 threads / ${result.posts} posts, 8 faults, ${result.retries} retries, ${result.problems.length} problems, ` +
         `${fake.duplicatePublishAttempts - before} refused re-publishes, ${seconds(result.elapsed)} s`,
     );
-    assert.deepEqual(result.problems, []);
+    // The dropped object.get may be a permalink read (best effort; the analytics refresh fills it
+    // in later): at most that one post may lack its permalink, nothing else may be wrong.
+    const withoutPermalink = result.problems.filter((p) => p.endsWith('has no permalink'));
+    assert.ok(withoutPermalink.length <= 1, withoutPermalink.join('; '));
+    assert.deepEqual(
+      result.problems.filter((p) => !p.endsWith('has no permalink')),
+      [],
+    );
     assert.ok(result.retries >= 5, `the faults caused retries (${result.retries})`);
     assert.equal(fake.duplicatePublishAttempts - before, 0);
   });
