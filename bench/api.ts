@@ -177,3 +177,42 @@ export async function runHello(options: LoadOptions): Promise<LoadResult & { all
     await hello.stop();
   }
 }
+
+/** The bare PostgreSQL handlers of bench/bare-server.js, one per Skein row they bound. */
+export const BARE_ROUTES = { getThread: '/read', listPosts: '/range', create: '/write' } as const;
+export type BareRoute = keyof typeof BARE_ROUTES;
+export const BARE_LABELS: Record<BareRoute, string> = {
+  getThread: 'bare: thread + 3 posts, 1 statement',
+  listPosts: 'bare: 20 × 3 range, 1 statement',
+  create: 'bare: insert thread + 3 posts, 4 statements',
+};
+
+/** The second ceiling: bench/bare-server.js on a fresh PostgreSQL database, in its own process. */
+export async function runBare(options: LoadOptions): Promise<Record<BareRoute, LoadResult & { all: number[] }>> {
+  const db = await createDatabase('bare');
+  const port = await freePort();
+  const bare = new Proc('bare PostgreSQL handlers', process.execPath, ['bench/bare-server.js'], {
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    DATABASE_URL: db.url,
+  });
+  try {
+    await waitReady(bare, `http://127.0.0.1:${port}`, performance.now());
+    const rows = {} as Record<BareRoute, LoadResult & { all: number[] }>;
+    for (const route of Object.keys(BARE_ROUTES) as BareRoute[]) {
+      const spec: LoadSpec = {
+        url: `http://127.0.0.1:${port}${BARE_ROUTES[route]}`,
+        method: route === 'create' ? 'POST' : 'GET',
+        headers: route === 'create' ? { 'content-type': 'application/json' } : {},
+        ...(route === 'create' ? { bodies: ['{}'] } : {}),
+      };
+      if (options.warmupSeconds > 0) await options.tool.run(spec, options.connections, options.warmupSeconds);
+      rows[route] = await medianRun(options.tool, spec, options.connections, options.seconds, options.runs);
+      options.log(`${BARE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s`);
+    }
+    return rows;
+  } finally {
+    await bare.stop();
+    await db.drop();
+  }
+}

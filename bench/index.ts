@@ -12,7 +12,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type LoadOptions, runBackend, runHello } from './api.js';
+import { type LoadOptions, runBackend, runBare, runHello } from './api.js';
 import { pickLoadTool } from './load.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
@@ -84,10 +84,11 @@ log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
 
 try {
   const ceiling = await runHello(load);
+  const bare = await runBare(load);
   const postgres = await runBackend('postgres', load, 0);
   const pglite = await runBackend('pglite', load, quick ? 1 : 3);
   const publisherRuns = await runPublisher(publisher);
-  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, api: { postgres, pglite }, publisher: publisherRuns };
+  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, bare, api: { postgres, pglite }, publisher: publisherRuns };
   results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
   const list = targets(results);
   process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);

@@ -23,8 +23,13 @@ import {
   waitReady,
 } from './procs.js';
 
-/** Meta allows 250 posts per account in 24 h: the threads are spread over accounts below that. */
-const THREADS_PER_ACCOUNT = 200;
+/**
+ * Threads per account in the run: 10,000 threads in one minute come from an agency's hundreds of
+ * accounts (500 here), not from a few accounts posting hundreds a minute. Each account's threads
+ * go out one at a time in schedule order (SKEIN_PUBLISHER_PER_ACCOUNT=1), so this share sets
+ * the per-account bound: 20 threads × 3–4 calls × 50 ms fit well inside the minute.
+ */
+const THREADS_PER_ACCOUNT = 20;
 const DAY_MS = 86_400_000;
 
 export interface PublisherOptions {
@@ -54,7 +59,12 @@ export interface PublisherRun {
 export async function runPublisher(options: PublisherOptions): Promise<PublisherRun[]> {
   let clockOffsetMs = 0;
   // The fake's clock moves a day ahead between runs, so every run starts with fresh 24 h quotas.
-  const fake = await FakeGraphApi.start({ latencyMs: options.latencyMs, clock: { now: () => new Date(Date.now() + clockOffsetMs) } });
+  // The provider rows share one network account (see below), so its 24 h quota is raised to fit a run.
+  const fake = await FakeGraphApi.start({
+    latencyMs: options.latencyMs,
+    clock: { now: () => new Date(Date.now() + clockOffsetMs) },
+    postQuota: options.threads * 2,
+  });
   const db = await createDatabase('publisher');
   const dir = tempDir('publisher');
   const port = await freePort();
@@ -68,33 +78,39 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     await waitReady(server, baseUrl, performance.now());
     const key = await bannerKey(server);
     const accounts = Math.ceil(options.threads / THREADS_PER_ACCOUNT);
-    options.log(`publisher: ${accounts} Threads accounts through skein provider add`);
-    const providerIds = await pool(
-      Array.from({ length: accounts }, (_, i) => i),
-      4,
-      async (i) => {
-        const account = fake.createAccount(`bench${i}`);
-        const provider = await skeinCli(
-          [
-            'provider',
-            'add',
-            '--email',
-            OWNER_EMAIL,
-            '--kind',
-            'THREADS',
-            '--provider-user-id',
-            account.userId,
-            '--username',
-            `bench${i}`,
-            '--access-token',
-            account.accessToken,
-          ],
-          env,
-        );
-        return provider.id as string;
-      },
+    // One account through `skein provider add`; its row is copied in SQL for the others (a CLI
+    // process per account would take minutes for 500). The copies share the fake's one network
+    // account and its token; Skein schedules, bounds and counts each provider row on its own.
+    options.log(`publisher: ${accounts} Threads accounts (skein provider add, then copies of its row)`);
+    const account = fake.createAccount('bench');
+    const template = await skeinCli(
+      [
+        'provider',
+        'add',
+        '--email',
+        OWNER_EMAIL,
+        '--kind',
+        'THREADS',
+        '--provider-user-id',
+        account.userId,
+        '--username',
+        'bench0',
+        '--access-token',
+        account.accessToken,
+      ],
+      env,
     );
     await client.connect();
+    const copies = await client.query<{ id: string }>(
+      `INSERT INTO providers (id, account_id, team_id, kind, provider_user_id, username, status, access_token_enc, refresh_token_enc,
+                              token_expires_at, service_url, session_enc, connected_at, updated_at)
+       SELECT gen_random_uuid()::text, p.account_id, p.team_id, p.kind, p.provider_user_id, 'bench' || g, p.status, p.access_token_enc,
+              p.refresh_token_enc, p.token_expires_at, p.service_url, p.session_enc, p.connected_at, p.updated_at
+       FROM providers AS p, generate_series(1, $2::int - 1) AS g WHERE p.id = $1
+       RETURNING id`,
+      [template.id, accounts],
+    );
+    const providerIds = [template.id as string, ...copies.rows.map((r) => r.id)];
     const api = apiClient(baseUrl, key);
 
     const runs: PublisherRun[] = [];

@@ -1,6 +1,6 @@
 /** The bench's one table (and the same figures as JSON), with each target PASS or MISS. */
-import type { BackendResult, Route } from './api.js';
-import { ROUTE_LABELS, ROUTES } from './api.js';
+import type { BackendResult, BareRoute, Route } from './api.js';
+import { BARE_LABELS, BARE_ROUTES, ROUTE_LABELS, ROUTES } from './api.js';
 import type { LoadResult } from './load.js';
 import { median } from './load.js';
 import type { PublisherRun } from './publisher.js';
@@ -8,6 +8,8 @@ import type { PublisherRun } from './publisher.js';
 export interface Results {
   meta: Record<string, unknown>;
   ceiling: LoadResult;
+  /** The bare PostgreSQL handlers (bench/bare-server.js): what a request doing the least of each row's database work reaches here. */
+  bare: Record<BareRoute, LoadResult>;
   api: { postgres: BackendResult; pglite: BackendResult };
   publisher: PublisherRun[];
 }
@@ -79,13 +81,20 @@ export function toJson(r: Results, list: Target[]): unknown {
         ROUTES.map((route) => {
           const row = b.rows[route];
           const ofPostgres = backend === 'pglite' ? row.rps / r.api.postgres.rows[route].rps : undefined;
-          return [route, { label: ROUTE_LABELS[route], ...row, ofCeiling: row.rps / r.ceiling.rps, ofPostgres }];
+          const ofBare = backend === 'postgres' && route in BARE_ROUTES ? row.rps / r.bare[route as BareRoute].rps : undefined;
+          return [route, { label: ROUTE_LABELS[route], ...row, ofCeiling: row.rps / r.ceiling.rps, ofPostgres, ofBare }];
         }),
       );
       return [backend, { ...b, rows }];
     }),
   );
-  return { ...r, api, targets: list };
+  const bare = Object.fromEntries(
+    (Object.keys(BARE_ROUTES) as BareRoute[]).map((route) => [
+      route,
+      { label: BARE_LABELS[route], ...r.bare[route], ofCeiling: r.bare[route].rps / r.ceiling.rps },
+    ]),
+  );
+  return { ...r, bare, api, targets: list };
 }
 
 function rssTarget(backend: string, mib: number, limit: number): Target {
@@ -102,13 +111,20 @@ const num = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFracti
 
 export function render(r: Results, list: Target[]): string {
   const verdict = (name: string) => list.find((t) => t.name === name);
-  const apiRows: string[][] = [['Fastify hello-world (ceiling)', '—', num(r.ceiling.rps), num(r.ceiling.p50Ms, 2), num(r.ceiling.p99Ms, 2), '100%', '', '']];
+  const apiRows: string[][] = [
+    ['Fastify hello-world (ceiling)', '—', num(r.ceiling.rps), num(r.ceiling.p50Ms, 2), num(r.ceiling.p99Ms, 2), '100%', '', '', ''],
+  ];
+  for (const route of Object.keys(BARE_ROUTES) as BareRoute[]) {
+    const row = r.bare[route];
+    apiRows.push([BARE_LABELS[route], 'PostgreSQL', num(row.rps), num(row.p50Ms, 2), num(row.p99Ms, 2), pct(row.rps / r.ceiling.rps), '', '100%', '']);
+  }
   for (const backend of ['postgres', 'pglite'] as const) {
     for (const route of ROUTES) {
       const row = r.api[backend].rows[route];
       const target =
         backend === 'postgres' ? verdict(`${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`) : verdict(`${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`);
       const ofPg = backend === 'pglite' ? pct(row.rps / r.api.postgres.rows[route].rps) : '';
+      const bare = backend === 'postgres' && route in BARE_ROUTES ? pct(row.rps / r.bare[route as BareRoute].rps) : '';
       apiRows.push([
         `${ROUTE_LABELS[route]}${row.errors ? ` (${row.errors} errors!)` : ''}`,
         BACKEND_NAMES[backend],
@@ -117,6 +133,7 @@ export function render(r: Results, list: Target[]): string {
         num(row.p99Ms, 2),
         pct(row.rps / r.ceiling.rps),
         ofPg,
+        bare,
         target ? `${target.target} ${target.result}` : '',
       ]);
     }
@@ -141,7 +158,8 @@ export function render(r: Results, list: Target[]): string {
     `Rate limits out of the way: ${m.rateLimits} (the limiter still runs on every request; in Redis on PostgreSQL).`,
     `Servers: node bin/skein.js serve, SKEIN_PUBLISHER=0, LOG_LEVEL=warn; PGlite in a temp SKEIN_DATA_DIR, PostgreSQL in a fresh database + REDIS_URL.`,
     '',
-    table(['API', 'database', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'of PostgreSQL', 'target'], apiRows),
+    table(['API', 'database', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'of PostgreSQL', 'of bare', 'target'], apiRows),
+    'bare: bench/bare-server.js, handlers doing only the database work of the row below them (no auth, limiter, validation or views); "of bare" is Skein\'s share of it.',
     '',
     `Publisher: ${num(r.publisher[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, fake Threads Graph API answering each call after ${m.publisherLatencyMs} ms, skein worker processes on PostgreSQL; a run stops ${m.publisherGraceS} s after the last due time.`,
     table(['workers', 'published', 'p50 late s', 'p99 late s', 'total s', 'threads/s', 'target'], pubRows),

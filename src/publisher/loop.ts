@@ -70,7 +70,7 @@ export class PublisherLoop {
    * busy while each waits on its network calls. At most `SKEIN_PUBLISHER_PER_ACCOUNT` threads of
    * one provider are in flight at once across all workers (see claimDueThreads), the least busy
    * accounts served first and the rest round-robin, so one account's backlog never holds up
-   * another's thread for more than one claim. A slot that frees up is refilled at once.
+   * another's thread for more than one claim. Freed slots are refilled a few at a time (see refillAt).
    * Claiming stops when nothing more is due, the round's share is claimed, or the worker stops;
    * the round ends when every thread it claimed is done (or handed back). Returns the number of
    * threads claimed.
@@ -85,9 +85,13 @@ export class PublisherLoop {
     const lastServed = new Map<string, number>();
     let claimedTotal = 0;
     let claimFailure: { err: unknown } | null = null;
+    // A claim costs the database an index probe per provider with due threads (milliseconds with
+    // hundreds of accounts), so freed slots are refilled a quarter of the slots at a time, not
+    // one claim per finished thread; an idle worker claims at once.
+    const refillAt = Math.max(1, Math.floor(concurrency / 4));
     for (;;) {
       const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
-      if (free > 0 && !claimFailure && !this.#stopping) {
+      if (free > 0 && (free >= refillAt || inFlight.size === 0) && !claimFailure && !this.#stopping) {
         try {
           const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, free, { perProvider, lastServed }, ctx.metrics);
           for (const thread of claimed) {
