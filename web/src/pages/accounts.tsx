@@ -227,30 +227,42 @@ function TimeSlots({ provider }: { provider: Provider }) {
   const toggle = useSubmit();
   const q = `providerId=${encodeURIComponent(provider.id)}`;
 
-  const load = async () => {
-    const [list, upcoming] = await Promise.all([
-      api.get<{ timeSlots: TimeSlot[] }>(`/api/v1/time-slots?${q}`),
-      api.get<{ slots: string[] }>(`/api/v1/time-slots/next?${q}&count=5`).catch(() => ({ slots: [] })),
-    ]);
-    setSlots(list.timeSlots);
+  const loadNext = async () => {
+    const upcoming = await api.get<{ slots: string[] }>(`/api/v1/time-slots/next?${q}&count=5`).catch(() => ({ slots: [] }));
     setNext(upcoming.slots);
+  };
+  const load = async () => {
+    const [list] = await Promise.all([api.get<{ timeSlots: TimeSlot[] }>(`/api/v1/time-slots?${q}`), loadNext()]);
+    setSlots(list.timeSlots);
   };
   useEffect(() => {
     load().catch(() => setSlots([]));
   }, [api, provider.id]);
 
+  // A change is one request: the grid takes the slot from the answer (POST answers the slot,
+  // DELETE its id) instead of reading the list again. The next free times depend on the
+  // scheduled threads too, so they are read again, once, after a burst of changes settles.
+  const nextTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(nextTimer.current ?? undefined), []);
+  const refreshNextSoon = () => {
+    clearTimeout(nextTimer.current ?? undefined);
+    nextTimer.current = setTimeout(() => void loadNext(), 800);
+  };
+  const added = (slot: TimeSlot) => {
+    setSlots((list) => [...(list ?? []).filter((s) => s.id !== slot.id), slot]);
+    refreshNextSoon();
+  };
+
   const rows = useMemo(() => slotRows(slots ?? []), [slots]);
   // The cells stay enabled while a change is saved (aria-disabled only): disabling the focused
   // button would drop the keyboard focus; useSubmit runs one change at a time anyway.
   const add = (dayOfWeek: number, time: string, timezone: string) =>
-    toggle.run(async () => {
-      await api.send('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone });
-      await load();
-    });
+    toggle.run(async () => added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone })));
   const remove = (slot: TimeSlot) =>
     toggle.run(async () => {
       await api.send('DELETE', `/api/v1/time-slots/${encodeURIComponent(slot.id)}`);
-      await load();
+      setSlots((list) => (list ?? []).filter((s) => s.id !== slot.id));
+      refreshNextSoon();
     });
 
   return (
@@ -317,10 +329,9 @@ function TimeSlots({ provider }: { provider: Provider }) {
       <FormMessage message={toggle.error?.detail ?? null} />
       <AddSlotForm
         defaultZone={account.timezone}
-        onAdd={async (day, time, zone) => {
-          await api.send('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek: day, time, timezone: zone });
-          await load();
-        }}
+        onAdd={async (day, time, zone) =>
+          added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek: day, time, timezone: zone }))
+        }
       />
       <h4>Next free times</h4>
       {next === null ? (

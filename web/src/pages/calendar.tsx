@@ -14,18 +14,12 @@ import { addDays, dateKey, formatDate, formatInZone, type LocalParts, localDateT
 type View = 'week' | 'month';
 
 interface Placed {
-  thread: Thread;
+  thread: TaggedThread;
   at: LocalParts;
 }
 
-/**
- * Each thread's tags, kept for the session: List Posts does not carry tags, so each costs a
- * request (and the account's rate limit is 60 a minute). The editor forgets a thread it saves.
- */
-const tagCache = new Map<string, Tag[]>();
-export function forgetThreadTags(threadId: string): void {
-  tagCache.delete(threadId);
-}
+/** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
+type TaggedThread = Thread & { tags: Tag[] };
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -41,8 +35,7 @@ export function CalendarPage() {
   const [tagFilter, setTagFilter] = useState('');
   const [providers, setProviders] = useState<Provider[]>([]);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
-  const [threads, setThreads] = useState<Thread[] | null>(null);
-  const [threadTags, setThreadTags] = useState<Record<string, Tag[]>>(() => Object.fromEntries(tagCache));
+  const [threads, setThreads] = useState<TaggedThread[] | null>(null);
   const [slots, setSlots] = useState<Array<{ providerId: string; at: string }>>([]);
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [message, setMessage] = useState('');
@@ -65,24 +58,12 @@ export function CalendarPage() {
   }, [api]);
 
   useEffect(() => {
-    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59` });
+    // One request for the threads and their tags (the account's limit is 60 requests a minute).
+    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59`, include: 'tags' });
     if (providerFilter) query.set('providerId', providerFilter);
     api
-      .get<{ threads: Thread[] }>(`/api/v1/posts?${query}`)
-      .then(async (r) => {
-        setThreads(r.threads);
-        const missing = r.threads.filter((t) => !tagCache.has(t.threadId));
-        const answers = await Promise.all(
-          missing.map((t) =>
-            api
-              .get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(t.threadId)}/tags`)
-              .then((a) => tagCache.set(t.threadId, a.tags))
-              // Not kept: asked again on the next load.
-              .catch(() => undefined),
-          ),
-        );
-        if (answers.length) setThreadTags(Object.fromEntries(tagCache));
-      })
+      .get<{ threads: TaggedThread[] }>(`/api/v1/posts?${query}`)
+      .then((r) => setThreads(r.threads))
       .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
     api
       .get<{ drafts: Draft[] }>('/api/v1/posts/drafts')
@@ -102,7 +83,7 @@ export function CalendarPage() {
     ).then((all) => setSlots(all.flat()));
   }, [api, providers, providerFilter, reload]);
 
-  const shown = (threads ?? []).filter((t) => !tagFilter || (threadTags[t.threadId] ?? []).some((tag) => tag.id === tagFilter));
+  const shown = (threads ?? []).filter((t) => !tagFilter || t.tags.some((tag) => tag.id === tagFilter));
   const placed: Placed[] = shown.filter((t) => t.scheduledAt).map((t) => ({ thread: t, at: partsIn(t.scheduledAt!, zone) }));
   const freeSlots = slots.map((s) => ({ ...s, parts: partsIn(s.at, zone) }));
 
@@ -141,7 +122,7 @@ export function CalendarPage() {
   });
 
   const chip = (p: Placed) => {
-    const tags = threadTags[p.thread.threadId] ?? [];
+    const tags = p.thread.tags;
     const text = p.thread.posts[0]?.content ?? '';
     const movable = p.thread.posts.every((post) => post.status === 'READY');
     return (

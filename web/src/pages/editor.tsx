@@ -10,7 +10,6 @@ import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 import { type Provider, providerOf, type Tag, type Thread } from '../threads.js';
 import { formatInZone, inputValue } from '../time.js';
-import { forgetThreadTags } from './calendar.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tagNames(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
@@ -119,14 +118,12 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         };
         const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
         if (tags.length) await api.send('PUT', `/api/v1/posts/${created.threadId}/tags`, { tagNames: tags });
-        forgetThreadTags(created.threadId);
         navigate(`/threads/${created.threadId}`, { replace: true });
         return;
       }
       const base = `/api/v1/posts/${encodeURIComponent(thread.threadId)}`;
       await api.send('PUT', `${base}/edit`, { posts: postBodies() });
       await api.send('PUT', `${base}/tags`, { tagNames: tags });
-      forgetThreadTags(thread.threadId);
       if (action === 'schedule') await api.send('PUT', `${base}/reschedule`, { scheduleAt });
       if (action === 'queue') await api.send('POST', `${base}/queue`, {});
       await load(thread.threadId);
