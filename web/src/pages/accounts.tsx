@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api, ApiError } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import { navigate } from '../router.js';
 import './accounts.css';
 import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
 
@@ -13,13 +14,27 @@ export function AccountsPage() {
   const { api, account } = useApp();
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
+  // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
+  // outcome is read once, and taken out of the address so a reload does not show it again.
+  const [threadsOutcome] = useState(() => threadsConnectOutcome(new URLSearchParams(location.search)));
   useEffect(() => {
     document.title = 'Accounts · Skein';
+    if (threadsOutcome) navigate('/accounts', { replace: true });
   }, []);
 
   return (
     <div class="stack">
       <h1>Accounts</h1>
+      {threadsOutcome?.ok && (
+        <p class="connect-outcome ok" role="status">
+          {threadsOutcome.text}
+        </p>
+      )}
+      {threadsOutcome && !threadsOutcome.ok && (
+        <p class="connect-outcome failed" role="alert">
+          {threadsOutcome.text}
+        </p>
+      )}
       <section class="card" aria-labelledby="connect-heading">
         <h2 id="connect-heading">Connect an account</h2>
         <div class="connect-grid">
@@ -117,10 +132,24 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
   );
 }
 
-/** Threads connects through Meta's sign-in page: the API gives the address to go to. */
+/**
+ * Threads connects through Meta's sign-in page: the API gives the address to go to, and with
+ * `returnTo=web` Meta's redirect back ends on this page (not on the API's JSON answer).
+ */
 async function startThreadsConnect(api: Api): Promise<void> {
-  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect');
+  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect?returnTo=web');
   window.location.assign(authorizeUrl);
+}
+
+/** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */
+export function threadsConnectOutcome(search: URLSearchParams): { ok: boolean; text: string } | null {
+  const outcome = search.get('threads');
+  if (outcome === 'connected') return { ok: true, text: `Threads account @${search.get('username') ?? ''} connected.` };
+  if (outcome === 'error') {
+    const message = search.get('message') || 'Meta did not complete the sign-in.';
+    return { ok: false, text: `Threads was not connected: ${message}${/[.!?]$/.test(message) ? '' : '.'} Try Connect Threads again.` };
+  }
+  return null;
 }
 
 function ConnectThreads() {
