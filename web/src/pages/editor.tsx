@@ -145,6 +145,29 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       setNotice('Retrying now.');
     });
 
+  const refreshAnalytics = () =>
+    run(async () => {
+      if (!thread) return;
+      const r = await api.send<{ thread: Thread }>('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/analytics/refresh`, {});
+      setThread(r.thread);
+      setNotice('Analytics refreshed.');
+    });
+
+  // While the thread is being published (or is due), its status is read again every few seconds,
+  // so a retry or a due thread ends on the page as PUBLISHED or FAILED without a reload.
+  const publishing =
+    thread !== null && (thread.status === 'PUBLISHING' || (thread.status === 'READY' && !!thread.scheduledAt && Date.parse(thread.scheduledAt) <= Date.now()));
+  useEffect(() => {
+    if (!publishing || !thread) return;
+    const timer = setTimeout(() => {
+      api
+        .get<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(thread.threadId)}`)
+        .then((r) => setThread(r.thread))
+        .catch(() => undefined);
+    }, 4000);
+    return () => clearTimeout(timer);
+  }, [api, thread, publishing]);
+
   if (loadError) return <Missing message={loadError} />;
   if (threadId && !thread) return <section aria-busy="true" class="editor-loading" />;
 
@@ -259,7 +282,12 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
       {!editable && thread && (
-        <div class="actions">
+        <div class="actions wrap">
+          {thread.posts.some((p) => p.publishedAt) && (
+            <button type="button" onClick={refreshAnalytics} disabled={busy}>
+              Refresh analytics
+            </button>
+          )}
           <button type="button" class="danger" onClick={remove} disabled={busy}>
             Delete
           </button>
