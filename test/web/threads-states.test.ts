@@ -116,7 +116,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   await connect({ refuse: 'The user denied your request.' });
   const refusal = page.getByRole('alert').filter({ hasText: 'Threads was not connected' });
   await refusal.waitFor();
-  assert.match((await refusal.textContent()) ?? '', /The user denied your request\. Try Connect Threads again\./);
+  assert.match((await refusal.textContent()) ?? '', /^Threads was not connected: The user denied your request\. Try Connect Threads again\.$/);
   await shoot(page, 'accounts-threads-refused');
   await connect({ username: 'states_second' });
   await page.getByRole('status').filter({ hasText: 'Threads account @states_second connected.' }).waitFor();

@@ -109,7 +109,9 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         if (!(err instanceof WebConnectFailure)) throw err;
         const problem = toProblem(err.error);
         if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, 'Threads connect failed');
-        return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'error', code: problem.code, message: problem.detail })}`, 303);
+        // The page speaks to a person: the fault's own message ("Threads refused: …"), not its path.
+        const message = problem.errors?.length === 1 ? problem.errors[0]!.message : problem.detail;
+        return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'error', code: problem.code, message })}`, 303);
       }
     },
   });

@@ -205,14 +205,14 @@ describeEachDb(
         url: `/api/v1/providers/threads/callback?error=access_denied&error_description=${encodeURIComponent('Permissions error')}&state=${denied.state}`,
       });
       assert.equal(refused.statusCode, 303);
-      assert.deepEqual(accounts(refused.headers.location as string), { threads: 'error', code: 'VALIDATION_FAILED', message: 'error: Permissions error' });
+      assert.deepEqual(accounts(refused.headers.location as string), { threads: 'error', code: 'VALIDATION_FAILED', message: 'Permissions error' });
       // A code Meta never issued: the exchange is refused, and the browser hears it on the page.
       const badCode = await start('?returnTo=web');
       const failed = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=AQnot-a-code&state=${badCode.state}` });
       assert.equal(failed.statusCode, 303);
       const failure = accounts(failed.headers.location as string);
       assert.equal(failure.threads, 'error');
-      assert.match(failure.message!, /^code: Threads refused/);
+      assert.match(failure.message!, /^Threads refused/);
       // The state of a web connect is single-use too; once used it says nothing about where the
       // browser came from, so the answer is the JSON problem.
       const replay = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
