@@ -241,7 +241,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
               />
             ))}
           </ol>
-          <button type="button" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
+          <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
             Add post
           </button>
           <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tagNames')} />
