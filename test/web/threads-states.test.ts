@@ -234,6 +234,19 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   const shift = await layoutShift(page);
   console.log(`# web: cumulative layout shift loading /calendar at 375 px: ${shift.toFixed(4)}`);
   assert.ok(shift < 0.1, `layout shift ${shift} at 375 px`);
+  // The month fits at 375 px too: seven columns, each thread shown by its time.
+  await page.getByRole('button', { name: 'Month' }).click();
+  const monthChip = page.locator(`table.month td[data-date="${day}"] [data-thread="${launch}"]`);
+  await monthChip.waitFor();
+  const monthWidths = await page.evaluate(() => {
+    const box = document.querySelector('.calendar-scroll')!;
+    return { page: document.documentElement.scrollWidth, boxScroll: box.scrollWidth, boxClient: box.clientWidth };
+  });
+  assert.ok(monthWidths.page <= 375 && monthWidths.boxScroll <= monthWidths.boxClient, `the month overflows: ${JSON.stringify(monthWidths)}`);
+  assert.match((await monthChip.textContent()) ?? '', /09:00\s+Launch day thread/, 'the text is still there for screen readers');
+  await shoot(page, 'calendar-month-narrow');
+  await page.setViewportSize(PHONE);
+  await page.getByRole('button', { name: 'Week' }).click();
   // The agenda links open the thread, as the grid's chips do.
   await agendaDay.locator(`[data-thread="${news}"]`).click();
   await page.waitForURL(new RegExp(`/threads/${news}$`));
