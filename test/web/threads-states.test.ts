@@ -125,6 +125,43 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   const second = providers.find((p) => p.username === 'states_second')!;
   assert.ok(main && second, JSON.stringify(providers));
 
+  // One change on the time-slot grid is one request (the grid takes the slot from the answer,
+  // and does not read the list again); the next free times are read once after it.
+  const card = page.locator('section.provider').filter({ hasText: '@states_main' });
+  await card.getByLabel('Time', { exact: true }).fill('09:00');
+  await card.getByRole('button', { name: 'Add time' }).click();
+  await card.getByRole('button', { name: `Remove Monday 09:00 ${timezone}` }).waitFor();
+  await card
+    .getByRole('list', { name: /Next free times/ })
+    .locator('li')
+    .first()
+    .waitFor();
+  await page.waitForTimeout(1500);
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith('/api/')) calls.push(`${r.method()} ${pathname}`);
+  });
+  const gridChange = async (click: string, then: string, expected: string) => {
+    calls.length = 0;
+    await card.getByRole('button', { name: click }).click();
+    await card.getByRole('button', { name: then }).waitFor();
+    await waitFor('the next free times to be read again', async () => calls.includes('GET /api/v1/time-slots/next'), 5000);
+    await page.waitForTimeout(1000);
+    assert.deepEqual(calls, [expected, 'GET /api/v1/time-slots/next'], `${click}: ${calls.join(', ')}`);
+  };
+  await gridChange(`Add Wednesday 09:00 ${timezone}`, `Remove Wednesday 09:00 ${timezone}`, 'POST /api/v1/time-slots');
+  const slots: Array<{ id: string; dayOfWeek: number; time: string }> = (await api(`/api/v1/time-slots?providerId=${main.id}`)).timeSlots;
+  assert.deepEqual(
+    slots.map((t) => `${t.dayOfWeek} ${t.time}`),
+    ['1 09:00', '3 09:00'],
+  );
+  await gridChange(`Remove Monday 09:00 ${timezone}`, `Add Monday 09:00 ${timezone}`, `DELETE /api/v1/time-slots/${slots[0]!.id}`);
+  assert.deepEqual(
+    (await api(`/api/v1/time-slots?providerId=${main.id}`)).timeSlots.map((t: { id: string }) => t.id),
+    [slots[1]!.id],
+  );
+
   // A thread whose first container Meta cannot process: the publisher marks it FAILED.
   graph.failNextContainer('UNSUPPORTED_CONTENT');
   const failing = await api('/api/v1/posts', {
