@@ -309,7 +309,14 @@ export function CalendarPage() {
           </table>
         )}
       </div>
-      {ready && <p class="hint">Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.</p>}
+      {ready && (
+        <p class="hint">
+          <span class="hint-wide">
+            Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.
+          </span>
+          <span class="hint-narrow">Open a thread to change its time.</span>
+        </p>
+      )}
       {ready && (
         <section class="card" aria-labelledby="drafts-heading">
           <h2 id="drafts-heading">Drafts</h2>
