@@ -238,6 +238,11 @@ describeEachDb(
         bad.json().errors.map((e: { path: string }) => e.path),
         ['returnTo'],
       );
+      // Both are in the OpenAPI document.
+      const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+      const returnTo = doc.paths['/api/v1/providers/threads/connect'].get.parameters.find((p: { name: string }) => p.name === 'returnTo');
+      assert.deepEqual(returnTo.schema.enum ?? [returnTo.schema.const], ['web']);
+      assert.ok(doc.paths['/api/v1/providers/threads/callback'].get.responses['303'], 'the redirect is documented');
     });
 
     test('connect needs the app configured, and a valid state', async () => {
