@@ -153,10 +153,12 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       setNotice('Analytics refreshed.');
     });
 
-  // While the thread is being published (or is due), its status is read again every few seconds,
-  // so a retry or a due thread ends on the page as PUBLISHED or FAILED without a reload.
-  const publishing =
-    thread !== null && (thread.status === 'PUBLISHING' || (thread.status === 'READY' && !!thread.scheduledAt && Date.parse(thread.scheduledAt) <= Date.now()));
+  // While the thread is being published (or has just fallen due), its status is read again every
+  // few seconds, so a retry or a due thread ends on the page as PUBLISHED or FAILED without a
+  // reload. A thread due for more than 10 minutes is not waited for (no publisher is running?).
+  // (From 30 s before: the browser's clock may run behind the server's.)
+  const dueFor = thread?.scheduledAt ? Date.now() - Date.parse(thread.scheduledAt) : Number.NEGATIVE_INFINITY;
+  const publishing = thread !== null && (thread.status === 'PUBLISHING' || (thread.status === 'READY' && dueFor >= -30_000 && dueFor < 10 * 60_000));
   useEffect(() => {
     if (!publishing || !thread) return;
     const timer = setTimeout(() => {
