@@ -102,13 +102,12 @@ const threadTagParts = sql<ReducedTagRow[] | null>`coalesce((
   SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color))
   FROM thread_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tt.thread_id = t.id), '[]')`;
 
-function tagsOf(row: TaggedAggregateRow): ReducedTagRow[] {
-  return typeof row.tag_parts === 'string' ? JSON.parse(row.tag_parts) : (row.tag_parts ?? []);
+function tagsOf(parts: TaggedAggregateRow['tag_parts']): ReducedTagRow[] {
+  return typeof parts === 'string' ? JSON.parse(parts) : (parts ?? []);
 }
 
 function toAggregate(row: AggregateRow): ThreadAggregate {
-  const { provider_kind, provider_user_id, post_parts, ...rest } = row;
-  const { tag_parts: _tags, ...thread } = rest as typeof rest & { tag_parts?: unknown };
+  const { provider_kind, provider_user_id, post_parts, ...thread } = row;
   const parts: JsonPost[] = typeof post_parts === 'string' ? JSON.parse(post_parts) : post_parts;
   return {
     thread,
@@ -184,7 +183,11 @@ export async function listScheduledThreadAggregates(
     },
     { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },
   );
-  return rows.map((r) => (withTags ? { ...toAggregate(r as AggregateRow), tags: tagsOf(r as TaggedAggregateRow) } : toAggregate(r as AggregateRow)));
+  return rows.map((r) => {
+    const { tag_parts, ...row } = r as TaggedAggregateRow;
+    const aggregate = toAggregate(row);
+    return withTags ? { ...aggregate, tags: tagsOf(tag_parts) } : aggregate;
+  });
 }
 
 /** Drafts (no scheduled time) of a workspace, newest first, as the API shows them. */
