@@ -21,6 +21,13 @@ export interface ThreadAggregate {
   posts: PostAggregate[];
 }
 
+/** A thread's tag as thread-tag answers show it. */
+export interface ReducedTagRow {
+  id: string;
+  name: string;
+  color: string;
+}
+
 export interface PostAggregate {
   post: PostRow;
   media: MediaRow[];
@@ -85,6 +92,19 @@ interface JsonPost {
 }
 
 type AggregateRow = ThreadRow & { provider_kind: ProviderKind; provider_user_id: string; post_parts: JsonPost[] | string };
+type TaggedAggregateRow = AggregateRow & { tag_parts: ReducedTagRow[] | string | null };
+
+/**
+ * The thread's tags (id, name, color) as JSON, by a correlated subquery of the same statement.
+ * Unordered here: the service sorts them as Get Thread Tags does (by name, case-insensitively).
+ */
+const threadTagParts = sql<ReducedTagRow[] | null>`coalesce((
+  SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color))
+  FROM thread_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tt.thread_id = t.id), '[]')`;
+
+function tagsOf(parts: TaggedAggregateRow['tag_parts']): ReducedTagRow[] {
+  return typeof parts === 'string' ? JSON.parse(parts) : (parts ?? []);
+}
 
 function toAggregate(row: AggregateRow): ThreadAggregate {
   const { provider_kind, provider_user_id, post_parts, ...thread } = row;
@@ -136,18 +156,24 @@ export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: strin
   return rows[0] ? toAggregate(rows[0] as AggregateRow) : undefined;
 }
 
-/** Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them. */
+/**
+ * Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them.
+ * With `withTags`, each thread's tags come in the same statement (List Posts' `include=tags`).
+ */
 export async function listScheduledThreadAggregates(
   db: DbOrTrx,
   workspace: Workspace,
   range: { from: Date; to: Date; providerId?: string },
-): Promise<ThreadAggregate[]> {
+  options: { withTags?: boolean } = {},
+): Promise<Array<ThreadAggregate & { tags?: ReducedTagRow[] }>> {
   const byProvider = range.providerId !== undefined;
+  const withTags = options.withTags === true;
   const { rows } = await compiled.run(
     db,
-    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}`,
+    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}:${withTags}`,
     (param) => {
-      let select = selectThreadAggregates(db);
+      // Without tags the column is a constant null: one query shape to build either way.
+      let select = selectThreadAggregates(db).select((withTags ? threadTagParts : sql<ReducedTagRow[] | null>`null`).as('tag_parts'));
       select = workspace.teamId
         ? select.where('t.team_id', '=', param('teamId'))
         : select.where('t.team_id', 'is', null).where('t.account_id', '=', param('ownerId'));
@@ -157,7 +183,11 @@ export async function listScheduledThreadAggregates(
     },
     { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },
   );
-  return rows.map((r) => toAggregate(r as AggregateRow));
+  return rows.map((r) => {
+    const { tag_parts, ...row } = r as TaggedAggregateRow;
+    const aggregate = toAggregate(row);
+    return withTags ? { ...aggregate, tags: tagsOf(tag_parts) } : aggregate;
+  });
 }
 
 /** Drafts (no scheduled time) of a workspace, newest first, as the API shows them. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderRow } from '../db/schema/index.js';
+import type { AccountRow, OAuthStateRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
 import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
@@ -89,36 +89,69 @@ function requireThreadsApp(ctx: AppContext): void {
 }
 
 /** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
-export async function startThreadsConnect(ctx: AppContext, account: AccountRow, teamId?: string): Promise<{ authorizeUrl: string }> {
+export async function startThreadsConnect(
+  ctx: AppContext,
+  account: AccountRow,
+  options: { teamId?: string; returnTo?: 'web' } = {},
+): Promise<{ authorizeUrl: string }> {
   requireThreadsApp(ctx);
   const client = (await ctx.network()).threads;
-  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const workspace = await resolveWorkspace(ctx.db, account, options.teamId);
   const state = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();
   await insertOAuthState(
     ctx.db,
-    { state, account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', created_at: now, expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS) },
+    {
+      state,
+      account_id: account.id,
+      team_id: workspace.teamId,
+      kind: 'THREADS',
+      created_at: now,
+      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
+      return_to: options.returnTo ?? null,
+    },
     now,
   );
   return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
 }
 
 /**
+ * A connect the web app started failed after its state was found: the callback sends the browser
+ * back to the accounts page with `error`, the failure the API flow would have answered.
+ */
+export class WebConnectFailure extends Error {
+  constructor(readonly error: unknown) {
+    super('the Threads connect failed', { cause: error });
+  }
+}
+
+/**
  * Step 2: Meta redirects the browser back with `code` and `state` (no API key). The state says
- * who asked; the code becomes a long-lived token; the user id comes from /me as a string.
+ * who asked and where the browser goes next; the code becomes a long-lived token; the user id
+ * comes from /me as a string. A state that is unknown or used says nothing about where the
+ * browser came from, so that failure is always the JSON problem.
  */
 export async function finishThreadsConnect(
   ctx: AppContext,
   query: { code?: string; state?: string; error?: string; error_description?: string },
-): Promise<ProviderRow> {
+): Promise<{ provider: ProviderRow; returnTo: 'web' | null }> {
   requireThreadsApp(ctx);
-  const client = (await ctx.network()).threads;
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
   const row = await takeOAuthState(ctx.db, query.state);
-  if (!row || row.expires_at < ctx.clock.now())
-    throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+  if (!row) throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+  try {
+    if (row.expires_at < ctx.clock.now())
+      throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+    return { provider: await completeThreadsConnect(ctx, row, query), returnTo: row.return_to };
+  } catch (err) {
+    throw row.return_to === 'web' ? new WebConnectFailure(err) : err;
+  }
+}
+
+async function completeThreadsConnect(ctx: AppContext, row: OAuthStateRow, query: { code?: string; error?: string; error_description?: string }) {
   if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
   if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
+  const client = (await ctx.network()).threads;
   const code = query.code.replace(/#_$/, '');
   let token;
   let me;

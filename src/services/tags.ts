@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, TagRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
+import { byTagName, tagKey } from '../lib/tag-names.js';
 import { iso } from '../lib/time.js';
 import { workspaceOf } from '../lib/workspace.js';
 import { findTagIds, insertMissingTags, listTagsInScope, listThreadTags, replaceThreadTags } from '../repos/tags.js';
@@ -21,11 +22,6 @@ export function colorFor(nameKey: string): string {
   return PALETTE[digest.readUInt32BE(0) % PALETTE.length]!;
 }
 
-/** Case-insensitive identity of a tag name. */
-export function tagKey(name: string): string {
-  return name.trim().toLocaleLowerCase('en-US');
-}
-
 export function tagView(row: TagRow) {
   return {
     id: row.id,
@@ -42,21 +38,15 @@ export function reducedTagView(row: Pick<TagRow, 'id' | 'name' | 'color'>) {
   return { id: row.id, name: row.name, color: row.color };
 }
 
-function byName(a: { name: string }, b: { name: string }): number {
-  const ka = tagKey(a.name);
-  const kb = tagKey(b.name);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
-
 export async function listTags(ctx: AppContext, account: AccountRow, teamId?: string) {
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
   const rows = await listTagsInScope(ctx.db, workspace.scope);
-  return rows.sort(byName).map(tagView);
+  return rows.sort(byTagName).map(tagView);
 }
 
 async function threadTagRows(db: DbOrTrx, threadId: string) {
   const rows = await listThreadTags(db, threadId);
-  return rows.sort(byName).map(reducedTagView);
+  return rows.sort(byTagName).map(reducedTagView);
 }
 
 export async function getThreadTags(ctx: AppContext, account: AccountRow, threadId: string) {

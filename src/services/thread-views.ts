@@ -36,6 +36,8 @@ export interface ThreadView {
   providerUserId: string;
   status: PublishStatus;
   posts: PostView[];
+  /** List Posts with `include=tags` only. */
+  tags?: Array<{ id: string; name: string; color: string }>;
 }
 
 export interface DraftView {

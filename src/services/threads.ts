@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
+import { byTagName } from '../lib/tag-names.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
 import { lockFollowUpsOf } from '../repos/follow-ups.js';
@@ -221,19 +222,18 @@ async function claimIdempotency(trx: DbOrTrx, accountId: string, key: string, ha
 export async function listThreads(
   ctx: AppContext,
   account: AccountRow,
-  query: { from: string; to: string; providerId?: string; teamId?: string },
+  query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags' },
 ): Promise<ThreadView[]> {
   const from = readDateTime(query.from, account.timezone, 'from');
   const to = readDateTime(query.to, account.timezone, 'to');
   if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  const aggregates = await listScheduledThreadAggregates(ctx.db, workspace, {
-    from,
-    to,
-    ...(query.providerId !== undefined ? { providerId: query.providerId } : {}),
-  });
-  return aggregates.map(threadView);
+  const range = { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) };
+  if (query.include !== 'tags') return (await listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
+  // include=tags: the tags come in the same statement; sorted as Get Thread Tags sorts them.
+  const aggregates = await listScheduledThreadAggregates(ctx.db, workspace, range, { withTags: true });
+  return aggregates.map((a) => ({ ...threadView(a), tags: (a.tags ?? []).sort(byTagName).map(({ id, name, color }) => ({ id, name, color })) }));
 }
 
 export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {

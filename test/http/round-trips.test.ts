@@ -72,7 +72,7 @@ describeEachDb(
       assert.equal((await outsider.call(app, { method: 'GET', url: `/api/v1/posts/${teamThread.json().threadId}` })).statusCode, 404);
     });
 
-    test('List Posts (20 threads × 3 posts): at most 2 round trips', async () => {
+    test('List Posts (20 threads × 3 posts): at most 2 round trips, with include=tags too', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const provider = await createProvider(ctx, user.account);
@@ -104,6 +104,30 @@ describeEachDb(
         assert.equal(t.posts[2].postMedia[0].url, 'https://img.example/2.png');
       }
       assert.ok(measured.count <= 2, `List Posts took ${measured.count} round trips:\n${measured.statements.join('\n')}`);
+
+      // include=tags: each thread's tags come in the same statement, so as many round trips.
+      for (let i = 0; i < 20; i++) {
+        const tagged = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${threads[i].threadId}/tags`, payload: { tagNames: [`t${i % 3}`, 'all'] } });
+        assert.equal(tagged.statusCode, 200, tagged.body);
+      }
+      let withTags: Awaited<ReturnType<typeof list>> | undefined;
+      const measuredTags = await counter.measure(async () => {
+        withTags = await user.call(app, { method: 'GET', url: '/api/v1/posts?from=2026-12-02T00:00:00&to=2026-12-02T23:59:59&include=tags' });
+      });
+      assert.equal(withTags!.statusCode, 200, withTags!.body);
+      const listed = withTags!.json().threads;
+      assert.equal(listed.length, 20);
+      for (const [i, t] of (listed as Array<{ tags: Array<{ name: string }> }>).entries()) {
+        assert.deepEqual(
+          t.tags.map((tag) => tag.name),
+          ['all', `t${i % 3}`],
+        );
+      }
+      assert.equal(
+        measuredTags.count,
+        measured.count,
+        `List Posts with include=tags took ${measuredTags.count} round trips:\n${measuredTags.statements.join('\n')}`,
+      );
     });
 
     test('Create: one read before one transaction of set-based inserts; as many round trips for 5 posts as for 1', async () => {

@@ -83,4 +83,79 @@ describeEachDb('tags', (env) => {
     assert.deepEqual((await owner.call(app, { method: 'GET', url: '/api/v1/tags?teamId=personal' })).json().tags, []);
     assert.equal((await owner.call(app, { method: 'GET', url: `/api/v1/tags?teamId=${team.id}` })).json().tags.length, 2);
   });
+
+  test('List Posts with include=tags: each thread with its reduced tags sorted by name; without it the answer is as before', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const create = async (at: string) => {
+      const res = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, scheduleAt: at, posts: [{ text: at }] } });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().threadId as string;
+    };
+    const tagged = await create('2026-12-03T09:00:00');
+    const untagged = await create('2026-12-03T10:00:00');
+    const other = await create('2026-12-03T11:00:00');
+    await user.call(app, { method: 'PUT', url: `/api/v1/posts/${tagged}/tags`, payload: { tagNames: ['zeta', 'Launch', 'beta'] } });
+    await user.call(app, { method: 'PUT', url: `/api/v1/posts/${other}/tags`, payload: { tagNames: ['Beta'] } });
+    const range = 'from=2026-12-03T00:00:00&to=2026-12-03T23:59:59';
+
+    const plain = await user.call(app, { method: 'GET', url: `/api/v1/posts?${range}` });
+    assert.equal(plain.statusCode, 200);
+    for (const t of plain.json().threads) assert.equal('tags' in t, false, 'no tags without include');
+    const withTags = await user.call(app, { method: 'GET', url: `/api/v1/posts?${range}&include=tags` });
+    assert.equal(withTags.statusCode, 200, withTags.body);
+    const body = withTags.json();
+    assert.deepEqual(
+      body.threads.map((t: { threadId: string }) => t.threadId),
+      [tagged, untagged, other],
+    );
+    // The same threads as without include, each with the tags Get Thread Tags answers.
+    assert.deepEqual(
+      body.threads.map(({ tags: _t, ...rest }: { tags: unknown }) => rest),
+      plain.json().threads,
+    );
+    assert.equal(body.count, 3);
+    for (const t of body.threads) {
+      const own = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${t.threadId}/tags` })).json().tags;
+      assert.deepEqual(t.tags, own);
+    }
+    assert.deepEqual(
+      body.threads[0].tags.map((t: { name: string }) => t.name),
+      ['beta', 'Launch', 'zeta'],
+    );
+    for (const tag of body.threads[0].tags) assert.deepEqual(Object.keys(tag).sort(), ['color', 'id', 'name']);
+    assert.deepEqual(body.threads[1].tags, []);
+    // Tags are per scope: "Beta" on the other thread is the same tag as "beta".
+    assert.equal(body.threads[2].tags[0].id, body.threads[0].tags[0].id);
+    const filtered = await user.call(app, { method: 'GET', url: `/api/v1/posts?${range}&include=tags&providerId=${provider.id}` });
+    assert.deepEqual(filtered.json(), body);
+  });
+
+  test('List Posts include: any value but tags is a 400 naming the field; the OpenAPI document shows it', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    for (const bad of ['TAGS', 'tags,posts', '', 'posts']) {
+      const res = await user.call(app, {
+        method: 'GET',
+        url: `/api/v1/posts?from=2026-12-03T00:00:00&to=2026-12-03T23:59:59&include=${encodeURIComponent(bad)}`,
+      });
+      assert.equal(res.statusCode, 400, `include=${bad}: ${res.body}`);
+      assert.match(res.headers['content-type'] as string, /^application\/problem\+json/);
+      assert.equal(res.json().code, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        ['include'],
+      );
+    }
+    const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const op = doc.paths['/api/v1/posts'].get;
+    const include = op.parameters.find((p: { name: string; in: string }) => p.name === 'include' && p.in === 'query');
+    assert.ok(include, 'include is documented');
+    assert.equal(include.required, false);
+    assert.deepEqual(include.schema.enum ?? [include.schema.const], ['tags'], JSON.stringify(include));
+    const thread = op.responses['200'].content['application/json'].schema.properties.threads.items;
+    assert.deepEqual(Object.keys(thread.properties.tags.items.properties).sort(), ['color', 'id', 'name']);
+    assert.ok(!thread.required.includes('tags'));
+  });
 });

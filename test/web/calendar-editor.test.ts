@@ -53,8 +53,8 @@ before(async () => {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'warn',
-    // The test does in a minute what a person does in ten (the calendar also asks each thread's
-    // tags): the default 60 requests a minute per account would answer it 429 part way.
+    // The test does in a minute what a person does in ten: the default 60 requests a minute per
+    // account would answer it 429 part way.
     SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
   };
   cli('migrate');

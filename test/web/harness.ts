@@ -57,11 +57,15 @@ export interface WebHarness {
   close(): Promise<void>;
 }
 
-/** A fresh server (with `env` added to its environment) and a fresh browser profile. */
-export async function startWebHarness(env: Record<string, string> = {}): Promise<WebHarness> {
+/**
+ * A fresh server (with `env` added to its environment; a function gets the server's address
+ * first, for settings such as PUBLIC_URL) and a fresh browser profile.
+ */
+export async function startWebHarness(env: Record<string, string> | ((base: string) => Record<string, string>) = {}): Promise<WebHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'skein-web-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const extraEnv = typeof env === 'function' ? env(base) : env;
   let output = '';
   const server: ChildProcess = spawn(process.execPath, ['bin/skein.js', 'serve'], {
     cwd: REPO_ROOT,
@@ -75,7 +79,7 @@ export async function startWebHarness(env: Record<string, string> = {}): Promise
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
-      ...env,
+      ...extraEnv,
     },
   });
   const collect = (chunk: string) => {

@@ -8,6 +8,7 @@ import * as m0007 from './0007-followers.js';
 import * as m0008 from './0008-claim-index.js';
 import * as m0009 from './0009-webhooks.js';
 import * as m0010 from './0010-web-sessions.js';
+import * as m0011 from './0011-oauth-return-to.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0008-claim-index': m0008,
   '0009-webhooks': m0009,
   '0010-web-sessions': m0010,
+  '0011-oauth-return-to': m0011,
 };

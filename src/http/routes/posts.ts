@@ -10,6 +10,7 @@ import {
   Draft,
   EditPostBody,
   EditThreadBody,
+  ListedThread,
   ListPostsQuery,
   RescheduleBody,
   RetryBody,
@@ -25,7 +26,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'List scheduled and published threads in a date range',
       querystring: ListPostsQuery,
-      response: withProblems({ 200: Type.Object({ threads: Type.Array(Thread), count: Type.Integer() }) }),
+      response: withProblems({ 200: Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer() }) }),
     },
     handler: async (request) => {
       const threads = await listThreads(ctx, caller(request), request.query);

@@ -1,7 +1,15 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import { toProblem } from '../../errors/problem.js';
 import { resolveWorkspace } from '../../services/accounts.js';
-import { blueskyConnectFaults, connectBlueskyAccount, disconnectProvider, finishThreadsConnect, startThreadsConnect } from '../../services/connections.js';
+import {
+  blueskyConnectFaults,
+  connectBlueskyAccount,
+  disconnectProvider,
+  finishThreadsConnect,
+  startThreadsConnect,
+  WebConnectFailure,
+} from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, withProblems } from '../schemas/common.js';
@@ -52,10 +60,21 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     schema: {
       tags,
       summary: 'Start connecting a Threads account: open authorizeUrl in a browser',
-      querystring: TeamQuery,
+      querystring: Type.Object({
+        ...TeamQuery.properties,
+        returnTo: Type.Optional(
+          Type.Literal('web', {
+            description:
+              "Opt-in: 'web' makes the callback redirect the browser (303) to the web app's /accounts page with the outcome, instead of answering JSON",
+          }),
+        ),
+      }),
       response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]),
     },
-    handler: async (request) => startThreadsConnect(ctx, caller(request), request.query.teamId),
+    handler: async (request) => {
+      const { teamId, returnTo } = request.query;
+      return startThreadsConnect(ctx, caller(request), { ...(teamId !== undefined ? { teamId } : {}), ...(returnTo ? { returnTo } : {}) });
+    },
   });
 
   app.get('/api/v1/providers/threads/callback', {
@@ -69,10 +88,32 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         error: Type.Optional(Type.String()),
         error_description: Type.Optional(Type.String()),
       }),
-      response: withProblems({ 200: Provider }, [400, 409, 429, 502]),
+      response: withProblems(
+        {
+          200: Provider,
+          303: Type.Null({
+            description:
+              'A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure',
+          }),
+        },
+        [400, 409, 429, 502],
+      ),
       security: [],
     },
-    handler: async (request) => providerView(await finishThreadsConnect(ctx, request.query)),
+    handler: async (request, reply) => {
+      try {
+        const { provider, returnTo } = await finishThreadsConnect(ctx, request.query);
+        if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'connected', username: provider.username })}`, 303);
+        return providerView(provider);
+      } catch (err) {
+        if (!(err instanceof WebConnectFailure)) throw err;
+        const problem = toProblem(err.error);
+        if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, 'Threads connect failed');
+        // The page speaks to a person: the fault's own message ("Threads refused: …"), not its path.
+        const message = problem.errors?.length === 1 ? problem.errors[0]!.message : problem.detail;
+        return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'error', code: problem.code, message })}`, 303);
+      }
+    },
   });
 
   app.delete('/api/v1/providers/:id', {

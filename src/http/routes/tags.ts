@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
-import { TeamQuery } from '../schemas/threads.js';
+import { ReducedTag, TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Tags'];
 const Tag = Type.Object({
@@ -15,7 +15,6 @@ const Tag = Type.Object({
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
-const ReducedTag = Type.Object({ id: Id, name: Type.String(), color: Type.String() });
 const ThreadTags = Type.Object({ threadId: Id, tags: Type.Array(ReducedTag) });
 
 export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

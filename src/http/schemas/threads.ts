@@ -89,6 +89,14 @@ export const Thread = Type.Object(
   { $id: 'Thread' },
 );
 
+export const ReducedTag = Type.Object({ id: Id, name: Type.String(), color: Type.String() });
+
+/** A Thread in List Posts: with `include=tags`, also its tags (reduced, sorted by name). */
+export const ListedThread = Type.Object({
+  ...Thread.properties,
+  tags: Type.Optional(Type.Array(ReducedTag, { description: "Only with include=tags: the thread's tags, sorted by name case-insensitively" })),
+});
+
 export const Draft = Type.Object({
   threadId: Id,
   provider: Type.String(),
@@ -102,6 +110,12 @@ export const ListPostsQuery = Type.Object({
   to: LocalDateTime,
   providerId: Type.Optional(Type.String()),
   teamId: TeamIdQuery,
+  include: Type.Optional(
+    Type.Literal('tags', {
+      description:
+        "Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged.",
+    }),
+  ),
 });
 
 export const TeamQuery = Type.Object({ teamId: TeamIdQuery });

@@ -172,6 +172,79 @@ describeEachDb(
       assert.equal(row.access_token_enc, null);
     });
 
+    test('a connect the web app started (returnTo=web) ends with a 303 to /accounts; the API flow keeps its JSON', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const start = async (query: string) => {
+        const res = await user.call(app, { method: 'GET', url: `/api/v1/providers/threads/connect${query}` });
+        assert.equal(res.statusCode, 200, res.body);
+        const url = new URL(res.json().authorizeUrl);
+        return { state: url.searchParams.get('state')!, redirectUri: url.searchParams.get('redirect_uri')! };
+      };
+      const accounts = (location: string) => {
+        const url = new URL(location, 'http://skein.invalid');
+        assert.equal(url.pathname, '/accounts');
+        return Object.fromEntries(url.searchParams);
+      };
+
+      const web = await start('?returnTo=web');
+      const { code } = fake.authorize({ username: 'web_user', redirectUri: web.redirectUri });
+      const done = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
+      assert.equal(done.statusCode, 303, done.body);
+      assert.deepEqual(accounts(done.headers.location as string), { threads: 'connected', username: 'web_user' });
+      const listed = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+      assert.deepEqual(
+        listed.map((p: { username: string; status: string }) => [p.username, p.status]),
+        [['web_user', 'ACTIVE']],
+      );
+
+      // Refused at Meta: back to the page with Meta's reason.
+      const denied = await start('?returnTo=web');
+      const refused = await app.inject({
+        method: 'GET',
+        url: `/api/v1/providers/threads/callback?error=access_denied&error_description=${encodeURIComponent('Permissions error')}&state=${denied.state}`,
+      });
+      assert.equal(refused.statusCode, 303);
+      assert.deepEqual(accounts(refused.headers.location as string), { threads: 'error', code: 'VALIDATION_FAILED', message: 'Permissions error' });
+      // A code Meta never issued: the exchange is refused, and the browser hears it on the page.
+      const badCode = await start('?returnTo=web');
+      const failed = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=AQnot-a-code&state=${badCode.state}` });
+      assert.equal(failed.statusCode, 303);
+      const failure = accounts(failed.headers.location as string);
+      assert.equal(failure.threads, 'error');
+      assert.match(failure.message!, /^Threads refused/);
+      // The state of a web connect is single-use too; once used it says nothing about where the
+      // browser came from, so the answer is the JSON problem.
+      const replay = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
+      assert.equal(replay.statusCode, 400);
+      assert.equal(replay.json().errors[0].path, 'state');
+
+      // Without returnTo: the JSON answers, as before.
+      const api = await start('');
+      const apiCode = fake.authorize({ username: 'api_user', redirectUri: api.redirectUri }).code;
+      const json = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${apiCode}&state=${api.state}` });
+      assert.equal(json.statusCode, 200, json.body);
+      assert.equal(json.json().username, 'api_user');
+      const apiDenied = await start('');
+      const apiRefused = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?error=access_denied&state=${apiDenied.state}` });
+      assert.equal(apiRefused.statusCode, 400);
+      assert.match(apiRefused.headers['content-type'] as string, /^application\/problem\+json/);
+      assert.equal(apiRefused.json().errors[0].path, 'error');
+
+      // returnTo takes one value.
+      const bad = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect?returnTo=https://evil.example' });
+      assert.equal(bad.statusCode, 400);
+      assert.deepEqual(
+        bad.json().errors.map((e: { path: string }) => e.path),
+        ['returnTo'],
+      );
+      // Both are in the OpenAPI document.
+      const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+      const returnTo = doc.paths['/api/v1/providers/threads/connect'].get.parameters.find((p: { name: string }) => p.name === 'returnTo');
+      assert.deepEqual(returnTo.schema.enum ?? [returnTo.schema.const], ['web']);
+      assert.ok(doc.paths['/api/v1/providers/threads/callback'].get.responses['303'], 'the redirect is documented');
+    });
+
     test('connect needs the app configured, and a valid state', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api, ApiError } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import { navigate } from '../router.js';
 import './accounts.css';
 import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
 
@@ -13,13 +14,27 @@ export function AccountsPage() {
   const { api, account } = useApp();
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
+  // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
+  // outcome is read once, and taken out of the address so a reload does not show it again.
+  const [threadsOutcome] = useState(() => threadsConnectOutcome(new URLSearchParams(location.search)));
   useEffect(() => {
     document.title = 'Accounts · Skein';
+    if (threadsOutcome) navigate('/accounts', { replace: true });
   }, []);
 
   return (
     <div class="stack">
       <h1>Accounts</h1>
+      {threadsOutcome?.ok && (
+        <p class="connect-outcome ok" role="status">
+          {threadsOutcome.text}
+        </p>
+      )}
+      {threadsOutcome && !threadsOutcome.ok && (
+        <p class="connect-outcome failed" role="alert">
+          {threadsOutcome.text}
+        </p>
+      )}
       <section class="card" aria-labelledby="connect-heading">
         <h2 id="connect-heading">Connect an account</h2>
         <div class="connect-grid">
@@ -117,10 +132,24 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
   );
 }
 
-/** Threads connects through Meta's sign-in page: the API gives the address to go to. */
+/**
+ * Threads connects through Meta's sign-in page: the API gives the address to go to, and with
+ * `returnTo=web` Meta's redirect back ends on this page (not on the API's JSON answer).
+ */
 async function startThreadsConnect(api: Api): Promise<void> {
-  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect');
+  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect?returnTo=web');
   window.location.assign(authorizeUrl);
+}
+
+/** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */
+export function threadsConnectOutcome(search: URLSearchParams): { ok: boolean; text: string } | null {
+  const outcome = search.get('threads');
+  if (outcome === 'connected') return { ok: true, text: `Threads account @${search.get('username') ?? ''} connected.` };
+  if (outcome === 'error') {
+    const message = search.get('message') || 'Meta did not complete the sign-in.';
+    return { ok: false, text: `Threads was not connected: ${message}${/[.!?]$/.test(message) ? '' : '.'} Try Connect Threads again.` };
+  }
+  return null;
 }
 
 function ConnectThreads() {
@@ -227,30 +256,42 @@ function TimeSlots({ provider }: { provider: Provider }) {
   const toggle = useSubmit();
   const q = `providerId=${encodeURIComponent(provider.id)}`;
 
-  const load = async () => {
-    const [list, upcoming] = await Promise.all([
-      api.get<{ timeSlots: TimeSlot[] }>(`/api/v1/time-slots?${q}`),
-      api.get<{ slots: string[] }>(`/api/v1/time-slots/next?${q}&count=5`).catch(() => ({ slots: [] })),
-    ]);
-    setSlots(list.timeSlots);
+  const loadNext = async () => {
+    const upcoming = await api.get<{ slots: string[] }>(`/api/v1/time-slots/next?${q}&count=5`).catch(() => ({ slots: [] }));
     setNext(upcoming.slots);
+  };
+  const load = async () => {
+    const [list] = await Promise.all([api.get<{ timeSlots: TimeSlot[] }>(`/api/v1/time-slots?${q}`), loadNext()]);
+    setSlots(list.timeSlots);
   };
   useEffect(() => {
     load().catch(() => setSlots([]));
   }, [api, provider.id]);
 
+  // A change is one request: the grid takes the slot from the answer (POST answers the slot,
+  // DELETE its id) instead of reading the list again. The next free times depend on the
+  // scheduled threads too, so they are read again, once, after a burst of changes settles.
+  const nextTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(nextTimer.current ?? undefined), []);
+  const refreshNextSoon = () => {
+    clearTimeout(nextTimer.current ?? undefined);
+    nextTimer.current = setTimeout(() => void loadNext(), 800);
+  };
+  const added = (slot: TimeSlot) => {
+    setSlots((list) => [...(list ?? []).filter((s) => s.id !== slot.id), slot]);
+    refreshNextSoon();
+  };
+
   const rows = useMemo(() => slotRows(slots ?? []), [slots]);
   // The cells stay enabled while a change is saved (aria-disabled only): disabling the focused
   // button would drop the keyboard focus; useSubmit runs one change at a time anyway.
   const add = (dayOfWeek: number, time: string, timezone: string) =>
-    toggle.run(async () => {
-      await api.send('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone });
-      await load();
-    });
+    toggle.run(async () => added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone })));
   const remove = (slot: TimeSlot) =>
     toggle.run(async () => {
       await api.send('DELETE', `/api/v1/time-slots/${encodeURIComponent(slot.id)}`);
-      await load();
+      setSlots((list) => (list ?? []).filter((s) => s.id !== slot.id));
+      refreshNextSoon();
     });
 
   return (
@@ -317,10 +358,9 @@ function TimeSlots({ provider }: { provider: Provider }) {
       <FormMessage message={toggle.error?.detail ?? null} />
       <AddSlotForm
         defaultZone={account.timezone}
-        onAdd={async (day, time, zone) => {
-          await api.send('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek: day, time, timezone: zone });
-          await load();
-        }}
+        onAdd={async (day, time, zone) =>
+          added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek: day, time, timezone: zone }))
+        }
       />
       <h4>Next free times</h4>
       {next === null ? (

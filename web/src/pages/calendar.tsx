@@ -14,18 +14,12 @@ import { addDays, dateKey, formatDate, formatInZone, type LocalParts, localDateT
 type View = 'week' | 'month';
 
 interface Placed {
-  thread: Thread;
+  thread: TaggedThread;
   at: LocalParts;
 }
 
-/**
- * Each thread's tags, kept for the session: List Posts does not carry tags, so each costs a
- * request (and the account's rate limit is 60 a minute). The editor forgets a thread it saves.
- */
-const tagCache = new Map<string, Tag[]>();
-export function forgetThreadTags(threadId: string): void {
-  tagCache.delete(threadId);
-}
+/** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
+type TaggedThread = Thread & { tags: Tag[] };
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -39,11 +33,10 @@ export function CalendarPage() {
   const [anchor, setAnchor] = useState(/^\d{4}-\d{2}-\d{2}$/.test(search.get('date') ?? '') ? search.get('date')! : today);
   const [providerFilter, setProviderFilter] = useState('');
   const [tagFilter, setTagFilter] = useState('');
-  const [providers, setProviders] = useState<Provider[]>([]);
+  const [providers, setProviders] = useState<Provider[] | null>(null);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
-  const [threads, setThreads] = useState<Thread[] | null>(null);
-  const [threadTags, setThreadTags] = useState<Record<string, Tag[]>>(() => Object.fromEntries(tagCache));
-  const [slots, setSlots] = useState<Array<{ providerId: string; at: string }>>([]);
+  const [threads, setThreads] = useState<TaggedThread[] | null>(null);
+  const [slots, setSlots] = useState<Array<{ providerId: string; at: string }> | null>(null);
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [message, setMessage] = useState('');
   const [reload, setReload] = useState(0);
@@ -57,7 +50,7 @@ export function CalendarPage() {
     api
       .get<{ providers: Provider[] }>('/api/v1/providers')
       .then((r) => setProviders(r.providers.filter((p) => p.status !== 'REVOKED')))
-      .catch(() => undefined);
+      .catch(() => setProviders([]));
     api
       .get<{ tags: Tag[] }>('/api/v1/tags')
       .then((r) => setKnownTags(r.tags))
@@ -65,24 +58,12 @@ export function CalendarPage() {
   }, [api]);
 
   useEffect(() => {
-    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59` });
+    // One request for the threads and their tags (the account's limit is 60 requests a minute).
+    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59`, include: 'tags' });
     if (providerFilter) query.set('providerId', providerFilter);
     api
-      .get<{ threads: Thread[] }>(`/api/v1/posts?${query}`)
-      .then(async (r) => {
-        setThreads(r.threads);
-        const missing = r.threads.filter((t) => !tagCache.has(t.threadId));
-        const answers = await Promise.all(
-          missing.map((t) =>
-            api
-              .get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(t.threadId)}/tags`)
-              .then((a) => tagCache.set(t.threadId, a.tags))
-              // Not kept: asked again on the next load.
-              .catch(() => undefined),
-          ),
-        );
-        if (answers.length) setThreadTags(Object.fromEntries(tagCache));
-      })
+      .get<{ threads: TaggedThread[] }>(`/api/v1/posts?${query}`)
+      .then((r) => setThreads(r.threads))
       .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
     api
       .get<{ drafts: Draft[] }>('/api/v1/posts/drafts')
@@ -91,6 +72,7 @@ export function CalendarPage() {
   }, [api, first, last, providerFilter, reload]);
 
   useEffect(() => {
+    if (providers === null) return;
     const wanted = providers.filter((p) => !providerFilter || p.id === providerFilter);
     Promise.all(
       wanted.map((p) =>
@@ -102,9 +84,12 @@ export function CalendarPage() {
     ).then((all) => setSlots(all.flat()));
   }, [api, providers, providerFilter, reload]);
 
-  const shown = (threads ?? []).filter((t) => !tagFilter || (threadTags[t.threadId] ?? []).some((tag) => tag.id === tagFilter));
+  const shown = (threads ?? []).filter((t) => !tagFilter || t.tags.some((tag) => tag.id === tagFilter));
   const placed: Placed[] = shown.filter((t) => t.scheduledAt).map((t) => ({ thread: t, at: partsIn(t.scheduledAt!, zone) }));
-  const freeSlots = slots.map((s) => ({ ...s, parts: partsIn(s.at, zone) }));
+  const freeSlots = (slots ?? []).map((s) => ({ ...s, parts: partsIn(s.at, zone) }));
+  // Threads and free slots are shown together once both are in: nothing moves as they arrive.
+  const ready = threads !== null && slots !== null;
+  const providerList = providers ?? [];
 
   const reschedule = async (threadId: string, date: string, hour: number | null) => {
     const thread = threads?.find((t) => t.threadId === threadId);
@@ -141,7 +126,7 @@ export function CalendarPage() {
   });
 
   const chip = (p: Placed) => {
-    const tags = threadTags[p.thread.threadId] ?? [];
+    const tags = p.thread.tags;
     const text = p.thread.posts[0]?.content ?? '';
     const movable = p.thread.posts.every((post) => post.status === 'READY');
     return (
@@ -163,11 +148,11 @@ export function CalendarPage() {
   };
 
   const slotLink = (s: (typeof freeSlots)[number]) => {
-    const provider = providers.find((p) => p.id === s.providerId);
+    const provider = providerList.find((p) => p.id === s.providerId);
     const time = `${String(s.parts.hour).padStart(2, '0')}:${String(s.parts.minute).padStart(2, '0')}`;
     return (
       <a key={`${s.providerId}-${s.at}`} class="free-slot" href={`/threads/new?at=${encodeURIComponent(s.at)}&providerId=${encodeURIComponent(s.providerId)}`}>
-        {time} free{provider && providers.length > 1 ? ` · @${provider.username}` : ''}
+        {time} free{provider && providerList.length > 1 ? ` · @${provider.username}` : ''}
         <span class="visually-hidden">: write a thread for this slot</span>
       </a>
     );
@@ -209,20 +194,20 @@ export function CalendarPage() {
             ›
           </button>
         </fieldset>
-        <label class="compact">
-          Account{' '}
-          <select value={providerFilter} onChange={(e) => setProviderFilter(e.currentTarget.value)}>
+        <div class="compact">
+          <label for="calendar-account">Account</label>{' '}
+          <select id="calendar-account" value={providerFilter} onChange={(e) => setProviderFilter(e.currentTarget.value)}>
             <option value="">All accounts</option>
-            {providers.map((p) => (
+            {providerList.map((p) => (
               <option key={p.id} value={p.id}>
                 @{p.username} ({p.provider === 'THREADS' ? 'Threads' : 'Bluesky'})
               </option>
             ))}
           </select>
-        </label>
-        <label class="compact">
-          Tag{' '}
-          <select value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
+        </div>
+        <div class="compact">
+          <label for="calendar-tag">Tag</label>{' '}
+          <select id="calendar-tag" value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
             <option value="">All tags</option>
             {knownTags.map((t) => (
               <option key={t.id} value={t.id}>
@@ -230,7 +215,7 @@ export function CalendarPage() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <div class="calendar-title-row">
         <h2 class="calendar-title" aria-live="polite">
@@ -240,7 +225,29 @@ export function CalendarPage() {
           {message}
         </p>
       </div>
-      <div class="calendar-scroll">
+      <div class={`calendar-scroll ${view}-view`}>
+        {view === 'week' && (
+          // Narrow screens get the week as a list of days (CSS picks one of the two: no script
+          // measures the width, so nothing moves on load).
+          <ol class="week-agenda" aria-label={`Week of ${title}`} aria-busy={ready ? undefined : 'true'}>
+            {ready &&
+              days.map((d) => {
+                const entries = [
+                  ...placed.filter((p) => dateKey(p.at) === d).map((p) => ({ at: p.at.hour * 60 + p.at.minute, node: chip(p) })),
+                  ...freeSlots.filter((s) => dateKey(s.parts) === d).map((s) => ({ at: s.parts.hour * 60 + s.parts.minute, node: slotLink(s) })),
+                ].sort((a, b) => a.at - b.at);
+                return (
+                  <li key={d} class={`agenda-day${d === today ? ' today' : ''}`} data-agenda-date={d}>
+                    <h3>
+                      {formatDate(d, { weekday: 'long', day: 'numeric', month: 'short' })}
+                      {d === today && <span class="hint"> · today</span>}
+                    </h3>
+                    {entries.length === 0 ? <p class="hint">Nothing scheduled.</p> : entries.map((e) => e.node)}
+                  </li>
+                );
+              })}
+          </ol>
+        )}
         {view === 'week' ? (
           <table class="week" aria-label={`Week of ${title}`}>
             <thead>
@@ -302,26 +309,35 @@ export function CalendarPage() {
           </table>
         )}
       </div>
-      <p class="hint">Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.</p>
-      <section class="card" aria-labelledby="drafts-heading">
-        <h2 id="drafts-heading">Drafts</h2>
-        {drafts.length === 0 ? (
-          <p class="hint">No drafts.</p>
-        ) : (
-          <ul class="drafts">
-            {drafts
-              .filter((d) => !providerFilter || providerOf(d, providers)?.id === providerFilter)
-              .map((d) => (
-                <li key={d.threadId}>
-                  <a href={`/threads/${d.threadId}`}>{d.posts[0]?.content || '(empty)'}</a>{' '}
-                  <span class="hint">
-                    {d.posts.length} post{d.posts.length === 1 ? '' : 's'} · saved {formatInZone(d.createdAt, zone)}
-                  </span>
-                </li>
-              ))}
-          </ul>
-        )}
-      </section>
+      {ready && (
+        <p class="hint">
+          <span class="hint-wide">
+            Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.
+          </span>
+          <span class="hint-narrow">Open a thread to change its time.</span>
+        </p>
+      )}
+      {ready && (
+        <section class="card" aria-labelledby="drafts-heading">
+          <h2 id="drafts-heading">Drafts</h2>
+          {drafts.length === 0 ? (
+            <p class="hint">No drafts.</p>
+          ) : (
+            <ul class="drafts">
+              {drafts
+                .filter((d) => !providerFilter || providerOf(d, providerList)?.id === providerFilter)
+                .map((d) => (
+                  <li key={d.threadId}>
+                    <a href={`/threads/${d.threadId}`}>{d.posts[0]?.content || '(empty)'}</a>{' '}
+                    <span class="hint">
+                      {d.posts.length} post{d.posts.length === 1 ? '' : 's'} · saved {formatInZone(d.createdAt, zone)}
+                    </span>
+                  </li>
+                ))}
+            </ul>
+          )}
+        </section>
+      )}
     </div>
   );
 }

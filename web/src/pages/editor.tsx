@@ -10,7 +10,6 @@ import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 import { type Provider, providerOf, type Tag, type Thread } from '../threads.js';
 import { formatInZone, inputValue } from '../time.js';
-import { forgetThreadTags } from './calendar.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tagNames(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
@@ -119,14 +118,12 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         };
         const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
         if (tags.length) await api.send('PUT', `/api/v1/posts/${created.threadId}/tags`, { tagNames: tags });
-        forgetThreadTags(created.threadId);
         navigate(`/threads/${created.threadId}`, { replace: true });
         return;
       }
       const base = `/api/v1/posts/${encodeURIComponent(thread.threadId)}`;
       await api.send('PUT', `${base}/edit`, { posts: postBodies() });
       await api.send('PUT', `${base}/tags`, { tagNames: tags });
-      forgetThreadTags(thread.threadId);
       if (action === 'schedule') await api.send('PUT', `${base}/reschedule`, { scheduleAt });
       if (action === 'queue') await api.send('POST', `${base}/queue`, {});
       await load(thread.threadId);
@@ -147,6 +144,31 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       setThread(r.thread);
       setNotice('Retrying now.');
     });
+
+  const refreshAnalytics = () =>
+    run(async () => {
+      if (!thread) return;
+      const r = await api.send<{ thread: Thread }>('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/analytics/refresh`, {});
+      setThread(r.thread);
+      setNotice('Analytics refreshed.');
+    });
+
+  // While the thread is being published (or has just fallen due), its status is read again every
+  // few seconds, so a retry or a due thread ends on the page as PUBLISHED or FAILED without a
+  // reload. A thread due for more than 10 minutes is not waited for (no publisher is running?).
+  // (From 30 s before: the browser's clock may run behind the server's.)
+  const dueFor = thread?.scheduledAt ? Date.now() - Date.parse(thread.scheduledAt) : Number.NEGATIVE_INFINITY;
+  const publishing = thread !== null && (thread.status === 'PUBLISHING' || (thread.status === 'READY' && dueFor >= -30_000 && dueFor < 10 * 60_000));
+  useEffect(() => {
+    if (!publishing || !thread) return;
+    const timer = setTimeout(() => {
+      api
+        .get<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(thread.threadId)}`)
+        .then((r) => setThread(r.thread))
+        .catch(() => undefined);
+    }, 4000);
+    return () => clearTimeout(timer);
+  }, [api, thread, publishing]);
 
   if (loadError) return <Missing message={loadError} />;
   if (threadId && !thread) return <section aria-busy="true" class="editor-loading" />;
@@ -221,7 +243,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
               />
             ))}
           </ol>
-          <button type="button" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
+          <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
             Add post
           </button>
           <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tagNames')} />
@@ -262,7 +284,12 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
       {!editable && thread && (
-        <div class="actions">
+        <div class="actions wrap">
+          {thread.posts.some((p) => p.publishedAt) && (
+            <button type="button" onClick={refreshAnalytics} disabled={busy}>
+              Refresh analytics
+            </button>
+          )}
           <button type="button" class="danger" onClick={remove} disabled={busy}>
             Delete
           </button>

@@ -14,7 +14,10 @@ export function HomePage() {
       </p>
       <ul class="links">
         <li>
-          <a href="/calendar">Calendar</a>: scheduled and published threads, the queue's free slots, drafts.
+          <a href="/accounts">Accounts</a>: connect a Threads or Bluesky account first; its weekly posting times.
+        </li>
+        <li>
+          <a href="/calendar">Calendar</a>: scheduled and published threads, the queue's free slots, drafts; New thread writes one.
         </li>
         <li>
           <a href="/settings">Settings</a>: API keys, time zone, workspace, auto-plug.
