@@ -161,6 +161,11 @@ const READ_TYPES: Record<CreateType, ReadType> = { TEXT: 'TEXT_POST', IMAGE: 'IM
 export class FakeGraphApi {
   /** Every post published, in order (reposts are in `reposts`). */
   readonly published: PublishedPost[] = [];
+  /**
+   * Publish times per user and bucket ("posts" / "replies"), kept sorted: the quota counts a
+   * window of them by binary search, not by scanning every post (the bench publishes 10,000s).
+   */
+  readonly #publishTimes = new Map<string, number[]>();
   readonly reposts: PublishedPost[] = [];
   readonly requests: RecordedRequest[] = [];
   /** Publish calls refused because the container was already published. */
@@ -520,6 +525,7 @@ export class FakeGraphApi {
     };
     this.#media.set(post.id, post);
     this.published.push(post);
+    this.#recordPublishTime(post.ownerId, post.replyToId !== null, post.publishedAt);
     container.mediaId = post.id;
     return post;
   }
@@ -533,20 +539,28 @@ export class FakeGraphApi {
   }
 
   #usage(user: User, replies: boolean): number {
-    const since = this.#now() - DAY;
-    return this.published.filter((p) => p.ownerId === user.id && p.publishedAt > since && (p.replyToId !== null) === replies).length;
+    const times = this.#publishTimes.get(`${replies ? 'replies' : 'posts'}:${user.id}`) ?? [];
+    return times.length - firstAbove(times, this.#now() - DAY);
+  }
+
+  #recordPublishTime(ownerId: string, reply: boolean, at: number): void {
+    const key = `${reply ? 'replies' : 'posts'}:${ownerId}`;
+    const times = this.#publishTimes.get(key) ?? [];
+    this.#publishTimes.set(key, times);
+    // A test clock may move back: insert in order rather than assume it only grows.
+    times.splice(firstAbove(times, at), 0, at);
   }
 
   #publishingLimit(user: User, params: Params): Record<string, unknown> {
     const fields = requestedFields(params, LIMIT_FIELDS, 'ThreadsPublishingLimit', ['quota_usage']);
     const config = (total: number) => ({ quota_total: total, quota_duration: DAY / 1000 });
-    const deletes = [...this.#media.values()].filter((m) => m.ownerId === user.id && m.deleted).length;
+    const deletes = () => [...this.#media.values()].filter((m) => m.ownerId === user.id && m.deleted).length;
     const values = {
       quota_usage: this.#usage(user, false),
       config: config(this.#postQuota),
       reply_quota_usage: this.#usage(user, true),
       reply_config: config(this.#replyQuota),
-      delete_quota_usage: deletes,
+      delete_quota_usage: fields.includes('delete_quota_usage') ? deletes() : 0,
       delete_config: config(100),
       location_search_quota_usage: 0,
       location_search_config: config(500),
@@ -815,4 +829,16 @@ function json(status: number, body: unknown): Answer {
 function send(res: ServerResponse, answer: Answer): void {
   res.writeHead(answer.status, { 'content-type': 'application/json; charset=UTF-8', ...answer.headers });
   res.end(answer.body);
+}
+
+/** Index of the first element of the ascending `sorted` greater than `value` (its length if none). */
+function firstAbove(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! > value) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
