@@ -1,4 +1,5 @@
 import type { AppContext } from './context.js';
+import { ConflictError } from './errors/index.js';
 import { anyAccountExists } from './repos/accounts.js';
 import { createAccount } from './services/accounts.js';
 import { createApiKey } from './services/api-keys.js';
@@ -11,7 +12,15 @@ import { createSignInLink, signInLinkUrl } from './services/web-auth.js';
 export async function createOwnerIfEmpty(ctx: AppContext): Promise<string | null> {
   if (await anyAccountExists(ctx.db)) return null;
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const account = await createAccount(ctx, { email: 'owner@localhost', timezone });
+  let account: Awaited<ReturnType<typeof createAccount>>;
+  try {
+    account = await createAccount(ctx, { email: 'owner@localhost', timezone });
+  } catch (err) {
+    // Several instances started at once on an empty database: the one that created the owner
+    // prints its key; the others start as on a database that had accounts.
+    if (err instanceof ConflictError) return null;
+    throw err;
+  }
   const { key } = await createApiKey(ctx, account, 'first key');
   const link = await createSignInLink(ctx, account);
   const base = ctx.config.http.publicUrl;

@@ -15,18 +15,29 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   const signals = onStopSignal();
   // The HTTP modules (Fastify, the schemas) load while the database opens.
   const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets), import('./app.js')]);
-  const app = await buildApp(ctx);
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let publisher: RunningPublisher | null = null;
   let metricsServer: MetricsServer | null = null;
-
-  const banner = await createOwnerIfEmpty(ctx);
-  await app.listen({ host: config.http.host, port: config.http.port });
-  if (banner) process.stdout.write(`${banner}\n`);
-  if (config.metrics) metricsServer = await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port, ctx.logger);
-  if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
+  try {
+    app = await buildApp(ctx);
+    const banner = await createOwnerIfEmpty(ctx);
+    await app.listen({ host: config.http.host, port: config.http.port });
+    if (banner) process.stdout.write(`${banner}\n`);
+    if (config.metrics) metricsServer = await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port, ctx.logger);
+    if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
+  } catch (err) {
+    // A start that fails (the port taken, say) must end the process, not leave it holding the
+    // database, Redis and the data folder's lock with nothing served.
+    await app?.close().catch(() => {});
+    await metricsServer?.close().catch(() => {});
+    await publisher?.stop().catch(() => {});
+    await ctx.close().catch(() => {});
+    throw err;
+  }
+  const started = app;
   signals.handle(async (signal) => {
     ctx.logger.info({ signal }, 'shutting down');
-    await app.close();
+    await started.close();
     await metricsServer?.close();
     await publisher?.stop();
     await ctx.close();

@@ -4,8 +4,17 @@ import type { DbOrTrx } from './types.js';
 
 /** Accounts, teams and team memberships. */
 
-export function insertAccount(db: DbOrTrx, row: Insertable<AccountsTable>): Promise<AccountRow> {
-  return db.insertInto('accounts').values(row).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts the account unless one with its email (case-insensitively) exists, whoever inserted it
+ * first: undefined then. Two instances starting at once on an empty database race here.
+ */
+export function insertAccount(db: DbOrTrx, row: Insertable<AccountsTable>): Promise<AccountRow | undefined> {
+  return db
+    .insertInto('accounts')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Emails compare case-insensitively. */

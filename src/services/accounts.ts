@@ -34,9 +34,9 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
   const email = input.email.trim();
   if (!EMAIL.test(email) || email.length > 254) throw new ValidationError({ path: 'email', message: 'must be an email address' });
   if (!isValidTimeZone(input.timezone)) throw new ValidationError({ path: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
-  const existing = await findAccountByEmail(ctx.db, email);
-  if (existing) throw new ConflictError('CONFLICT', `An account with email ${email} exists already.`);
-  return insertAccount(ctx.db, {
+  const exists = () => new ConflictError('CONFLICT', `An account with email ${email} exists already.`);
+  if (await findAccountByEmail(ctx.db, email)) throw exists();
+  const inserted = await insertAccount(ctx.db, {
     id: newId(),
     email,
     timezone: input.timezone,
@@ -44,6 +44,9 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
     active_team_id: null,
     created_at: ctx.clock.now(),
   });
+  // Created meanwhile by a concurrent call (another instance's first start).
+  if (!inserted) throw exists();
+  return inserted;
 }
 
 export function findAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow | undefined> {

@@ -124,13 +124,33 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
   // The per-IP limit is raised out of the way (every request here comes from 127.0.0.1); the
   // per-account limit keeps api.md's 60.
   const shared = { DATABASE_URL: dbUrl, REDIS_URL, THREADS_API_URL: fake.url, SKEIN_POLL_MS: '200', SKEIN_RATE_LIMIT_PER_IP: '1000000' };
-  for (let i = 0; i < 2; i++) {
+  const ports: number[] = [];
+  // Two different ports: a port freed by one freePort() may come back from the next.
+  while (ports.length < 2) {
     const port = await freePort();
+    if (!ports.includes(port)) ports.push(port);
+  }
+  for (const port of ports) {
     running.push(skein(['serve'], { ...shared, PORT: String(port), SKEIN_PUBLISHER: '0' }));
     apis.push(`http://127.0.0.1:${port}`);
   }
   for (let i = 0; i < 2; i++) running.push(skein(['worker'], shared));
-  for (const api of apis) await waitFor(`${api} to be ready`, async () => (await fetch(`${api}/readyz`).catch(() => null))?.ok, 60_000, 100);
+  for (const [i, api] of apis.entries()) {
+    const serve = running[running.length - 4 + i]!;
+    await waitFor(
+      `${api} to be ready`,
+      async () => {
+        // A server that exited (say, its port taken meanwhile by another test's process) never
+        // gets ready: say so at once, with what it printed.
+        if (serve.child.exitCode !== null) throw new Error(`skein serve on ${api} exited (${serve.child.exitCode}):\n${serve.output.join('')}`);
+        return (await fetch(`${api}/readyz`).catch(() => null))?.ok;
+      },
+      60_000,
+      100,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\nskein serve printed:\n${serve.output.join('')}`);
+    });
+  }
   await waitFor('both workers to start', async () => running.slice(2).every((p) => p.output.join('').includes('publisher started')), 60_000, 100);
 
   const email = `multi-${Date.now()}@example.test`;
