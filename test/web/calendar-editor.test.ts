@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
+import { CHROMIUM, DESKTOP, fieldError, freePort, keyedApi, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
 
 const PASSWORD = 'a long calendar password';
 const EMAIL = 'planner@localhost';
@@ -106,15 +106,8 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text);
+function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
+  return keyedApi(base, () => key)(path, init);
 }
 
 /** The date `days` from today in the account's zone, as YYYY-MM-DD. */

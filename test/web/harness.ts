@@ -177,3 +177,20 @@ export function layoutShift(page: Page): Promise<number> {
       }),
   );
 }
+
+/**
+ * A JSON client of the API at `base` with an API key, for a test's setup and checks: the
+ * answer must be 2xx (the assertion names the call), and its body comes back parsed.
+ */
+export function keyedApi(base: string, key: () => string) {
+  return async (path: string, init: { method?: string; body?: unknown } = {}): Promise<any> => {
+    const res = await fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${key()}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await res.text();
+    assert.ok(res.ok, `${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+}

@@ -15,7 +15,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
-import { DESKTOP, firstApiKey, layoutShift, PHONE, shoot, signInFirstTime, skipReason, startWebHarness, type WebHarness, waitFor } from './harness.js';
+import {
+  DESKTOP,
+  firstApiKey,
+  keyedApi,
+  layoutShift,
+  PHONE,
+  shoot,
+  signInFirstTime,
+  skipReason,
+  startWebHarness,
+  type WebHarness,
+  waitFor,
+} from './harness.js';
 
 const APP_ID = '4242424242';
 const APP_SECRET = 'browser-test-app-secret';
@@ -57,16 +69,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   const harness = h!;
   const graph = fake!;
   const key = firstApiKey(harness);
-  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await harness.api(path, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const api = keyedApi(harness.base, () => key);
   const page = await harness.context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
