@@ -275,7 +275,14 @@ export interface ProxiedRequest {
  * hook kills the worker before the answer is delivered).
  */
 export type ProxyDecision =
-  | { action: 'forward'; delayMs?: number /** Holds the fake's answer back this long (Meta slow to answer). */; answerDelayMs?: number }
+  | {
+      action: 'forward';
+      delayMs?: number;
+      /** Holds the fake's answer back this long (Meta slow to answer). */
+      answerDelayMs?: number;
+      /** Holds the request until this settles (a test arranging a state while a call is in flight), then forwards it. */
+      until?: Promise<unknown>;
+    }
   | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> };
 
 export function classify(method: string, path: string, params: Record<string, string>): GraphCall {
@@ -335,6 +342,7 @@ export class GraphProxy {
       res.destroy();
       return;
     }
+    if (decision.action === 'forward' && decision.until) await decision.until;
     if (decision.action === 'forward' && decision.delayMs) await sleep(decision.delayMs);
     const answer = await this.#forward(req, url, body);
     if (decision.action === 'kill-after') {
