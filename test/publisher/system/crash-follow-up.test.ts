@@ -8,7 +8,8 @@
  * (its `run_at` moved to now: the 5-minute delay is not waited for in real time) and kills the
  * worker at a chosen call of the reply: before its publish call reaches Meta, after its
  * container was created, after Meta published it (only the network knows), or at a random
- * moment after its first call.
+ * moment after its first call (its last call, the permalink read, held until then, so the kill
+ * lands before the reply is recorded at any machine speed).
  *
  * Replay a run with SKEIN_SYSTEM_SEED=<seed printed below>.
  */
@@ -32,6 +33,7 @@ import {
   type WorkerProcess,
   waitFor,
 } from './harness.js';
+import { Gate } from './waits.js';
 
 const skip = postgresSkipReason();
 const ROUNDS = 8;
@@ -57,7 +59,8 @@ after(async () => {
 
 test(`a worker killed (SIGKILL) while publishing a follow-up reply, ${ROUNDS} times: each reply on the network exactly once`, {
   skip: skip ?? false,
-  timeout: 240_000,
+  // Generous: each round waits out a 3 s lease and spawns a worker; this only stops a hung run.
+  timeout: 600_000,
 }, async () => {
   const seed = pickSeed();
   const random = seededRandom(seed);
@@ -73,6 +76,7 @@ test(`a worker killed (SIGKILL) while publishing a follow-up reply, ${ROUNDS} ti
   let current = spawn();
   const problems: string[] = [];
   const kills: string[] = [];
+  let recordedAtKill = 0;
   try {
     for (let i = 0; i < ROUNDS; i++) {
       await current.ready;
@@ -84,36 +88,59 @@ test(`a worker killed (SIGKILL) while publishing a follow-up reply, ${ROUNDS} ti
 
       const victim = current;
       let killed: Promise<void> | null = null;
+      let killDescription = '';
       const killVictim = (what: string) => {
+        killDescription ||= what;
         killed ??= (async () => {
           await victim.kill('SIGKILL');
           const out = fake.published.filter((p) => p.text === replyText).length;
-          kills.push(`round ${i}: ${mode.padEnd(14)} killed ${what}; ${out} reply on the network`);
+          const status = (await env.ctx.db.selectFrom('follow_ups').select('status').where('id', '=', followUpId).executeTakeFirst())?.status;
+          if (status === 'PUBLISHED') recordedAtKill++;
+          kills.push(`round ${i}: ${mode.padEnd(14)} killed ${killDescription}; ${out} reply on the network`);
         })();
         return killed;
       };
       const delayMs = Math.floor(random() * 400);
+      const delayOver = new Gate();
       let armed = true;
-      proxy.seq = 0;
+      let calls = 0;
       proxy.decide = (req): ProxyDecision => {
         const forward: ProxyDecision = { action: 'forward', delayMs: 2 + Math.floor(random() * 20) };
-        if (!armed) return forward;
+        // Only the reply's own calls count (a quota read, then create, publish, permalink).
+        if (!armed || req.call === 'other') return forward;
+        calls++;
         if (mode === 'delay') {
-          if (req.seq === 1) setTimeout(() => void killVictim(`${delayMs} ms after the first call`), delayMs);
-          return forward;
+          if (calls === 1)
+            setTimeout(() => {
+              delayOver.open();
+              void killVictim(`${delayMs} ms after the first call`);
+            }, delayMs);
+          if (req.call !== 'permalink') return forward;
+          // The reply's last call (its permalink read) waits for the kill: the reply is never
+          // recorded before it, however fast the worker is.
+          armed = false;
+          return {
+            action: 'kill-before',
+            kill: async () => {
+              if (!delayOver.isOpen) killDescription = `${delayMs} ms after the first call, holding the permalink read`;
+              await delayOver.opened;
+              await killed;
+            },
+          };
         }
         const at = { 'before-publish': 'publish', 'after-create': 'create', 'after-publish': 'publish' }[mode];
         if (req.call !== at) return forward;
         armed = false;
         return {
           action: mode === 'before-publish' ? 'kill-before' : 'kill-after',
-          kill: () => killVictim(`${mode === 'before-publish' ? 'before' : 'after'} ${req.call} (call ${req.seq})`),
+          kill: () => killVictim(`${mode === 'before-publish' ? 'before' : 'after'} ${req.call} (call ${calls})`),
         };
       };
       // Time passes: the follow-up falls due now.
       await env.ctx.db.updateTable('follow_ups').set({ run_at: new Date() }).where('id', '=', followUpId).execute();
 
-      await waitFor(`the kill of round ${i}`, async () => killed !== null, 30_000, 10);
+      // Every mode kills within the reply's calls; the bound only stops a hung run.
+      await waitFor(`the kill of round ${i}`, async () => killed !== null, 120_000, 10);
       await killed;
       armed = false;
       current = spawn();
@@ -123,7 +150,7 @@ test(`a worker killed (SIGKILL) while publishing a follow-up reply, ${ROUNDS} ti
           const r = await env.ctx.db.selectFrom('follow_ups').selectAll().where('id', '=', followUpId).executeTakeFirst();
           return r && (r.status === 'PUBLISHED' || r.status === 'FAILED') ? r : null;
         },
-        60_000,
+        120_000,
       );
       const thread = fake.published.filter((p) => p.ownerId === userId && texts.includes(p.text ?? ''));
       const replies = fake.published.filter((p) => p.text === replyText);
@@ -152,6 +179,7 @@ test(`a worker killed (SIGKILL) while publishing a follow-up reply, ${ROUNDS} ti
   if (problems.length) console.log(`# crash-follow-up: worker logs in ${dumpWorkerLogs(workers, 'crash-follow-up')}`);
   assert.deepEqual(problems, []);
   assert.equal(kills.length, ROUNDS, 'one kill per round');
+  assert.equal(recordedAtKill, 0, 'every kill lands before the reply is recorded PUBLISHED (by construction, at any speed)');
   assert.ok(
     kills.some((k) => k.includes('after publish') && k.endsWith('1 reply on the network')),
     'some kills land after the reply is out, before the worker knew',
@@ -174,7 +202,7 @@ async function publishedThreadWithFollowUp(user: TestUser, providerId: string, t
   await waitFor(
     `thread ${threadId} to be published`,
     async () => (await env.ctx.db.selectFrom('threads').select('status').where('id', '=', threadId).executeTakeFirst())?.status === 'PUBLISHED',
-    30_000,
+    120_000,
   );
   return { threadId, followUpId: added.json().id as string };
 }

@@ -4,15 +4,18 @@
  * lost, never twice.
  *
  * How it runs:
- * - In-process part (the first tests): `skein worker` cannot be given a short HTTP timeout (the
- *   Threads client's 30 s is not configurable through the environment), so two PublisherLoops
- *   run in this process against the file's own PostgreSQL database, each with
- *   `new ThreadsPlatform({ client: new ThreadsClient({ apiUrl, appId: null, appSecret: null, timeoutMs: 500 }) })`,
- *   and a ManualClock shared by Skein and the fake: backoff and Retry-After waits are jumped over
- *   by moving the clock, the hangs cost 500 ms of real time each.
+ * - In-process part (the first tests): `skein worker`'s Threads client waits 30 s for an answer
+ *   (not configurable through the environment), so two PublisherLoops run in this process
+ *   against the file's own PostgreSQL database, each with its own ThreadsPlatform and
+ *   ThreadsClient, and a ManualClock shared by Skein and the fake: backoff and Retry-After waits
+ *   are jumped over by moving the clock. A hang is played by the loops' fetch (see `hangAware`):
+ *   the request fails at once with the TimeoutError the client's timeout raises, so no real
+ *   timeout is waited out, and the client's own timeout stays long enough that an answer merely
+ *   slow on a loaded machine is never taken for a hang.
  * - Real-process part (the last tests): two `skein worker` child processes on the system clock
  *   with faults that need no short timeout (500, 429 with Retry-After, dropped answers), a hang
- *   (the stuck worker's lease runs out and the other worker takes over), and a slow answer.
+ *   (the stuck worker keeps its lease by its heartbeat until its client gives up after 30 s,
+ *   then the thread is retried), and an answer slower than the lease.
  *
  * Replay a run with SKEIN_SYSTEM_SEED=<seed printed below>.
  */
@@ -29,6 +32,7 @@ import { type FakeEndpoint, FakeGraphApi, type Fault } from '../platforms/thread
 import {
   checkThreadInDb,
   checkThreadOnNetwork,
+  classify,
   connectFakeThreads,
   dumpWorkerLogs,
   GraphProxy,
@@ -45,15 +49,27 @@ import {
 } from './harness.js';
 
 const skip = postgresSkipReason();
-const CLIENT_TIMEOUT_MS = 500;
+/** The in-process clients' timeout: only a hang guard (hangs are played at once, see hangAware). */
+const CLIENT_TIMEOUT_MS = 30_000;
 const seed = pickSeed();
 console.log(`# faults: seed ${seed}`);
+
+/** The fake's endpoint a request of the Threads client goes to (null for one no fault is aimed at). */
+function endpointOf(method: string, url: URL): FakeEndpoint | null {
+  const call = classify(method, url.pathname, Object.fromEntries(url.searchParams));
+  if (call === 'limit') return 'threads_publishing_limit';
+  if (call === 'create') return 'threads.create';
+  if (call === 'status' || call === 'permalink') return 'object.get';
+  if (call === 'publish') return 'threads_publish';
+  if (call === 'list') return url.pathname.endsWith('/replies') ? 'replies.list' : 'threads.list';
+  return null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // In-process: two PublisherLoops, short client timeout, test clock
 // ---------------------------------------------------------------------------------------------
 
-describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms, test clock)', { skip: skip ?? false }, () => {
+describe('network faults, in-process loops on PostgreSQL (test clock)', { skip: skip ?? false }, () => {
   const clock = new ManualClock(Date.now());
   let fake: FakeGraphApi;
   let env: SystemEnv;
@@ -73,14 +89,40 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     await fake?.close();
   });
 
-  function platform(options: { sleep?: (ms: number) => Promise<void>; fetch?: typeof fetch; apiUrl?: string } = {}) {
+  /** Hangs still to play, per endpoint: the next requests to it get no answer. */
+  const hangs = new Map<FakeEndpoint, number>();
+
+  /** Queues a fault for the next calls to an endpoint: a hang here (see hangAware), any other kind in the fake. */
+  function inject(endpoint: FakeEndpoint, fault: Fault, times = 1): void {
+    if (fault.kind === 'hang') hangs.set(endpoint, (hangs.get(endpoint) ?? 0) + times);
+    else fake.failNext(endpoint, fault, times);
+  }
+
+  /**
+   * The loops' way to the network. A request to an endpoint with a hang queued is not sent: it
+   * fails at once as a fetch whose AbortSignal.timeout fired fails (TimeoutError), which is what
+   * the client sees when the fake hangs and its timeout runs out. Test wrappers call this rather
+   * than fetch, so a hang applies to the request they pass on.
+   */
+  const net: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const endpoint = endpointOf(init?.method ?? 'GET', url);
+    const queued = endpoint ? (hangs.get(endpoint) ?? 0) : 0;
+    if (endpoint && queued > 0) {
+      hangs.set(endpoint, queued - 1);
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    }
+    return fetch(input, init);
+  };
+
+  function platform(options: { sleep?: (ms: number) => Promise<void>; fetch?: typeof fetch } = {}) {
     const client = new ThreadsClient({
-      apiUrl: options.apiUrl ?? fake.url,
+      apiUrl: fake.url,
       appId: null,
       appSecret: null,
       timeoutMs: CLIENT_TIMEOUT_MS,
       now: () => clock.now().getTime(),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: options.fetch ?? net,
     });
     return { THREADS: new ThreadsPlatform({ client, ...(options.sleep ? { sleep: options.sleep } : {}) }) };
   }
@@ -171,7 +213,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
       // post is the permalink read (best effort, not retried): an image post makes it the status poll.
       const onStatusRead = c.faults.some(([endpoint]) => endpoint === 'object.get');
       const { threadId, texts } = await newThread(2, c.name, onStatusRead ? 'https://cdn.example.test/photo.jpg' : undefined);
-      for (const [endpoint, fault, times] of c.faults) fake.failNext(endpoint, fault, times ?? 1);
+      for (const [endpoint, fault, times] of c.faults) inject(endpoint, fault, times ?? 1);
       await drive(loops(), [threadId]);
       const attempts = await attemptsOf(threadId);
       retries += attempts - 1;
@@ -216,7 +258,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
   test('a failed permalink read does not leave the post without a permaLink for good', async () => {
     const { threadId, texts } = await newThread(1, 'permalink');
     // The connection is reset on the permalink read (the first post's status read goes through).
-    const realFetch = globalThis.fetch;
+    const realFetch = net;
     let failed = 0;
     const flaky: typeof fetch = async (input, init) => {
       const url = new URL(String(input));
@@ -253,7 +295,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
       (ms: number): typeof fetch =>
       async (input, init) => {
         if (String(input).endsWith('/threads_publish')) await sleep(ms);
-        return fetch(input, init);
+        return net(input, init);
       };
     const a = new PublisherLoop(env.ctx, platform({ sleep: movingSleep, fetch: slowPublish(50) }), 'lease-a');
     const b = new PublisherLoop(env.ctx, platform({ sleep: movingSleep, fetch: slowPublish(150) }), 'lease-b');
@@ -309,12 +351,15 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     let aHeld = false;
     let bReleased = false;
     const pausingA: typeof fetch = async (input, init) => {
-      if (aHeld || init?.method !== 'POST' || !String(input).endsWith(hold.path)) return fetch(input, init);
+      if (aHeld || init?.method !== 'POST' || !String(input).endsWith(hold.path)) return net(input, init);
       aHeld = true;
-      const early = hold.when === 'after' ? await fetch(input, init) : null;
+      // A is paused, its timers too: the client's timeout does not run out on the held request
+      // however long B takes (it would with real time passing while A is held).
+      const { signal: _frozen, ...paused } = init;
+      const early = hold.when === 'after' ? await net(input, paused) : null;
       reached();
       await released;
-      const answer = early ?? (await fetch(input, init));
+      const answer = early ?? (await net(input, paused));
       landed();
       return answer;
     };
@@ -324,7 +369,7 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
         release();
         await aLanded;
       }
-      return fetch(input, init);
+      return net(input, init);
     };
     const creates = fake.callsTo('threads.create').length;
     const publishes = fake.callsTo('threads_publish').length;
@@ -375,42 +420,23 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
     const faultsUntil = t0 + 300_000;
     const kinds = Object.keys(KINDS);
     const injected: Record<string, number> = {};
-    // Faults are decided per request, just before it reaches the fake (a queue filled in advance
-    // would pile up on whichever thread is left, until it runs out of attempts).
-    const proxy = await GraphProxy.start(fake.url);
-    proxy.decide = (req) => {
-      const endpoint: FakeEndpoint | null =
-        req.call === 'limit'
-          ? 'threads_publishing_limit'
-          : req.call === 'create'
-            ? 'threads.create'
-            : req.call === 'status' || req.call === 'permalink'
-              ? 'object.get'
-              : req.call === 'publish'
-                ? 'threads_publish'
-                : req.call === 'list'
-                  ? req.path.endsWith('/replies')
-                    ? 'replies.list'
-                    : 'threads.list'
-                  : null;
+    // Faults are decided per request, just before it is sent (a queue filled in advance would
+    // pile up on whichever thread is left, until it runs out of attempts).
+    const faulty: typeof fetch = (input, init) => {
+      const endpoint = endpointOf(init?.method ?? 'GET', new URL(String(input)));
       if (endpoint && clock.now().getTime() < faultsUntil && random() < 0.12) {
         const kind = kinds[Math.floor(random() * kinds.length)]!;
-        fake.failNext(endpoint, kind === 'http429' ? { kind: 'http429', retryAfterSec: 5 + Math.floor(random() * 120) } : KINDS[kind]!);
+        inject(endpoint, kind === 'http429' ? { kind: 'http429', retryAfterSec: 5 + Math.floor(random() * 120) } : KINDS[kind]!);
         injected[kind] = (injected[kind] ?? 0) + 1;
       }
-      return { action: 'forward' };
+      return net(input, init);
     };
     const before = fake.duplicatePublishAttempts;
-    let rounds: number;
-    try {
-      rounds = await drive(
-        [new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-a'), new PublisherLoop(env.ctx, platform({ apiUrl: proxy.url }), 'random-b')],
-        threads.map((t) => t.threadId),
-        { maxRounds: 500 },
-      );
-    } finally {
-      await proxy.close();
-    }
+    const rounds = await drive(
+      [new PublisherLoop(env.ctx, platform({ fetch: faulty }), 'random-a'), new PublisherLoop(env.ctx, platform({ fetch: faulty }), 'random-b')],
+      threads.map((t) => t.threadId),
+      { maxRounds: 500 },
+    );
     const problems: string[] = [];
     let noPermalink = 0;
     let retries = 0;
@@ -448,6 +474,13 @@ describe('network faults, in-process loops on PostgreSQL (client timeout 500 ms,
 // Real worker processes, system clock
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The real workers' lease. Their heartbeat renews it every third of it, so a worker keeps it
+ * unless it goes two thirds of a lease without renewing: 10 s leaves a loaded machine 6.7 s of
+ * slack, where 3 s left 2 s.
+ */
+const PROC_LEASE_MS = 10_000;
+
 describe('network faults, two real worker processes', { skip: skip ?? false }, () => {
   let fake: FakeGraphApi;
   let proxy: GraphProxy;
@@ -462,7 +495,7 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     env = await openSystemEnv();
     user = await createUser(env.ctx);
     account = await connectFakeThreads(env.ctx, user.account.id, fake, 'faults_proc');
-    for (const name of ['worker-a', 'worker-b']) workers.push(startWorker({ dbUrl: env.dbUrl, threadsApiUrl: proxy.url, leaseMs: 3000, name }));
+    for (const name of ['worker-a', 'worker-b']) workers.push(startWorker({ dbUrl: env.dbUrl, threadsApiUrl: proxy.url, leaseMs: PROC_LEASE_MS, name }));
     await Promise.all(workers.map((w) => w.ready));
   });
   after(async () => {
@@ -516,25 +549,34 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     return { problems, retries, elapsed: Date.now() - started, posts: sizes.reduce((a, b) => a + b, 0) };
   }
 
-  // The answer to a container creation takes longer than the 3 s lease: the worker's heartbeat
+  // The answer to a container creation takes longer than the lease: the worker's heartbeat
   // keeps its lease, so the other worker does not take over and create a second container.
   // First in this group: both workers must be free (the hang below blocks one for 30 s).
-  test('Meta answers a container creation after the lease ran out: still published once', { timeout: 60_000 }, async () => {
+  // The bounds only stop a hung run.
+  test('Meta answers a container creation after the lease ran out: still published once', { timeout: 180_000 }, async () => {
     let slowed = 0;
     proxy.decide = (req) => {
       if (req.call !== 'create' || slowed > 0) return { action: 'forward' };
       slowed++;
-      return { action: 'forward', answerDelayMs: 4500 };
+      return { action: 'forward', answerDelayMs: PROC_LEASE_MS + 2_000 };
     };
-    const result = await publishAll('slow answer', [2], () => {}, 40_000);
+    const texts = Array.from({ length: 2 }, (_, j) => `slow answer 0 post ${j + 1} (${seed})`);
+    const result = await publishAll('slow answer', [2], () => {}, 120_000);
     proxy.decide = () => ({ action: 'forward' });
-    // The slow worker publishes only after its answer came; wait for it to be done too.
-    await sleep(2000);
-    const again = checkThreadOnNetwork(
-      fake,
-      account.userId,
-      Array.from({ length: 2 }, (_, j) => `slow answer 0 post ${j + 1} (${seed})`),
-    );
+    const createsOf = () => fake.callsTo('threads.create').filter((r) => r.params.text === texts[0]).length;
+    // One container: the worker that waited kept its lease and finished the thread itself, so
+    // nothing is left to happen. Two: the other worker took over, and the slow one acts on its
+    // answer only once it comes: wait until it has (it stops, or it publishes a second copy).
+    if (createsOf() > 1) {
+      await waitFor(
+        'the slow worker to act on its late answer',
+        async () =>
+          workers.some((w) => w.lines.some((l) => l.includes('another worker took the thread over'))) ||
+          checkThreadOnNetwork(fake, account.userId, texts).duplicates > 0,
+        60_000,
+      ).catch(() => {});
+    }
+    const again = checkThreadOnNetwork(fake, account.userId, texts);
     if (process.env.SKEIN_SYSTEM_DEBUG) {
       console.log(
         fake.requests
@@ -544,7 +586,7 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
       );
       for (const w of workers) console.log(w.name, w.lines.slice(-20).join('\n'));
     }
-    const creates = fake.callsTo('threads.create').filter((r) => r.params.text === `slow answer 0 post 1 (${seed})`).length;
+    const creates = createsOf();
     console.log(
       `# faults slow answer: ${creates} containers created for post 1, network copies per post ${again.counts.join('/')}, ${result.problems.length + again.problems.length} problems, ${seconds(result.elapsed)} s`,
     );
@@ -553,7 +595,9 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     assert.deepEqual([...result.problems, ...again.problems], []);
   });
 
-  test('500s, 429 with Retry-After, dropped answers and a hang: published late, once', { timeout: 120_000 }, async () => {
+  // The faults land on whichever threads are in flight, so their backoffs may stack on one
+  // (5, 10, 20 s...) on top of the 30 s hang: the bounds are generous and only stop a hung run.
+  test('500s, 429 with Retry-After, dropped answers and a hang: published late, once', { timeout: 420_000 }, async () => {
     proxy.decide = () => ({ action: 'forward' });
     const before = fake.duplicatePublishAttempts;
     const result = await publishAll(
@@ -565,12 +609,12 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
         fake.failNext('threads_publish', { kind: 'dropResponse' });
         fake.failNext('object.get', { kind: 'dropResponse' });
         fake.failNext('threads.create', { kind: 'dropResponse' });
-        // Worker's client waits 30 s on this one; its lease (3 s) runs out and the other worker
-        // takes the thread over.
+        // The worker's client waits 30 s on this one (its heartbeat keeps the lease), then the
+        // thread is retried.
         fake.failNext('threads_publish', { kind: 'hang' });
         fake.failNext('threads_publish', { kind: 'dropResponse' });
       },
-      100_000,
+      360_000,
     );
     console.log(
       `# faults processes: 6 threads / ${result.posts} posts, 8 faults, ${result.retries} retries, ${result.problems.length} problems, ` +
