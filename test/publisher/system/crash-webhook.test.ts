@@ -23,6 +23,12 @@ const workers: WorkerProcess[] = [];
 const arrivals = new Map<string, number>();
 /** Requests whose answer is held back: the worker is killed while it waits. */
 const held: Array<{ eventId: string; res: ServerResponse }> = [];
+/**
+ * Runs when an event's first request arrives (and is held): the test kills the worker right
+ * there, so the kill lands while the request is in flight however slow the machine (the worker's
+ * own 10 s webhook timeout has no time to run out).
+ */
+let onHeld: (eventId: string) => void = () => {};
 
 before(async () => {
   if (skip) return;
@@ -34,8 +40,10 @@ before(async () => {
       const eventId = JSON.parse(Buffer.concat(chunks).toString('utf8')).id as string;
       const n = (arrivals.get(eventId) ?? 0) + 1;
       arrivals.set(eventId, n);
-      if (n === 1) held.push({ eventId, res });
-      else res.writeHead(200).end();
+      if (n === 1) {
+        held.push({ eventId, res });
+        onHeld(eventId);
+      } else res.writeHead(200).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -74,12 +82,19 @@ test(`a worker killed (SIGKILL) mid-delivery, ${ROUNDS} times: each event is del
   try {
     for (let i = 0; i < ROUNDS; i++) {
       await current.ready;
+      const victim = current;
+      const killedAt: string[] = [];
+      onHeld = (id) => {
+        killedAt.push(id);
+        victim.child.kill('SIGKILL');
+      };
       const ping = await user.call(env.app, { method: 'POST', url: `/api/v1/webhooks/${webhookId}/test` });
       assert.equal(ping.statusCode, 202, ping.body);
       const { eventId } = ping.json();
       eventIds.push(eventId);
-      await waitFor(`${eventId} in flight`, async () => held.some((h) => h.eventId === eventId), 60_000);
-      await current.kill('SIGKILL');
+      await waitFor(`${eventId} in flight`, async () => killedAt.length > 0, 60_000);
+      assert.deepEqual(killedAt, [eventId], "the worker was killed while delivering this round's event");
+      await victim.exited;
       current = spawn();
       await waitFor(
         `${eventId} delivered`,
