@@ -8,7 +8,7 @@
  *   (not configurable through the environment), so two PublisherLoops run in this process
  *   against the file's own PostgreSQL database, each with its own ThreadsPlatform and
  *   ThreadsClient, and a ManualClock shared by Skein and the fake: backoff and Retry-After waits
- *   are jumped over by moving the clock. A hang is played by the loops' fetch (see `hangAware`):
+ *   are jumped over by moving the clock. A hang is played by the loops' fetch (see `net`):
  *   the request fails at once with the TimeoutError the client's timeout raises, so no real
  *   timeout is waited out, and the client's own timeout stays long enough that an answer merely
  *   slow on a loaded machine is never taken for a hang.
@@ -49,7 +49,7 @@ import {
 } from './harness.js';
 
 const skip = postgresSkipReason();
-/** The in-process clients' timeout: only a hang guard (hangs are played at once, see hangAware). */
+/** The in-process clients' timeout: only a hang guard (hangs are played at once, see net). */
 const CLIENT_TIMEOUT_MS = 30_000;
 const seed = pickSeed();
 console.log(`# faults: seed ${seed}`);
@@ -92,7 +92,7 @@ describe('network faults, in-process loops on PostgreSQL (test clock)', { skip: 
   /** Hangs still to play, per endpoint: the next requests to it get no answer. */
   const hangs = new Map<FakeEndpoint, number>();
 
-  /** Queues a fault for the next calls to an endpoint: a hang here (see hangAware), any other kind in the fake. */
+  /** Queues a fault for the next calls to an endpoint: a hang here (see net), any other kind in the fake. */
   function inject(endpoint: FakeEndpoint, fault: Fault, times = 1): void {
     if (fault.kind === 'hang') hangs.set(endpoint, (hangs.get(endpoint) ?? 0) + times);
     else fake.failNext(endpoint, fault, times);
