@@ -133,8 +133,9 @@ describe('skein command line (embedded database)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal)));
-    // The lock is taken before the database opens: the server is mid-start when it appears.
-    while ((await dataDirLockHolder(dataDir)) !== server.pid) await new Promise((r) => setTimeout(r, 5));
+    // The lock is taken before the database opens: the server is mid-start when it appears. (A
+    // server that exits first never takes it: the wait ends there, and the exit code says why.)
+    while (server.exitCode === null && (await dataDirLockHolder(dataDir)) !== server.pid) await new Promise((r) => setTimeout(r, 5));
     server.kill('SIGTERM');
     assert.equal(await exited, 0, 'exit 0, not killed by the signal');
     assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
@@ -153,8 +154,13 @@ describe('first start on an empty embedded database', () => {
     });
     let out = '';
     server.stdout.on('data', (chunk) => (out += chunk));
+    let errOut = '';
+    server.stderr.on('data', (chunk) => (errOut += chunk));
     try {
-      await waitFor(() => (/curl .*\/api\/v1\/account/.test(out) ? true : null));
+      await waitFor(() => {
+        if (server.exitCode !== null) throw new Error(`skein serve exited (${server.exitCode}) before printing the key:\n${out}${errOut}`);
+        return /curl .*\/api\/v1\/account/.test(out) ? true : null;
+      });
       const key = /(skein_[A-Za-z0-9_-]{32,})/.exec(out)?.[1];
       assert.ok(key, out);
       const curl = /curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(out);
@@ -173,9 +179,13 @@ describe('first start on an empty embedded database', () => {
     });
     let out2 = '';
     again.stdout.on('data', (chunk) => (out2 += chunk));
-    await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ? true : null));
+    await waitFor(async () => {
+      if (again.exitCode !== null) throw new Error(`the second skein serve exited (${again.exitCode}):\n${out2}`);
+      return (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ? true : null;
+    });
     again.kill('SIGTERM');
-    await new Promise((resolve) => again.on('exit', resolve));
+    // 'close', not 'exit': the output is read to its end, so a key printed late is seen too.
+    await new Promise((resolve) => again.on('close', resolve));
     assert.doesNotMatch(out2, /skein_/);
   });
 });
@@ -190,7 +200,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor<T>(check: () => T | null | Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls `check` until it gives a value. The limit only guards against a hang: a first start on a
+ * loaded machine (2 cores, 4 test files at once) took more than a minute to print its key.
+ */
+async function waitFor<T>(check: () => T | null | Promise<T | null>, timeoutMs = 300_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await check();

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLockOptions, dataDirLockHolder } from '../../src/db/data-dir-lock.js';
+import { until } from '../helpers/wait.js';
 
 const LOCK_MODULE = resolve(import.meta.dirname, '../../dist/db/data-dir-lock.js');
 const KILLS = 20;
@@ -30,11 +31,15 @@ interface Holder {
   pid: number;
 }
 
-/** `viaShell`: the holder runs behind `sh`, which then execs `sleep` and never reaps it (a zombie once killed). */
+/**
+ * `viaShell`: the holder runs behind `sh`, which then execs `sleep` and never reaps it (a zombie
+ * once killed, until the sleep ends: far longer than the test's wait, which a loaded machine
+ * may stretch; the test kills the group at its end).
+ */
 async function startHolder(dir: string, kind: string, viaShell = false): Promise<Holder> {
   const args = ['--input-type=module', '-e', HOLDER, LOCK_MODULE, dir, kind];
   const child = viaShell
-    ? spawn('sh', ['-c', `"$0" "$@" & exec sleep 30`, process.execPath, ...args], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn('sh', ['-c', `"$0" "$@" & exec sleep 600`, process.execPath, ...args], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   const pid = await new Promise<number>((resolveHeld, reject) => {
     let out = '';
@@ -119,16 +124,21 @@ for (const kind of ['default', 'file'] as const) {
       const holder = await startHolder(dir, kind, true);
       try {
         process.kill(holder.pid, 'SIGKILL');
-        // The holder is now a zombie: its pid still exists, its sockets are closed.
-        for (let i = 0; i < 100; i++) {
-          try {
-            process.kill(holder.pid, 0);
-          } catch {
-            assert.fail('the zombie should still answer kill(pid, 0)');
-          }
-          if ((await dataDirLockHolder(dir, options)) === null) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
+        // The holder is now a zombie: its pid still exists, its sockets are closed (once the
+        // kernel has torn the killed process down, which a loaded machine may take a while to do:
+        // waited for, up to a guard against a hang).
+        await until(
+          'the lock to be free while its killed holder is a zombie',
+          async () => {
+            try {
+              process.kill(holder.pid, 0);
+            } catch {
+              assert.fail('the zombie should still answer kill(pid, 0)');
+            }
+            return (await dataDirLockHolder(dir, options)) === null;
+          },
+          { intervalMs: 10 },
+        );
         const lock = await acquireDataDirLock(dir, options);
         await lock.release();
       } finally {

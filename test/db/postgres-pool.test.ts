@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openPostgres } from '../../src/db/database.js';
 import { openTestDb, postgresSkipReason } from '../helpers/db.js';
+import { until } from '../helpers/wait.js';
 
 const skip = postgresSkipReason();
 
@@ -17,7 +17,9 @@ test('an idle pooled connection ended by the server (a restart, an admin) is rep
   try {
     const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(handle.db);
     await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
-    for (let i = 0; i < 100 && errors.length === 0; i++) await sleep(50);
+    // The pool hears of it when the server's message reaches the idle connection: waited for
+    // (the limit only guards against a hang), then exactly one report.
+    await until('the broken idle connection to be reported', () => errors.length > 0, { intervalMs: 50 });
     assert.equal(errors.length, 1, 'the broken idle connection was reported');
     assert.match(errors[0]!.message, /terminat/);
     const again = await sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db);

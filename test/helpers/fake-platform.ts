@@ -119,3 +119,32 @@ export class FakePlatform implements Platform {
     return this.followers.get(account.providerUserId) ?? 0;
   }
 }
+
+/**
+ * Holds the first matching network call until a second matching one is under way (or a guard of
+ * 30 s passes), then lets `then` see every call as `beforePublish` would. So the calls overlap
+ * whenever the publisher runs them at once, however fast or slow the machine: with a plain delay,
+ * whether the next call reached the network while the first was still there depended on the speed
+ * of the database work in between. (A publisher that never overlaps them fails the test's check
+ * of `maxInFlight` after the guard, instead of hanging.)
+ */
+export function overlapFirstTwo(
+  fake: FakePlatform,
+  then: (post: PostToPublish) => Promise<void> = async () => {},
+  matches: (post: PostToPublish) => boolean = () => true,
+): void {
+  let calls = 0;
+  let release = () => {};
+  const second = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, 30_000).unref();
+  });
+  fake.beforePublish = async (post) => {
+    if (matches(post)) {
+      calls++;
+      if (calls === 1) await second;
+      else if (calls === 2) release();
+    }
+    await then(post);
+  };
+}

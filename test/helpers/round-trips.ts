@@ -1,5 +1,6 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import type { AppContext } from '../../src/context.js';
+import { until } from './wait.js';
 
 /**
  * Counts round trips to the database: every statement a connection sends, BEGIN, COMMIT and
@@ -81,10 +82,14 @@ class CountingDriver implements Driver {
  */
 export async function untilKeyCached(ctx: AppContext, key: string, request: () => Promise<unknown>): Promise<void> {
   const hash = ctx.secrets.hashApiKey(key);
-  for (let i = 0; i < 300; i++) {
-    await request();
-    if (ctx.apiKeys.lookup(hash, ctx.clock.now().getTime())) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the key was never cached');
+  // Until the listener is up, however long that takes on a loaded machine (the limit is a guard;
+  // the pause keeps the requests few, as each counts in the account's rate limit).
+  await until(
+    'the key to be served from the cache (the instance listening for key changes)',
+    async () => {
+      await request();
+      return ctx.apiKeys.lookup(hash, ctx.clock.now().getTime()) !== undefined;
+    },
+    { intervalMs: 50 },
+  );
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform, overlapFirstTwo } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 const CONCURRENCY = 4;
@@ -53,6 +53,7 @@ describeEachDb(
       const fake = new FakePlatform();
       fake.delayMs = 20;
       const loop = new PublisherLoop(ctx, { THREADS: fake }, 'parallel');
+      overlapFirstTwo(fake);
       assert.equal(await loop.runOnce(), 3 * CONCURRENCY);
       assert.ok(fake.maxInFlight >= 2, `network calls overlapped (at most ${fake.maxInFlight} at once)`);
       assert.ok(fake.maxInFlight <= CONCURRENCY, `never more than SKEIN_PUBLISHER_CONCURRENCY (${fake.maxInFlight})`);
@@ -80,6 +81,21 @@ describeEachDb(
       clock.advance(60_000);
       const fake = new FakePlatform();
       fake.delayMs = 10;
+      // One slot frees at a time, whatever the machine's speed: of the first claim's threads, one
+      // goes out and the others wait on the network until the next claim's first thread is there
+      // (or a guard of 30 s passes). With all of them let go at once, the next claim got several
+      // slots, and where the quiet thread fell among them depended on timing.
+      let firstOut = false;
+      let releaseFirstClaim = () => {};
+      const nextClaimSeen = new Promise<void>((resolve) => {
+        releaseFirstClaim = resolve;
+        setTimeout(resolve, 30_000).unref();
+      });
+      fake.beforePublish = async (post) => {
+        if (!post.text.endsWith(' #0')) return releaseFirstClaim();
+        if (!firstOut) firstOut = true;
+        else await nextClaimSeen;
+      };
       const loop = new PublisherLoop(ctx, { THREADS: fake }, 'fair');
       assert.equal(await loop.runOnce(), 6 * CONCURRENCY + 1);
       const order = fake.published.map((p) => p.text);
@@ -109,9 +125,9 @@ describeEachDb(
       fake.delayMs = 20;
       const loop = new PublisherLoop(ctx, { THREADS: fake }, 'stopping');
       let stopped: Promise<void> | null = null;
-      fake.beforePublish = async (post) => {
+      overlapFirstTwo(fake, async (post) => {
         if (post.text.endsWith(' 2')) stopped ??= loop.stop();
-      };
+      });
       loop.start();
       while (!stopped) await new Promise((resolve) => setTimeout(resolve, 5));
       await stopped;

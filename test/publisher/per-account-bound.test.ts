@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform, overlapFirstTwo } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 const PER_ACCOUNT = 2;
@@ -37,6 +37,24 @@ describeEachDb(
       clock.advance(60_000);
       const fake = new FakePlatform();
       fake.delayMs = 20;
+      // Whatever the machine's speed: the bound is reached (the first busy post waits on the
+      // network until a second one of that account is there too), and the busy posts wait until
+      // the quiet thread is on the network as well, so what the order below shows is where the
+      // quiet thread was claimed, not how fast each post's database work went (each wait has a
+      // guard of 30 s: a publisher that starves the quiet account fails the checks, not hangs).
+      let quietArrived = () => {};
+      const quietOut = new Promise<void>((resolve) => {
+        quietArrived = resolve;
+        setTimeout(resolve, 30_000).unref();
+      });
+      overlapFirstTwo(
+        fake,
+        async (post) => {
+          if (post.text === 'quiet') quietArrived();
+          else await quietOut;
+        },
+        (post) => post.text.startsWith('busy'),
+      );
       const workers = ['w1', 'w2', 'w3'].map((id) => new PublisherLoop(ctx, { THREADS: fake }, id));
       const claimed = await Promise.all(workers.map((w) => w.runOnce()));
       assert.equal(

@@ -13,6 +13,7 @@ import { after, test } from 'node:test';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
+import { until } from '../helpers/wait.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -68,15 +69,18 @@ describeEachDb(
       child.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
       });
-      for (let i = 0; ; i++) {
-        try {
-          await post(url, '{}', 't=0,v1=00');
-          break;
-        } catch (err) {
-          if (i > 100) throw err;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
+      // Until the receiver listens (a node process starting: seconds on a loaded machine).
+      await until(
+        'the documented receiver to listen',
+        () => {
+          if (child!.exitCode !== null) throw new Error(`the receiver exited (${child!.exitCode}): ${output}`);
+          return post(url, '{}', 't=0,v1=00').then(
+            () => true,
+            () => false,
+          );
+        },
+        { intervalMs: 50 },
+      );
 
       const { eventId } = (await user.call(app, { method: 'POST', url: `/api/v1/webhooks/${id}/test` })).json();
       await new PublisherLoop(ctx, {}, 'docs').runOnce();
@@ -85,7 +89,8 @@ describeEachDb(
         deliveries.map((d: Record<string, unknown>) => [d.eventId, d.status, d.responseStatus]),
         [[eventId, 'DELIVERED', 204]],
       );
-      for (let i = 0; i < 100 && !output.includes(eventId); i++) await new Promise((r) => setTimeout(r, 20));
+      // The receiver's line comes through its stdout pipe, after its answer: waited for.
+      await until('the receiver to print the event', () => output.includes(eventId));
       assert.match(output, new RegExp(`^${eventId} ping `, 'm'));
 
       const body = JSON.stringify({ id: 'x', type: 'ping', createdAt: new Date().toISOString(), data: {} });

@@ -19,7 +19,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+/** Polls `probe` until it gives a value; the limit only guards against a hang (a loaded machine starts `skein` slowly). */
+async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 180_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

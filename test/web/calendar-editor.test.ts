@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, keyedApi, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
+import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, keyedApi, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
 
 const PASSWORD = 'a long calendar password';
 const EMAIL = 'planner@localhost';
@@ -95,6 +95,7 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: DESKTOP,
   });
+  guardOnly(context);
 });
 
 after(async () => {
@@ -123,7 +124,7 @@ function kolkataToUtc(date: string, time: string): string {
   return new Date(new Date(`${date}T${time}:00Z`).getTime() - 330 * 60_000).toISOString();
 }
 
-test('calendar and editor: write, schedule, find, drag, queue, field errors', { skip, timeout: 240_000 }, async () => {
+test('calendar and editor: write, schedule, find, drag, queue, field errors', { skip, timeout: 600_000 }, async () => {
   const page = await context!.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));
@@ -195,21 +196,11 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await chip.waitFor();
   assert.match((await chip.textContent()) ?? '', /10:30/);
   // Coloured by its tag ("films" is #4F46E5 in the server's palette).
-  await waitFor('the tag colour', async () => (await chip.evaluate((el) => getComputedStyle(el).borderLeftColor)) === 'rgb(79, 70, 229)', 5000);
+  await waitFor('the tag colour', async () => (await chip.evaluate((el) => getComputedStyle(el).borderLeftColor)) === 'rgb(79, 70, 229)');
   // No layout shift while the week and its threads load.
   await page.reload();
   await chip.waitFor();
-  await page.waitForTimeout(300);
-  const shift = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
-      }),
-  );
+  const shift = await layoutShift(page);
   console.log(`# web: cumulative layout shift loading /calendar: ${shift.toFixed(4)}`);
   assert.ok(shift < 0.1, `layout shift ${shift}`);
   await shoot(page, 'calendar-week');

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { isDeepStrictEqual } from 'node:util';
+import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
@@ -38,7 +39,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | false>, ms = 30_000): Promise<T> {
+/**
+ * Polls `probe` until it gives a value. The limit only guards against a hang: generous, as a
+ * server's first start on a loaded machine (2 cores, 4 test files at once) can take a minute.
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | false>, ms = 180_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe().catch(() => null);
@@ -46,6 +51,16 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | f
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Playwright's waits (a locator's, a navigation's) give up after 30 s by default. They wait for
+ * conditions, so their limit is only a guard against a hang, and a loaded machine (2 cores, 4 test
+ * files at once) can take longer than 30 s to draw a page: the guard is made generous.
+ */
+export function guardOnly(context: BrowserContext): void {
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
 }
 
 export interface WebHarness {
@@ -112,6 +127,7 @@ export async function startWebHarness(env: Record<string, string> | ((base: stri
       ],
       viewport: DESKTOP,
     });
+    guardOnly(context);
   } catch (err) {
     await stop();
     rmSync(dir, { recursive: true, force: true });
@@ -164,18 +180,70 @@ export async function fieldError(page: Page, field: string): Promise<string> {
   return (await locator.textContent()) ?? '';
 }
 
-/** Cumulative layout shift of the page so far (0.1 is "good" in Web Vitals). */
-export function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
-      }),
-  );
+/**
+ * Cumulative layout shift of the page's load (0.1 is "good" in Web Vitals), read once the load is
+ * over: no request for 500 ms since the last navigation (Playwright's "networkidle": a fetch still
+ * on its way, however slow, holds it back), the fonts in, and two frames drawn after that, so
+ * every shift the loaded data caused has been recorded. No fixed pause: the buffered entries are
+ * taken at once (takeRecords), not in an observer callback awaited for some milliseconds.
+ */
+export async function layoutShift(page: Page): Promise<number> {
+  await page.waitForLoadState('networkidle');
+  return page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const observer = new PerformanceObserver(() => {});
+    observer.observe({ type: 'layout-shift', buffered: true });
+    const entries = observer.takeRecords();
+    observer.disconnect();
+    return entries.reduce((total, entry) => total + (entry as unknown as { value: number }).value, 0);
+  });
+}
+
+/**
+ * Reads `read()` until it deep-equals `expected` (what the page shows once an answer it awaits has
+ * arrived); at the hang guard, fails with the last value read. For counts and values that follow
+ * a request: a read right after an action may see the page before the answer.
+ */
+export async function eventually<T>(what: string, read: () => Promise<T>, expected: T, ms = 120_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (isDeepStrictEqual(value, expected)) return;
+    if (Date.now() > until) {
+      assert.deepEqual(value, expected, `${what} (still not so after ${ms} ms)`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The API requests the page sends from now on ("GET /api/v1/…", in order) and how many are still
+ * unanswered: a test waits for the page's requests to be answered instead of for a fixed time.
+ */
+export function apiRequests(page: Page): { sent: string[]; pending(): number; stop(): void } {
+  const sent: string[] = [];
+  const open = new Set<Request>();
+  const onRequest = (r: Request) => {
+    const { pathname } = new URL(r.url());
+    if (!pathname.startsWith('/api/')) return;
+    sent.push(`${r.method()} ${pathname}`);
+    open.add(r);
+  };
+  const onDone = (r: Request) => void open.delete(r);
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  return {
+    sent,
+    pending: () => open.size,
+    stop: () => {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+    },
+  };
 }
 
 /**

@@ -38,7 +38,7 @@ function dateIn(zone: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-test('a newcomer: sign-in link → password → Bluesky account → 2-post thread scheduled → seen in the calendar', { skip, timeout: 300_000 }, async () => {
+test('a newcomer: sign-in link → password → Bluesky account → 2-post thread scheduled → seen in the calendar', { skip, timeout: 600_000 }, async () => {
   const harness = h!;
   const page = await harness.context.newPage();
   const pageErrors: string[] = [];

@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import {
+  apiRequests,
   DESKTOP,
   firstApiKey,
   keyedApi,
@@ -64,7 +65,7 @@ function dateIn(zone: string, days: number): string {
 
 test('thread states: Threads OAuth from the browser, a FAILED thread retried, a published one read-only with analytics; calendar filters', {
   skip,
-  timeout: 300_000,
+  timeout: 600_000,
 }, async () => {
   const harness = h!;
   const graph = fake!;
@@ -131,27 +132,33 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   // One change on the time-slot grid is one request (the grid takes the slot from the answer,
   // and does not read the list again); the next free times are read once after it.
   const card = page.locator('section.provider').filter({ hasText: '@states_main' });
+  // Every API request of the page from here on, and whether it was answered: the checks below
+  // wait for the requests they mean, not for a time in which a machine is expected to send them.
+  const calls = apiRequests(page);
+  /** Until the page has sent `what` (since `from` in the list) and has no request unanswered. */
+  const answered = (what: string, from = 0) =>
+    waitFor(`${what} to be sent and answered`, async () => calls.sent.slice(from).includes(what) && calls.pending() === 0);
   await card.getByLabel('Time', { exact: true }).fill('09:00');
   await card.getByRole('button', { name: 'Add time' }).click();
   await card.getByRole('button', { name: `Remove Monday 09:00 ${timezone}` }).waitFor();
+  // The form's change, like the grid's, reads the next free times again a moment later (a timer in
+  // the page): until that read is answered, a grid change below would count it as its own.
+  await answered('GET /api/v1/time-slots/next', calls.sent.lastIndexOf('POST /api/v1/time-slots'));
   await card
     .getByRole('list', { name: /Next free times/ })
     .locator('li')
     .first()
     .waitFor();
-  await page.waitForTimeout(1500);
-  const calls: string[] = [];
-  page.on('request', (r) => {
-    const { pathname } = new URL(r.url());
-    if (pathname.startsWith('/api/')) calls.push(`${r.method()} ${pathname}`);
-  });
   const gridChange = async (click: string, then: string, expected: string) => {
-    calls.length = 0;
+    const from = calls.sent.length;
     await card.getByRole('button', { name: click }).click();
     await card.getByRole('button', { name: then }).waitFor();
-    await waitFor('the next free times to be read again', async () => calls.includes('GET /api/v1/time-slots/next'), 5000);
+    await answered('GET /api/v1/time-slots/next', from);
+    // Nothing else follows: a request the answers would set off (a re-read of the list, a second
+    // read of the next times) is sent at once or after the page's own 800 ms timer; this second
+    // is a window to see one, never a condition a correct page must meet in time.
     await page.waitForTimeout(1000);
-    assert.deepEqual(calls, [expected, 'GET /api/v1/time-slots/next'], `${click}: ${calls.join(', ')}`);
+    assert.deepEqual(calls.sent.slice(from), [expected, 'GET /api/v1/time-slots/next'], `${click}: ${calls.sent.slice(from).join(', ')}`);
   };
   await gridChange(`Add Wednesday 09:00 ${timezone}`, `Remove Wednesday 09:00 ${timezone}`, 'POST /api/v1/time-slots');
   const slots: Array<{ id: string; dayOfWeek: number; time: string }> = (await api(`/api/v1/time-slots?providerId=${main.id}`)).timeSlots;
@@ -171,7 +178,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
     method: 'POST',
     body: { providerId: main.id, scheduleAt: new Date().toISOString(), posts: [{ text: 'A thread that fails first' }, { text: 'and its second post' }] },
   });
-  await waitFor('the thread to fail', async () => (await api(`/api/v1/posts/${failing.threadId}`)).thread.status === 'FAILED', 60_000);
+  await waitFor('the thread to fail', async () => (await api(`/api/v1/posts/${failing.threadId}`)).thread.status === 'FAILED');
   const failed = (await api(`/api/v1/posts/${failing.threadId}`)).thread;
   assert.equal(failed.posts[0].error.code, 'THREADS_MEDIA_FAILED');
 
@@ -188,7 +195,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
 
   // Retry: publishing resumes, and the page follows it to PUBLISHED without a reload.
   await page.getByRole('button', { name: 'Retry' }).click();
-  await page.locator('strong.status-published').waitFor({ timeout: 60_000 });
+  await page.locator('strong.status-published').waitFor();
   await page.getByRole('alert').filter({ hasText: 'Publishing failed' }).waitFor({ state: 'detached' });
   const published = (await api(`/api/v1/posts/${failing.threadId}`)).thread;
   assert.equal(published.status, 'PUBLISHED');
@@ -236,9 +243,8 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
     const ids = await page.locator(`[data-date="${day}"] [data-thread]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-thread')));
     return [launch, news, plain].filter((id) => ids.includes(id));
   };
-  await waitFor('all three threads', async () => (await visible()).length === 3, 15_000);
-  const settle = (want: string[]) =>
-    waitFor(`the calendar to show ${want.join(', ')}`, async () => JSON.stringify(await visible()) === JSON.stringify(want), 15_000);
+  await waitFor('all three threads', async () => (await visible()).length === 3);
+  const settle = (want: string[]) => waitFor(`the calendar to show ${want.join(', ')}`, async () => JSON.stringify(await visible()) === JSON.stringify(want));
   await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'launch' });
   await settle([launch]);
   await shoot(page, 'calendar-filter-tag');

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
+import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
 
 const PASSWORD = 'a long browser password';
 
@@ -69,6 +69,7 @@ before(async () => {
     ],
     viewport: DESKTOP,
   });
+  guardOnly(context);
 });
 
 after(async () => {
@@ -82,7 +83,7 @@ after(async () => {
 
 const api = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init);
 
-test('the web app: first-start link, sign-in, keys, time zone, field errors, CSRF, redirect', { skip, timeout: 180_000 }, async () => {
+test('the web app: first-start link, sign-in, keys, time zone, field errors, CSRF, redirect', { skip, timeout: 600_000 }, async () => {
   const page = await context!.newPage();
   const firstKey = /^\s+(skein_\S+)$/m.exec(output)![1]!;
   const link = /Sign in: (\S+)/.exec(output)![1]!;
@@ -185,17 +186,7 @@ test('the web app: first-start link, sign-in, keys, time zone, field errors, CSR
   // No layout shift on load: a fresh load of the settings page, its data included.
   await page.goto(`${base}/settings`);
   await page.getByText('browser test').or(page.getByText('first key')).first().waitFor();
-  await page.waitForTimeout(300);
-  const shift = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
-      }),
-  );
+  const shift = await layoutShift(page);
   console.log(`# web: cumulative layout shift loading /settings: ${shift.toFixed(4)}`);
   assert.ok(shift < 0.1, `layout shift ${shift} (0.1 is "good" in Web Vitals)`);
 

@@ -144,6 +144,8 @@ describe('downloadImage from a local server', () => {
   let base: string;
   let hostHeaders: string[] = [];
   let bigBytesSent = 0;
+  /** Resolves once the server's side of the last /endless answer has closed. */
+  let endlessClosed: Promise<void> = Promise.resolve();
 
   before(async () => {
     server = http.createServer((req, res) => route(req, res));
@@ -178,6 +180,7 @@ describe('downloadImage from a local server', () => {
 
   /** Sends PNG-looking data without a length until the client hangs up. */
   function streamForever(res: http.ServerResponse): void {
+    endlessClosed = new Promise((resolve) => res.once('close', () => resolve()));
     res.writeHead(200, { 'content-type': 'image/png' });
     const chunk = Buffer.concat([png, Buffer.alloc(64 * 1024 - png.length)]);
     const push = () => {
@@ -208,8 +211,10 @@ describe('downloadImage from a local server', () => {
   test('refuses media over the size limit, early', async () => {
     assertPermanentMedia(await rejection(downloadImage(`${base}/declared-big`, loose())), /larger than/);
     assertPermanentMedia(await rejection(downloadImage(`${base}/endless`, loose())), /larger than/);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // The client stopped reading at the limit: far less than an endless stream was sent.
+    // Counted once the server's side of the stream has closed (not after a pause that a loaded
+    // machine may overrun): the client stopped reading at the limit, so far less than an endless
+    // stream was sent.
+    await endlessClosed;
     assert.ok(bigBytesSent < 8 * MAX_IMAGE_BYTES, `server sent ${bigBytesSent} bytes`);
   });
 
