@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import type { Api, ApiError } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { navigate } from '../router.js';
 import './accounts.css';
 import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
+import { ConnectThreads, startThreadsConnect, threadsConnectOutcome } from './connect-threads.js';
 
 /**
  * Accounts: the Threads and Bluesky accounts of the active workspace, connecting and
@@ -39,7 +39,7 @@ export function AccountsPage() {
         <h2 id="connect-heading">Connect an account</h2>
         <div class="connect-grid">
           <ConnectBluesky prefill={reconnect} onConnected={reload} />
-          <ConnectThreads />
+          <ConnectThreads onConnected={reload} />
         </div>
       </section>
       <section aria-labelledby="connected-heading" class="stack">
@@ -130,48 +130,6 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
       </div>
     </form>
   );
-}
-
-/**
- * Threads connects through Meta's sign-in page: the API gives the address to go to, and with
- * `returnTo=web` Meta's redirect back ends on this page (not on the API's JSON answer).
- */
-async function startThreadsConnect(api: Api): Promise<void> {
-  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect?returnTo=web');
-  window.location.assign(authorizeUrl);
-}
-
-/** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */
-export function threadsConnectOutcome(search: URLSearchParams): { ok: boolean; text: string } | null {
-  const outcome = search.get('threads');
-  if (outcome === 'connected') return { ok: true, text: `Threads account @${search.get('username') ?? ''} connected.` };
-  if (outcome === 'error') {
-    const message = search.get('message') || 'Meta did not complete the sign-in.';
-    return { ok: false, text: `Threads was not connected: ${message}${/[.!?]$/.test(message) ? '' : '.'} Try Connect Threads again.` };
-  }
-  return null;
-}
-
-function ConnectThreads() {
-  const { api } = useApp();
-  const { busy, error, run } = useSubmit();
-  return (
-    <div>
-      <h3 id="threads-heading">Threads</h3>
-      <p class="hint">You sign in on Meta's page and allow Skein to post; Meta sends you back here.</p>
-      <FormMessage message={error ? threadsConnectMessage(error) : null} />
-      <button type="button" class="primary" disabled={busy} aria-busy={busy ? 'true' : undefined} onClick={() => void run(() => startThreadsConnect(api))}>
-        Connect Threads
-      </button>
-    </div>
-  );
-}
-
-function threadsConnectMessage(error: ApiError): string {
-  if (error.status === 409 && /THREADS_APP_ID/.test(error.detail)) {
-    return `${error.detail} Ask whoever runs this Skein server to create a Meta app and set them (and PUBLIC_URL), then try again.`;
-  }
-  return error.detail;
 }
 
 const STATUS_ADVICE: Record<ProviderStatus, string> = {
