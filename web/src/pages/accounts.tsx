@@ -4,7 +4,7 @@ import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.
 import { navigate } from '../router.js';
 import './accounts.css';
 import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
-import { ConnectThreads, startThreadsConnect, threadsConnectOutcome } from './connect-threads.js';
+import { ConnectThreads, startThreadsConnect, threadsConnectOutcome, useThreadsSetup } from './connect-threads.js';
 
 /**
  * Accounts: the Threads and Bluesky accounts of the active workspace, connecting and
@@ -13,6 +13,7 @@ import { ConnectThreads, startThreadsConnect, threadsConnectOutcome } from './co
 export function AccountsPage() {
   const { api, account } = useApp();
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
+  const threadsSetup = useThreadsSetup(api);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
   // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
   // outcome is read once, and taken out of the address so a reload does not show it again.
@@ -35,22 +36,34 @@ export function AccountsPage() {
           {threadsOutcome.text}
         </p>
       )}
-      <section class="card" aria-labelledby="connect-heading">
-        <h2 id="connect-heading">Connect an account</h2>
-        <div class="connect-grid">
-          <ConnectBluesky prefill={reconnect} onConnected={reload} />
-          <ConnectThreads onConnected={reload} />
-        </div>
-      </section>
-      <section aria-labelledby="connected-heading" class="stack">
-        <h2 id="connected-heading">Connected accounts</h2>
-        {providers === null && <p class="hint">Loading…</p>}
-        {error && <FormMessage message={`The accounts could not be loaded: ${error}`} />}
-        {providers?.length === 0 && !error && <p class="hint">No accounts yet. Connect one above to schedule posts to it.</p>}
-        {providers?.map((p) => (
-          <ProviderCard key={p.id} provider={p} onChanged={reload} onReconnectBluesky={() => setReconnect({ handle: p.username, at: Date.now() })} />
-        ))}
-      </section>
+      {/* Both parts wait for both answers, so nothing on the page moves when one arrives. */}
+      {!threadsSetup.loaded || (providers === null && !error) ? (
+        <p class="hint">Loading…</p>
+      ) : (
+        <>
+          <section class="card" aria-labelledby="connect-heading">
+            <h2 id="connect-heading">Connect an account</h2>
+            <div class="connect-grid">
+              <ConnectBluesky prefill={reconnect} onConnected={reload} />
+              <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
+            </div>
+          </section>
+          <section aria-labelledby="connected-heading" class="stack">
+            <h2 id="connected-heading">Connected accounts</h2>
+            {error && <FormMessage message={`The accounts could not be loaded: ${error}`} />}
+            {providers?.length === 0 && !error && <p class="hint">No accounts yet. Connect one above to schedule posts to it.</p>}
+            {providers?.map((p) => (
+              <ProviderCard
+                key={p.id}
+                provider={p}
+                onChanged={reload}
+                onReconnectBluesky={() => setReconnect({ handle: p.username, at: Date.now() })}
+                threadsOAuthReady={threadsSetup.setup?.oauthReady ?? false}
+              />
+            ))}
+          </section>
+        </>
+      )}
     </div>
   );
 }
@@ -132,6 +145,13 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
   );
 }
 
+/** Reconnecting Threads without Meta's sign-in: a new token in the token form. */
+function focusThreadsToken(): void {
+  const field = document.querySelector<HTMLInputElement>('input[name="accessToken"]');
+  field?.scrollIntoView({ block: 'center' });
+  field?.focus();
+}
+
 const STATUS_ADVICE: Record<ProviderStatus, string> = {
   ACTIVE: 'Connected: scheduled posts publish to it.',
   EXPIRED:
@@ -139,7 +159,7 @@ const STATUS_ADVICE: Record<ProviderStatus, string> = {
   REVOKED: 'Disconnected: Skein holds no sign-in for it, and its scheduled posts fail when due. Reconnect to use it again.',
 };
 
-function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void>; onReconnectBluesky: () => void }) {
+function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void>; onReconnectBluesky: () => void; threadsOAuthReady: boolean }) {
   const { api, account } = useApp();
   const p = props.provider;
   const disconnect = useSubmit();
@@ -155,7 +175,8 @@ function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void
   };
   const onReconnect = () => {
     if (p.provider === 'BLUESKY') props.onReconnectBluesky();
-    else void reconnect.run(() => startThreadsConnect(api));
+    else if (props.threadsOAuthReady) void reconnect.run(() => startThreadsConnect(api));
+    else focusThreadsToken();
   };
 
   return (

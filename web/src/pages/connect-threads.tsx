@@ -15,20 +15,26 @@ export interface ThreadsSetup {
 
 export const GUIDE_PATH = '/guide/connect-threads';
 
+/** The setup check, read once when the page opens; `loaded` once it answered either way. */
+export function useThreadsSetup(api: Api): { setup: ThreadsSetup | null; setupError: string | null; loaded: boolean } {
+  const [setup, setSetup] = useState<ThreadsSetup | null>(null);
+  const [setupError, setSetupError] = useState<string | null>(null);
+  useEffect(() => {
+    api.get<ThreadsSetup>('/api/v1/providers/threads/setup').then(setSetup, (err: Error) => setSetupError(err.message));
+  }, []);
+  return { setup, setupError, loaded: setup !== null || setupError !== null };
+}
+
 /**
  * Threads connects two ways: Meta's sign-in page (OAuth; the API gives the address to go to,
  * and with `returnTo=web` Meta's redirect back ends on the accounts page), which needs a Meta
  * app and an https address Meta can reach; or a token from the user's own Meta app, which works
  * on a laptop. What the first one lacks is said before anyone clicks.
  */
-export function ConnectThreads(props: { onConnected: () => Promise<void> }) {
+export function ConnectThreads(props: { setup: ThreadsSetup | null; setupError: string | null; onConnected: () => Promise<void> }) {
   const { api } = useApp();
-  const [setup, setSetup] = useState<ThreadsSetup | null>(null);
-  const [setupError, setSetupError] = useState<string | null>(null);
+  const { setup, setupError } = props;
   const oauth = useSubmit();
-  useEffect(() => {
-    api.get<ThreadsSetup>('/api/v1/providers/threads/setup').then(setSetup, (err: Error) => setSetupError(err.message));
-  }, []);
 
   return (
     <div>
