@@ -259,13 +259,14 @@ export async function connectThreadsWithToken(
 export async function checkThreadsToken(
   ctx: AppContext,
   accessToken: string,
+  field = 'accessToken',
 ): Promise<{ me: { id: string; username: string }; accessToken: string; expiresAt: Date }> {
   const client = (await ctx.network()).threads;
   let me;
   try {
     me = await client.getMe(accessToken);
   } catch (err) {
-    throw networkFailure(err, 'accessToken', 'Threads');
+    throw networkFailure(err, field, 'Threads');
   }
   if (ctx.threadsAppSecret) {
     try {
@@ -274,7 +275,7 @@ export async function checkThreadsToken(
     } catch (err) {
       // Meta exchanges only short-lived tokens: a token /me accepted but the exchange refused is
       // already long-lived, and is kept. A network fault is not a refusal.
-      if (!(err instanceof PublishError) || err.kind === 'transient') throw networkFailure(err, 'accessToken', 'Threads');
+      if (!(err instanceof PublishError) || err.kind === 'transient') throw networkFailure(err, field, 'Threads');
     }
   }
   return { me, accessToken, expiresAt: new Date(ctx.clock.now().getTime() + THREADS_REFRESH_WINDOW_MS + UNKNOWN_TOKEN_REFRESH_AFTER_MS) };
