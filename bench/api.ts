@@ -2,6 +2,7 @@
  * The API rows: a Skein server (`node bin/skein.js serve`, SKEIN_PUBLISHER=0) on PGlite or on
  * PostgreSQL + Redis, seeded through the CLI and the API, then loaded one route at a time.
  */
+import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
 import { type LoadResult, type LoadSpec, type LoadTool, medianRun, UNIQUE } from './load.js';
 import {
   apiClient,
@@ -56,6 +57,8 @@ function local(date: Date): string {
 
 export async function runBackend(backend: Backend, options: LoadOptions, restarts: number): Promise<BackendResult> {
   const db = backend === 'postgres' ? await createDatabase('api') : null;
+  // Only `provider add` talks to it: nothing is published in this part of the bench.
+  const graph = await FakeGraphApi.start({});
   const dir = tempDir(backend);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -63,30 +66,24 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
     SKEIN_DATA_DIR: dir.path,
     SKEIN_SECRET: newSecret(),
     SKEIN_PUBLISHER: '0',
+    THREADS_API_URL: graph.url,
     PORT: String(port),
     HOST: '127.0.0.1',
     ...(db ? { DATABASE_URL: db.url, REDIS_URL } : {}),
   });
   let server: Proc | null = null;
   try {
-    // The first start on an empty database prints an owner account's API key; the provider comes from the CLI.
+    // The first start on an empty database prints an owner account's API key; the provider comes
+    // from the CLI, which asks the running server (and the server asks the fake Graph API whose token it is).
     options.log(`${backend}: first start, then skein provider add`);
     server = startSkein(`skein serve (${backend})`, 'serve', env);
     await waitReady(server, baseUrl, performance.now());
     const key = await bannerKey(server);
-    if (backend === 'pglite') {
-      await server.stop(); // the embedded database has one owner process at a time
-      server = null;
-    }
     const provider = await skeinCli(
-      ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--provider-user-id', '1', '--username', 'bench', '--access-token', 'bench-token'],
+      ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', graph.createAccount('bench').accessToken],
       env,
     );
     const providerId = provider.id as string;
-    if (!server) {
-      server = startSkein(`skein serve (${backend})`, 'serve', env);
-      await waitReady(server, baseUrl, performance.now());
-    }
     const api = apiClient(baseUrl, key);
     options.log(`${backend}: seeding through the API`);
     const day = new Date(Date.now() + 2 * 86_400_000);
@@ -157,6 +154,7 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
     return { rows, rssIdleMiB, rssLoadMiB, restartMs };
   } finally {
     await server?.stop();
+    await graph.close();
     await db?.drop();
     dir.remove();
   }

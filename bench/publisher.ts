@@ -83,23 +83,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     // account and its token; Skein schedules, bounds and counts each provider row on its own.
     options.log(`publisher: ${accounts} Threads accounts (skein provider add, then copies of its row)`);
     const account = fake.createAccount('bench');
-    const template = await skeinCli(
-      [
-        'provider',
-        'add',
-        '--email',
-        OWNER_EMAIL,
-        '--kind',
-        'THREADS',
-        '--provider-user-id',
-        account.userId,
-        '--username',
-        'bench0',
-        '--access-token',
-        account.accessToken,
-      ],
-      env,
-    );
+    const template = await skeinCli(['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', account.accessToken], env);
     await client.connect();
     const copies = await client.query<{ id: string }>(
       `INSERT INTO providers (id, account_id, team_id, kind, provider_user_id, username, status, access_token_enc, refresh_token_enc,

@@ -165,8 +165,9 @@ function bootstrap(env, tag) {
       'add',
       '--email',
       email,
+      // BLUESKY: a THREADS account is checked with Meta, which this measurement has no stand-in for.
       '--kind',
-      i % 2 ? 'BLUESKY' : 'THREADS',
+      'BLUESKY',
       '--provider-user-id',
       `id-${i}-${tag}`,
       '--username',

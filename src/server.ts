@@ -1,4 +1,5 @@
 import { createOwnerIfEmpty } from './bootstrap.js';
+import { type ControlServer, runControlCommand, startControlSocket } from './cli/control-socket.js';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
@@ -18,9 +19,13 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let publisher: RunningPublisher | null = null;
   let metricsServer: MetricsServer | null = null;
+  let control: ControlServer | null = null;
   try {
     app = await buildApp(ctx);
     const banner = await createOwnerIfEmpty(ctx);
+    // The CLI's account, key and provider commands reach the embedded database through this
+    // server; the socket is up before /readyz answers, so a script may run them from then on.
+    if (!config.db.url) control = await startControlSocket(config.db.dataDir, (request) => runControlCommand(ctx, request), ctx.logger);
     await app.listen({ host: config.http.host, port: config.http.port });
     if (banner) process.stdout.write(`${banner}\n`);
     if (config.metrics) metricsServer = await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port, ctx.logger);
@@ -29,6 +34,7 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
     // A start that fails (the port taken, say) must end the process, not leave it holding the
     // database, Redis and the data folder's lock with nothing served.
     await app?.close().catch(() => {});
+    await control?.close().catch(() => {});
     await metricsServer?.close().catch(() => {});
     await publisher?.stop().catch(() => {});
     await ctx.close().catch(() => {});
@@ -38,6 +44,7 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
   signals.handle(async (signal) => {
     ctx.logger.info({ signal }, 'shutting down');
     await started.close();
+    await control?.close();
     await metricsServer?.close();
     await publisher?.stop();
     await ctx.close();

@@ -66,10 +66,10 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'provider add',
-    usage: 'provider add --email E --kind THREADS|BLUESKY --provider-user-id ID --username U --access-token T [--team ID] [--service URL]',
-    summary: 'register a connected account without OAuth (scripts, tests)',
+    usage: 'provider add --email E --kind THREADS|BLUESKY --access-token T [--provider-user-id ID --username U] [--team ID] [--service URL]',
+    summary: 'connect an account with a token (THREADS: the account is read from Meta; BLUESKY: as given, id and username required)',
     options: { email: str, kind: str, 'provider-user-id': str, username: str, 'access-token': str, team: str, service: str },
-    required: ['email', 'kind', 'provider-user-id', 'username', 'access-token'],
+    required: ['email', 'kind', 'access-token'],
   },
   {
     name: 'provider list',

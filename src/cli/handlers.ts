@@ -2,8 +2,10 @@ import type { Config } from '../config/config.js';
 import type { Secrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
 import { ValidationError } from '../errors/index.js';
+import type { Workspace } from '../lib/workspace.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
+import { checkThreadsToken } from '../services/connections.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
 import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
 import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/web-auth.js';
@@ -27,6 +29,41 @@ export type RunLong = (config: Config, secrets: Secrets, values: Values) => Prom
 const s = (v: Values, k: string) => v[k] as string;
 const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const slotLine = (t: TimeSlotView) => `${t.id}  ${t.providerId}  ${DAYS[t.dayOfWeek]} ${t.time}  ${t.timezone}`;
+
+/** A Threads account as Meta says the token's owner is (as the API's token path does); an id or username given must agree. */
+async function addCheckedThreadsProvider(ctx: AppContext, accountId: string, workspace: Workspace, v: Values) {
+  const token = await checkThreadsToken(ctx, s(v, 'access-token'), 'access-token');
+  const faults = [
+    v['provider-user-id'] !== undefined && v['provider-user-id'] !== token.me.id
+      ? { path: 'provider-user-id', message: `is ${v['provider-user-id']}, but the token belongs to Threads user ${token.me.id}` }
+      : null,
+    v.username !== undefined && v.username !== token.me.username
+      ? { path: 'username', message: `is ${v.username}, but the token belongs to @${token.me.username}` }
+      : null,
+  ].filter((f) => f !== null);
+  if (faults.length) throw new ValidationError(faults);
+  return addProvider(ctx, accountId, workspace, {
+    kind: 'THREADS',
+    providerUserId: token.me.id,
+    username: token.me.username,
+    accessToken: token.accessToken,
+    tokenExpiresAt: token.expiresAt,
+  });
+}
+
+/** Any other network: the account as given (scripts and tests). */
+async function addGivenProvider(ctx: AppContext, accountId: string, workspace: Workspace, v: Values) {
+  for (const required of ['provider-user-id', 'username']) {
+    if (v[required] === undefined) throw new ValidationError({ path: required, message: `is required for --kind ${s(v, 'kind')}` });
+  }
+  return addProvider(ctx, accountId, workspace, {
+    kind: s(v, 'kind'),
+    providerUserId: s(v, 'provider-user-id'),
+    username: s(v, 'username'),
+    accessToken: s(v, 'access-token'),
+    serviceUrl: (v.service as string | undefined) ?? null,
+  });
+}
 
 export const LONG: Record<string, RunLong> = {
   serve: async (config, secrets) => {
@@ -169,13 +206,8 @@ export const RUN: Record<string, Run> = {
   'provider add': async (ctx, v) => {
     const account = await requireAccountByEmail(ctx.db, s(v, 'email'));
     const workspace = await resolveWorkspace(ctx.db, account, (v.team as string | undefined) ?? 'personal');
-    const row = await addProvider(ctx, account.id, workspace, {
-      kind: s(v, 'kind'),
-      providerUserId: s(v, 'provider-user-id'),
-      username: s(v, 'username'),
-      accessToken: s(v, 'access-token'),
-      serviceUrl: (v.service as string | undefined) ?? null,
-    });
+    const row =
+      s(v, 'kind') === 'THREADS' ? await addCheckedThreadsProvider(ctx, account.id, workspace, v) : await addGivenProvider(ctx, account.id, workspace, v);
     const view = providerView(row);
     return { text: `provider ${view.id} (${view.provider} @${view.username})`, json: view };
   },

@@ -3,8 +3,8 @@ import { type Config, loadConfig } from '../config/config.js';
 import { loadSecrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
-import { AppError, ConfigError } from '../errors/index.js';
 import { COMMANDS, type Command } from './commands.js';
+import { CliUsageError, describe, errorCode, RemoteCommandError } from './errors.js';
 
 // Only light modules above: `--help` and a usage error answer without loading the context,
 // a database driver, Fastify or a network SDK. A command's handler and what it needs are
@@ -63,8 +63,19 @@ export async function main(argv: string[], env = process.env): Promise<number> {
       return await LONG[command.name]!(config, secrets, typed);
     }
     const [{ RUN }, { createContext }] = await Promise.all([import('./handlers.js'), import('../context.js')]);
-    ctx = await createContext(quiet(config), secrets);
-    const output = await RUN[command.name]!(ctx, typed);
+    let output: { text: string; json: unknown };
+    try {
+      ctx = await createContext(quiet(config), secrets);
+      output = await RUN[command.name]!(ctx, typed);
+    } catch (err) {
+      // `skein serve` holds the embedded database: the command goes to it instead.
+      if (!(err instanceof DataDirBusyError)) throw err;
+      const { askRunningServer } = await import('./control-socket.js');
+      const answer = await askRunningServer(config.db.dataDir, { command: command.name, values: typed });
+      if (!answer) throw err;
+      if (!answer.ok) throw new RemoteCommandError(answer.code, answer.message);
+      output = answer;
+    }
     process.stdout.write(`${values.json ? JSON.stringify(output.json) : output.text}\n`);
     return 0;
   } catch (err) {
@@ -79,22 +90,4 @@ export async function main(argv: string[], env = process.env): Promise<number> {
 
 function quiet(config: Config): Config {
   return { ...config, logLevel: 'warn' };
-}
-
-export class CliUsageError extends Error {}
-
-function errorCode(err: unknown): string {
-  if (err instanceof DataDirBusyError) return 'DATA_DIR_BUSY';
-  if (err instanceof ConfigError) return 'INVALID_CONFIG';
-  if (err instanceof CliUsageError || (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')))
-    return 'USAGE';
-  if (err instanceof AppError) return err.code;
-  return 'INTERNAL';
-}
-
-function describe(err: unknown): string {
-  if (err instanceof DataDirBusyError || err instanceof ConfigError || err instanceof CliUsageError) return err.message;
-  if (err instanceof AppError) return err.message;
-  if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) return err.message;
-  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
 }

@@ -1,10 +1,7 @@
 import type { AppContext } from '../context.js';
 import { PublishError } from '../platforms/platform.js';
 import type { ThreadsClient } from '../platforms/threads/client.js';
-import { listThreadsTokensExpiringBefore, markProviderExpired, saveRefreshedToken } from '../repos/providers.js';
-
-/** Refresh long-lived Threads tokens (60 days) when this close to expiry. */
-export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
+import { listThreadsTokensExpiringBefore, markProviderExpired, saveRefreshedToken, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 
 /**
  * Refreshes long-lived Threads tokens that expire within the window. A refused refresh turns the

@@ -4,6 +4,9 @@ import type { Workspace } from '../lib/workspace.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
+/** Long-lived Threads tokens (60 days) are refreshed when this close to expiry. */
+export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
+
 /** Provider rows: connected network accounts, their encrypted tokens and Bluesky sessions. */
 
 export function findProvider(db: DbOrTrx, id: string): Promise<ProviderRow | undefined> {

@@ -9,7 +9,7 @@ import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { PublishError } from '../platforms/platform.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
-import { findProvider, revokeProvider } from '../repos/providers.js';
+import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { addProvider } from './providers.js';
 
@@ -82,10 +82,54 @@ export function threadsRedirectUri(ctx: AppContext): string {
   return `${ctx.config.http.publicUrl}/api/v1/providers/threads/callback`;
 }
 
-function requireThreadsApp(ctx: AppContext): void {
-  if (!ctx.config.threads.appId || !ctx.threadsAppSecret) {
-    throw new ConflictError('CONFLICT', 'Connecting Threads needs THREADS_APP_ID and THREADS_APP_SECRET to be set on the server.');
+/** Meta's own Graph API: only there is the redirect known to need https (a local stand-in may take http). */
+const META_GRAPH_API = 'https://graph.threads.net';
+/** The step-by-step guide, served by the web app from docs/connect-threads.md. */
+export const THREADS_GUIDE_PATH = '/guide/connect-threads';
+
+export interface ThreadsSetup {
+  /** True when Meta's sign-in (OAuth) can be used as the server is configured. */
+  oauthReady: boolean;
+  /** What the OAuth way still needs, each setting with what to put there. */
+  missing: Array<{ setting: 'THREADS_APP_ID' | 'THREADS_APP_SECRET' | 'PUBLIC_URL'; message: string }>;
+  /** The address to register as the app's redirect callback URL. */
+  redirectUri: string;
+  /** Whether a short-lived token given to the token path is exchanged for a 60-day one (needs the app secret). */
+  exchangesTokens: boolean;
+  guideUrl: string;
+}
+
+/** What the server's settings allow for connecting Threads, read before anyone clicks. */
+export function threadsSetup(ctx: AppContext): ThreadsSetup {
+  const { publicUrl } = ctx.config.http;
+  const missing: ThreadsSetup['missing'] = [];
+  if (!ctx.config.threads.appId)
+    missing.push({ setting: 'THREADS_APP_ID', message: "the Threads app ID of your Meta app (App settings → Basic → 'Threads app ID')" });
+  if (!ctx.threadsAppSecret)
+    missing.push({ setting: 'THREADS_APP_SECRET', message: "the Threads app secret of your Meta app (App settings → Basic → 'Threads app secret')" });
+  if (ctx.config.threads.apiUrl === META_GRAPH_API && !publicUrl.startsWith('https://')) {
+    missing.push({
+      setting: 'PUBLIC_URL',
+      message: `an https address of this server that Meta can send the browser back to (now ${publicUrl}; Meta redirects only to https)`,
+    });
   }
+  return {
+    oauthReady: missing.length === 0,
+    missing,
+    redirectUri: threadsRedirectUri(ctx),
+    exchangesTokens: Boolean(ctx.threadsAppSecret),
+    guideUrl: publicUrl + THREADS_GUIDE_PATH,
+  };
+}
+
+function requireThreadsApp(ctx: AppContext): void {
+  const setup = threadsSetup(ctx);
+  if (setup.oauthReady) return;
+  const needs = setup.missing.map((m) => `${m.setting} (${m.message})`).join('; ');
+  throw new ConflictError(
+    'CONFLICT',
+    `Connecting Threads through Meta's sign-in needs these server settings: ${needs}. Or connect with an access token instead (POST /api/v1/providers/threads). Step by step: ${setup.guideUrl}`,
+  );
 }
 
 /** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
@@ -171,6 +215,70 @@ async function completeThreadsConnect(ctx: AppContext, row: OAuthStateRow, query
     tokenExpiresAt: token.expiresAt,
   });
   return scheduleFollowerFetch(ctx, provider);
+}
+
+/** The content rules of Connect Threads with a token. */
+export function threadsTokenFaults(input: unknown): FieldFault[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const { accessToken } = input as { accessToken?: unknown };
+  return typeof accessToken === 'string' && !accessToken.trim() ? [{ path: 'accessToken', message: 'must not be empty' }] : [];
+}
+
+/**
+ * A token whose lifetime Skein cannot know (one kept as given) is refreshed once Meta allows it,
+ * 24 hours after it was made at the earliest; the refresh answer then tells its real expiry.
+ */
+const UNKNOWN_TOKEN_REFRESH_AFTER_MS = 86_400_000;
+
+/**
+ * Connects the Threads account a token belongs to, without Meta's redirect (a laptop Meta cannot
+ * reach). The account comes from /me, never from the caller; a short-lived token is exchanged
+ * for a 60-day one when the app secret is set. `created` is false for a reconnect.
+ */
+export async function connectThreadsWithToken(
+  ctx: AppContext,
+  account: AccountRow,
+  input: { accessToken: string; teamId?: string },
+): Promise<{ provider: ProviderRow; created: boolean }> {
+  const faults = threadsTokenFaults(input);
+  if (faults.length) throw new ValidationError(faults);
+  const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
+  const token = await checkThreadsToken(ctx, input.accessToken.trim());
+  const existing = await findProviderByNetworkUser(ctx.db, workspace, 'THREADS', token.me.id);
+  const provider = await addProvider(ctx, account.id, workspace, {
+    kind: 'THREADS',
+    providerUserId: token.me.id,
+    username: token.me.username,
+    accessToken: token.accessToken,
+    tokenExpiresAt: token.expiresAt,
+  });
+  return { provider: await scheduleFollowerFetch(ctx, provider), created: !existing };
+}
+
+/** Meta's word on a token: the account it belongs to, and the token to keep (exchanged when it can be). */
+export async function checkThreadsToken(
+  ctx: AppContext,
+  accessToken: string,
+  field = 'accessToken',
+): Promise<{ me: { id: string; username: string }; accessToken: string; expiresAt: Date }> {
+  const client = (await ctx.network()).threads;
+  let me;
+  try {
+    me = await client.getMe(accessToken);
+  } catch (err) {
+    throw networkFailure(err, field, 'Threads');
+  }
+  if (ctx.threadsAppSecret) {
+    try {
+      const long = await client.exchangeForLongLived(accessToken);
+      return { me, ...long };
+    } catch (err) {
+      // Meta exchanges only short-lived tokens: a token /me accepted but the exchange refused is
+      // already long-lived, and is kept. A network fault is not a refusal.
+      if (!(err instanceof PublishError) || err.kind === 'transient') throw networkFailure(err, field, 'Threads');
+    }
+  }
+  return { me, accessToken, expiresAt: new Date(ctx.clock.now().getTime() + THREADS_REFRESH_WINDOW_MS + UNKNOWN_TOKEN_REFRESH_AFTER_MS) };
 }
 
 /**

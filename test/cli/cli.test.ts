@@ -108,14 +108,14 @@ describe('skein command line (embedded database)', () => {
     assert.equal(unknown.code, 2);
   });
 
-  test('a command says so in one line when a running server holds the embedded database', async () => {
+  test('a command that needs the database to itself says so in one line when a running server holds the embedded database', async () => {
     const server = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       await waitFor(async () => ((await dataDirLockHolder(dataDir)) === server.pid ? true : null));
-      const res = skein(['user', 'create', '--email', 'c@example.test', '--timezone', 'UTC'], env);
+      const res = skein(['export', '--out', join(dataDir, 'export.json')], env);
       assert.equal(res.code, 1);
       assert.equal(res.stderr.trim().split('\n').length, 1);
       assert.match(res.stderr, /in use by a running Skein process \(pid \d+\)/);

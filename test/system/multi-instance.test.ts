@@ -159,10 +159,11 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
   await cli(['user', 'create', '--email', email, '--timezone', 'UTC'], { DATABASE_URL: dbUrl });
   const { key } = await cli(['key', 'create', '--email', email, '--name', 'main'], { DATABASE_URL: dbUrl });
   const { userId, accessToken } = fake.createAccount('multi');
-  const provider = await cli(
-    ['provider', 'add', '--email', email, '--kind', 'THREADS', '--provider-user-id', userId, '--username', 'multi', '--access-token', accessToken],
-    { DATABASE_URL: dbUrl },
-  );
+  const provider = await cli(['provider', 'add', '--email', email, '--kind', 'THREADS', '--access-token', accessToken], {
+    DATABASE_URL: dbUrl,
+    THREADS_API_URL: fake.url,
+  });
+  assert.equal(provider.providerUserId, userId, 'the account is the one Meta says the token belongs to');
   const call = (i: number, path: string, init: RequestInit = {}, useKey = key) =>
     fetch(`${apis[i % 2]}${path}`, { ...init, headers: { authorization: `Bearer ${useKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
 

@@ -5,6 +5,7 @@ import { AccountsPage } from './pages/accounts.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
+import { GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -39,7 +40,7 @@ const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
   { path: '/settings', label: 'Settings', page: SettingsPage },
 ];
 
-const PUBLIC_PATHS = new Set(['/sign-in', '/set-password']);
+const PUBLIC_PATHS = new Set(['/sign-in', '/set-password', '/guide/connect-threads']);
 
 export function App() {
   const { path } = useLocation();
@@ -82,6 +83,12 @@ export function App() {
       </PublicFrame>
     );
   if (path === '/set-password') return <PublicFrame>{<SetPasswordPage api={api} onSignedIn={signedIn} />}</PublicFrame>;
+  if (path === '/guide/connect-threads')
+    return (
+      <PublicFrame wide>
+        <GuidePage />
+      </PublicFrame>
+    );
   if (session === 'loading' || session === null) return <Shell />;
 
   // A thread's own page (/threads/:id) is the editor too; it is not in the navigation.
@@ -146,12 +153,12 @@ function Shell(props: { email?: string; current?: string; onSignOut?: () => void
   );
 }
 
-function PublicFrame({ children }: { children: ComponentChildren }) {
+function PublicFrame({ children, wide = false }: { children: ComponentChildren; wide?: boolean }) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: catches clicks on the links inside for in-app routing
     // biome-ignore lint/a11y/useKeyWithClickEvents: a link's Enter key fires this click too
     <div class="public" onClick={onLinkClick}>
-      <main id="main" class="card narrow">
+      <main id="main" class={wide ? 'card' : 'card narrow'}>
         <p class="brand">Skein</p>
         {children}
       </main>

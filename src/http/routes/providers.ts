@@ -5,9 +5,12 @@ import { resolveWorkspace } from '../../services/accounts.js';
 import {
   blueskyConnectFaults,
   connectBlueskyAccount,
+  connectThreadsWithToken,
   disconnectProvider,
   finishThreadsConnect,
   startThreadsConnect,
+  threadsSetup,
+  threadsTokenFaults,
   WebConnectFailure,
 } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
@@ -54,6 +57,50 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       response: withProblems({ 201: Provider }, [400, 401, 404, 413, 415, 429, 502]),
     },
     handler: async (request, reply) => reply.status(201).send(providerView(await connectBlueskyAccount(ctx, caller(request), request.body))),
+  });
+
+  app.post('/api/v1/providers/threads', {
+    config: { contentFaults: (request) => threadsTokenFaults(request.body) },
+    schema: {
+      tags,
+      summary: 'Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)',
+      description:
+        'The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+      body: Type.Object({
+        accessToken: Type.String({ description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" }),
+        teamId: Type.Optional(Type.String()),
+      }),
+      response: withProblems({ 200: Provider, 201: Provider }, [400, 401, 404, 413, 415, 429, 502]),
+    },
+    handler: async (request, reply) => {
+      const { provider, created } = await connectThreadsWithToken(ctx, caller(request), request.body);
+      return reply.status(created ? 201 : 200).send(providerView(provider));
+    },
+  });
+
+  app.get('/api/v1/providers/threads/setup', {
+    schema: {
+      tags,
+      summary: "What the server's settings allow for connecting Threads: what Meta's sign-in still needs, the redirect URL to register, the guide",
+      response: withProblems(
+        {
+          200: Type.Object({
+            oauthReady: Type.Boolean(),
+            missing: Type.Array(
+              Type.Object({
+                setting: Type.Union([Type.Literal('THREADS_APP_ID'), Type.Literal('THREADS_APP_SECRET'), Type.Literal('PUBLIC_URL')]),
+                message: Type.String(),
+              }),
+            ),
+            redirectUri: Type.String(),
+            exchangesTokens: Type.Boolean(),
+            guideUrl: Type.String(),
+          }),
+        },
+        [401, 429],
+      ),
+    },
+    handler: async () => threadsSetup(ctx),
   });
 
   app.get('/api/v1/providers/threads/connect', {

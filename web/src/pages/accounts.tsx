@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import type { Api, ApiError } from '../api.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { navigate } from '../router.js';
 import './accounts.css';
 import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
+import { ConnectThreads, startThreadsConnect, threadsConnectOutcome, useThreadsSetup } from './connect-threads.js';
 
 /**
  * Accounts: the Threads and Bluesky accounts of the active workspace, connecting and
@@ -13,6 +13,7 @@ import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderS
 export function AccountsPage() {
   const { api, account } = useApp();
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
+  const threadsSetup = useThreadsSetup(api);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
   // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
   // outcome is read once, and taken out of the address so a reload does not show it again.
@@ -35,22 +36,34 @@ export function AccountsPage() {
           {threadsOutcome.text}
         </p>
       )}
-      <section class="card" aria-labelledby="connect-heading">
-        <h2 id="connect-heading">Connect an account</h2>
-        <div class="connect-grid">
-          <ConnectBluesky prefill={reconnect} onConnected={reload} />
-          <ConnectThreads />
-        </div>
-      </section>
-      <section aria-labelledby="connected-heading" class="stack">
-        <h2 id="connected-heading">Connected accounts</h2>
-        {providers === null && <p class="hint">Loading…</p>}
-        {error && <FormMessage message={`The accounts could not be loaded: ${error}`} />}
-        {providers?.length === 0 && !error && <p class="hint">No accounts yet. Connect one above to schedule posts to it.</p>}
-        {providers?.map((p) => (
-          <ProviderCard key={p.id} provider={p} onChanged={reload} onReconnectBluesky={() => setReconnect({ handle: p.username, at: Date.now() })} />
-        ))}
-      </section>
+      {/* Both parts wait for both answers, so nothing on the page moves when one arrives. */}
+      {!threadsSetup.loaded || (providers === null && !error) ? (
+        <p class="hint">Loading…</p>
+      ) : (
+        <>
+          <section class="card" aria-labelledby="connect-heading">
+            <h2 id="connect-heading">Connect an account</h2>
+            <div class="connect-grid">
+              <ConnectBluesky prefill={reconnect} onConnected={reload} />
+              <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
+            </div>
+          </section>
+          <section aria-labelledby="connected-heading" class="stack">
+            <h2 id="connected-heading">Connected accounts</h2>
+            {error && <FormMessage message={`The accounts could not be loaded: ${error}`} />}
+            {providers?.length === 0 && !error && <p class="hint">No accounts yet. Connect one above to schedule posts to it.</p>}
+            {providers?.map((p) => (
+              <ProviderCard
+                key={p.id}
+                provider={p}
+                onChanged={reload}
+                onReconnectBluesky={() => setReconnect({ handle: p.username, at: Date.now() })}
+                threadsOAuthReady={threadsSetup.setup?.oauthReady ?? false}
+              />
+            ))}
+          </section>
+        </>
+      )}
     </div>
   );
 }
@@ -132,46 +145,11 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
   );
 }
 
-/**
- * Threads connects through Meta's sign-in page: the API gives the address to go to, and with
- * `returnTo=web` Meta's redirect back ends on this page (not on the API's JSON answer).
- */
-async function startThreadsConnect(api: Api): Promise<void> {
-  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect?returnTo=web');
-  window.location.assign(authorizeUrl);
-}
-
-/** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */
-export function threadsConnectOutcome(search: URLSearchParams): { ok: boolean; text: string } | null {
-  const outcome = search.get('threads');
-  if (outcome === 'connected') return { ok: true, text: `Threads account @${search.get('username') ?? ''} connected.` };
-  if (outcome === 'error') {
-    const message = search.get('message') || 'Meta did not complete the sign-in.';
-    return { ok: false, text: `Threads was not connected: ${message}${/[.!?]$/.test(message) ? '' : '.'} Try Connect Threads again.` };
-  }
-  return null;
-}
-
-function ConnectThreads() {
-  const { api } = useApp();
-  const { busy, error, run } = useSubmit();
-  return (
-    <div>
-      <h3 id="threads-heading">Threads</h3>
-      <p class="hint">You sign in on Meta's page and allow Skein to post; Meta sends you back here.</p>
-      <FormMessage message={error ? threadsConnectMessage(error) : null} />
-      <button type="button" class="primary" disabled={busy} aria-busy={busy ? 'true' : undefined} onClick={() => void run(() => startThreadsConnect(api))}>
-        Connect Threads
-      </button>
-    </div>
-  );
-}
-
-function threadsConnectMessage(error: ApiError): string {
-  if (error.status === 409 && /THREADS_APP_ID/.test(error.detail)) {
-    return `${error.detail} Ask whoever runs this Skein server to create a Meta app and set them (and PUBLIC_URL), then try again.`;
-  }
-  return error.detail;
+/** Reconnecting Threads without Meta's sign-in: a new token in the token form. */
+function focusThreadsToken(): void {
+  const field = document.querySelector<HTMLInputElement>('input[name="accessToken"]');
+  field?.scrollIntoView({ block: 'center' });
+  field?.focus();
 }
 
 const STATUS_ADVICE: Record<ProviderStatus, string> = {
@@ -181,7 +159,7 @@ const STATUS_ADVICE: Record<ProviderStatus, string> = {
   REVOKED: 'Disconnected: Skein holds no sign-in for it, and its scheduled posts fail when due. Reconnect to use it again.',
 };
 
-function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void>; onReconnectBluesky: () => void }) {
+function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void>; onReconnectBluesky: () => void; threadsOAuthReady: boolean }) {
   const { api, account } = useApp();
   const p = props.provider;
   const disconnect = useSubmit();
@@ -197,7 +175,8 @@ function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void
   };
   const onReconnect = () => {
     if (p.provider === 'BLUESKY') props.onReconnectBluesky();
-    else void reconnect.run(() => startThreadsConnect(api));
+    else if (props.threadsOAuthReady) void reconnect.run(() => startThreadsConnect(api));
+    else focusThreadsToken();
   };
 
   return (

@@ -240,6 +240,12 @@ export class FakeGraphApi {
     return { userId: user.id, accessToken: this.#issueToken(user.id, 'long') };
   }
 
+  /** A token from the User Token Generator of the app's dashboard: short-lived (1 hour), for a new or known user. */
+  createShortLivedToken(input: { username?: string; userId?: string } = {}): { userId: string; accessToken: string } {
+    const user = input.userId ? this.#users.get(input.userId)! : this.#addUser(input.username ?? `user${this.#users.size + 1}`);
+    return { userId: user.id, accessToken: this.#issueToken(user.id, 'short') };
+  }
+
   /** The user approves the app in the authorization window; returns the code Meta redirects with. */
   authorize(input: { username?: string; userId?: string; redirectUri: string }): { code: string; userId: string } {
     const user = input.userId ? this.#users.get(input.userId)! : this.#addUser(input.username ?? `user${this.#users.size + 1}`);
