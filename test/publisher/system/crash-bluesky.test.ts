@@ -27,6 +27,7 @@ import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pd
 import {
   dumpWorkerLogs,
   openSystemEnv,
+  type ProxyDecision,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -36,7 +37,7 @@ import {
   type WorkerProcess,
   waitFor,
 } from './harness.js';
-import { Gate, writtenPostText, type XrpcDecision, XrpcProxy } from './waits.js';
+import { Gate, writtenPostText, XrpcProxy } from './waits.js';
 
 const skip = postgresSkipReason();
 const KILLS = 10;
@@ -171,7 +172,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
       const delayOver = new Gate();
       let armed = true;
       let writes = 0;
-      proxy.decide = (req): XrpcDecision => {
+      proxy.decide = (req): ProxyDecision => {
         const text = writtenPostText(req);
         if (!armed || text === null || !texts.includes(text)) return { action: 'forward' };
         const write = ++writes;

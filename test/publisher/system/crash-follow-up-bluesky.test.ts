@@ -24,6 +24,7 @@ import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pd
 import {
   dumpWorkerLogs,
   openSystemEnv,
+  type ProxyDecision,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -33,7 +34,7 @@ import {
   type WorkerProcess,
   waitFor,
 } from './harness.js';
-import { Gate, writtenPostText, type XrpcDecision, XrpcProxy } from './waits.js';
+import { Gate, writtenPostText, XrpcProxy } from './waits.js';
 
 const skip = postgresSkipReason();
 const KILLS = 6;
@@ -155,7 +156,7 @@ test(`a worker killed (SIGKILL) while writing a follow-up reply to a real PDS, $
       };
       const delayOver = new Gate();
       let armed = true;
-      proxy.decide = (req): XrpcDecision => {
+      proxy.decide = (req): ProxyDecision => {
         if (!armed || writtenPostText(req) !== reply) return { action: 'forward' };
         armed = false;
         if (mode === 'delay') {

@@ -300,25 +300,33 @@ export function classify(method: string, path: string, params: Record<string, st
   return 'other';
 }
 
-export class GraphProxy {
+/**
+ * An HTTP proxy in front of a local fake of a network: each request is described (`describe`)
+ * and handed to `decide`, which forwards it (after a delay, or once a promise settles, the
+ * answer held back as long as asked) or kills the worker before or after the fake carries it
+ * out. GraphProxy and XrpcProxy (waits.ts) are its two descriptions.
+ */
+export class InterceptingProxy<R> {
   seq = 0;
-  decide: (req: ProxiedRequest) => ProxyDecision = () => ({ action: 'forward' });
+  decide: (req: R) => ProxyDecision = () => ({ action: 'forward' });
   readonly #server: http.Server;
   readonly #target: URL;
   #url = '';
 
-  private constructor(target: string) {
+  protected constructor(
+    target: string,
+    private readonly describe: (seq: number, req: IncomingMessage, url: URL, body: Buffer) => R,
+  ) {
     this.#target = new URL(target);
     this.#server = http.createServer((req, res) => {
       this.#handle(req, res).catch(() => res.destroy());
     });
   }
 
-  static async start(target: string): Promise<GraphProxy> {
-    const proxy = new GraphProxy(target);
-    await new Promise<void>((r) => proxy.#server.listen(0, '127.0.0.1', r));
-    proxy.#url = `http://127.0.0.1:${(proxy.#server.address() as AddressInfo).port}`;
-    return proxy;
+  protected async listen(): Promise<this> {
+    await new Promise<void>((r) => this.#server.listen(0, '127.0.0.1', r));
+    this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
   }
 
   get url(): string {
@@ -335,10 +343,7 @@ export class GraphProxy {
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
-    const params: Record<string, string> = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body.toString('utf8'))) };
-    const method = req.method ?? 'GET';
-    const info: ProxiedRequest = { seq: ++this.seq, method, path: url.pathname, call: classify(method, url.pathname, params), params };
-    const decision = this.decide(info);
+    const decision = this.decide(this.describe(++this.seq, req, url, body));
     if (decision.action === 'kill-before') {
       await decision.kill();
       res.destroy();
@@ -374,6 +379,21 @@ export class GraphProxy {
       );
       out.on('error', reject);
       out.end(body);
+    });
+  }
+}
+
+/** The proxy in front of the fake Graph API: requests described by the Graph call they make. */
+export class GraphProxy extends InterceptingProxy<ProxiedRequest> {
+  static start(target: string): Promise<GraphProxy> {
+    return new GraphProxy(target).listen();
+  }
+
+  private constructor(target: string) {
+    super(target, (seq, req, url, body) => {
+      const params: Record<string, string> = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body.toString('utf8'))) };
+      const method = req.method ?? 'GET';
+      return { seq, method, path: url.pathname, call: classify(method, url.pathname, params), params };
     });
   }
 }
