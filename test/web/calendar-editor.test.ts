@@ -246,7 +246,8 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await shoot(page, 'editor-conflict');
   // Reload: the form shows the thread as it is now, and a save goes through again.
   await page.getByRole('button', { name: 'Reload the thread' }).click();
-  await page.getByRole('alert').filter({ hasText: 'changed elsewhere' }).waitFor({ state: 'detached' });
+  await page.getByRole('status').filter({ hasText: 'Reloaded' }).waitFor();
+  assert.equal(await page.getByRole('alert').filter({ hasText: 'changed elsewhere' }).count(), 0);
   assert.equal(await page.getByLabel('Post 3 text', { exact: true }).inputValue(), 'Third post, from a script');
   assert.equal(await page.getByLabel('Post 1 text', { exact: true }).inputValue(), 'The ending: Rosebud was the sled.');
   const currentEtag = await etagOf();
