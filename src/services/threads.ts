@@ -296,11 +296,12 @@ export async function rescheduleThread(ctx: AppContext, account: AccountRow, thr
 }
 
 /** Resumes a FAILED thread after its last published post. */
-export async function retryThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt?: string): Promise<ThreadView> {
+export async function retryThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt?: string, ifMatch?: IfMatch): Promise<ThreadView> {
   const now = ctx.clock.now();
   const scheduledAt = scheduleAt === undefined ? now : readScheduleAt(scheduleAt, account.timezone, now);
   await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     assertRetryable(thread);
     await resetUnpublishedPosts(trx, thread.id, now);
     await resetThreadForRetry(trx, thread.id, scheduledAt, now);

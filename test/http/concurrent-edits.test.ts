@@ -175,6 +175,15 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
     const failed = await read(f, failing);
     assert.equal(failed.thread.status, 'FAILED');
     assert.notEqual(failed.etag, beforeFail);
+    // Retry honours If-Match too.
+    const staleRetry = await f.user.call(f.app, { method: 'POST', url: `/api/v1/posts/${failing}/retry`, payload: {}, headers: { 'if-match': beforeFail } });
+    assertPreconditionFailed(staleRetry);
+    const afterStale = await read(f, failing);
+    assert.equal(afterStale.etag, failed.etag);
+    assert.deepEqual(afterStale.thread, failed.thread);
+    const retried = await f.user.call(f.app, { method: 'POST', url: `/api/v1/posts/${failing}/retry`, payload: {}, headers: { 'if-match': failed.etag } });
+    assert.equal(retried.statusCode, 200, retried.body);
+    assert.notEqual((await read(f, failing)).etag, failed.etag);
   });
 
   for (const change of CHANGES) {
@@ -223,6 +232,22 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
       assert.equal(plain.statusCode, 200, plain.body);
     });
   }
+
+  test('the queue endpoint honours If-Match as Reschedule does', async () => {
+    const f = await fixture(env);
+    const threadId = await newThread(f);
+    await f.user.call(f.app, { method: 'POST', url: '/api/v1/time-slots', payload: { providerId: f.providerId, dayOfWeek: 2, time: '06:30' } });
+    const first = await read(f, threadId);
+    assert.equal((await f.user.call(f.app, { method: 'PUT', url: `/api/v1/posts/${threadId}/tags`, payload: { tagNames: ['x'] } })).statusCode, 200);
+    const current = await read(f, threadId);
+    const queue = (ifMatch: string) =>
+      f.user.call(f.app, { method: 'POST', url: `/api/v1/posts/${threadId}/queue`, payload: {}, headers: { 'if-match': ifMatch } });
+    assertPreconditionFailed(await queue(first.etag));
+    assert.deepEqual((await read(f, threadId)).thread, current.thread);
+    const ok = await queue(current.etag);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal((await read(f, threadId)).thread.scheduledAt, ok.json().scheduledAt);
+  });
 
   test('Delete with If-Match: * on an existing thread; stale leaves it in place; 404 comes before 412', async () => {
     const f = await fixture(env);

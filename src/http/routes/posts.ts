@@ -178,13 +178,14 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Retry a FAILED thread after its last published post',
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: RetryBody,
-      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 412, 413, 415, 429]),
     },
     // The body is optional: no body means "retry now".
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => ({ thread: await retryThread(ctx, caller(request), request.params.threadId, request.body?.scheduleAt) }),
+    handler: async (request) => ({ thread: await retryThread(ctx, caller(request), request.params.threadId, request.body?.scheduleAt, ifMatchOf(request)) }),
   });
 };

@@ -142,7 +142,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const retry = () =>
     run(async () => {
       if (!thread) return;
-      await api.send('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {});
+      await api.send('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {}, { ifMatch: etag });
       await load(thread.threadId);
       setNotice('Retrying now.');
     });
@@ -196,6 +196,18 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       await load(thread.threadId);
       setNotice('Reloaded: this is the thread as it is now.');
     });
+  // Shown next to the buttons that sent the change, where the eye is after clicking.
+  const conflict = isChangedElsewhere(error) && thread && (
+    <div class="card conflict" role="alert">
+      <p>
+        This thread was changed elsewhere since you opened it (in another tab, by a teammate or through the API), so nothing was saved. What you typed is still
+        here: copy what you want to keep, then reload to see the thread as it is now.
+      </p>
+      <button type="button" class="primary" onClick={reload} disabled={busy}>
+        Reload the thread
+      </button>
+    </div>
+  );
 
   return (
     <div class="stack editor">
@@ -205,17 +217,6 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           Status <strong class={`status-${thread.status.toLowerCase()}`}>{thread.status}</strong>
           {thread.scheduledAt ? ` · ${formatInZone(thread.scheduledAt, zone)} (${zone})` : ' · draft'}
         </p>
-      )}
-      {isChangedElsewhere(error) && thread && (
-        <div class="card conflict" role="alert">
-          <p>
-            This thread was changed elsewhere since you opened it (in another tab, by a teammate or through the API), so nothing was saved. What you typed is
-            still here: copy what you want to keep, then reload to see the thread as it is now.
-          </p>
-          <button type="button" class="primary" onClick={reload} disabled={busy}>
-            Reload the thread
-          </button>
-        </div>
       )}
       {thread?.status === 'FAILED' && (
         <div class="card failure" role="alert">
@@ -286,6 +287,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
             {(control) => <input {...control} type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} />}
           </Field>
           <FormMessage message={message || null} />
+          {conflict}
           <div class="actions wrap">
             <button type="button" onClick={() => void save('draft')} disabled={busy}>
               {thread ? 'Save changes' : 'Save as draft'}
@@ -308,6 +310,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         </form>
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
+      {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">
           {thread.posts.some((p) => p.publishedAt) && (
