@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'NOT_PUBLISHED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HEADERS_TOO_LARGE'
@@ -83,6 +84,18 @@ export class Faults {
     }
   }
 
+  /** As check, for a check that reads the database. */
+  async checkAsync<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      this.list.push(...err.errors);
+      this.#codes.add(err.code);
+      return undefined;
+    }
+  }
+
   throwIfAny(): void {
     if (this.list.length === 0) return;
     throw new ValidationError(this.list, this.#codes.size === 1 ? [...this.#codes][0] : 'VALIDATION_FAILED');
@@ -128,6 +141,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT', message: string) {
     super(409, code, message);
+  }
+}
+
+/** An `If-Match` the resource no longer meets: it changed since the client read it; nothing was changed. */
+export class PreconditionFailedError extends AppError {
+  constructor(what: string) {
+    super(412, 'PRECONDITION_FAILED', `${what} changed since the version named in If-Match; read it again and redo the change on what it is now.`);
   }
 }
 

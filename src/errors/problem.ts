@@ -29,6 +29,7 @@ const TITLES: Record<ErrorCode, string> = {
   NOT_PUBLISHED: 'Not published',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
+  PRECONDITION_FAILED: 'Precondition failed',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   HEADERS_TOO_LARGE: 'Request header fields too large',

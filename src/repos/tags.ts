@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { TagRow, TagsTable } from '../db/schema/index.js';
+import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
+import type { Database, TagRow, TagsTable } from '../db/schema/index.js';
 import type { DbOrTrx } from './types.js';
 
 /** Tags of a workspace scope, and the tags of each thread (thread_tags). */
@@ -27,17 +27,31 @@ export async function insertMissingTags(trx: DbOrTrx, tags: Insertable<TagsTable
     .execute();
 }
 
-export async function findTagIds(db: DbOrTrx, scope: string, nameKeys: string[]): Promise<string[]> {
-  if (nameKeys.length === 0) return [];
-  const rows = await db.selectFrom('tags').select('id').where('scope', '=', scope).where('name_key', 'in', nameKeys).execute();
-  return rows.map((r) => r.id);
-}
-
-export async function replaceThreadTags(trx: DbOrTrx, threadId: string, tagIds: string[]): Promise<void> {
-  await trx.deleteFrom('thread_tags').where('thread_id', '=', threadId).execute();
-  if (tagIds.length === 0) return;
+/**
+ * Links the thread to exactly the tags of `scope` named by `nameKeys` (which exist already): links
+ * to other tags are removed, unless the thread is `fresh` (just created, it has none). The tags
+ * are looked up by the linking statement itself, after the statement that created the missing
+ * ones, so a tag another request created meanwhile is found too.
+ */
+export async function linkThreadTags(trx: DbOrTrx, threadId: string, scope: string, nameKeys: string[], options: { fresh?: boolean } = {}): Promise<void> {
+  const named = (eb: ExpressionBuilder<Database, 'tags'>) => eb.and([eb('tags.scope', '=', scope), sql<boolean>`tags.name_key = any(${nameKeys}::text[])`]);
+  if (!options.fresh) {
+    await trx
+      .deleteFrom('thread_tags')
+      .where('thread_id', '=', threadId)
+      .where('tag_id', 'not in', (eb) => eb.selectFrom('tags').select('tags.id').where(named))
+      .execute();
+  }
+  if (nameKeys.length === 0) return;
   await trx
     .insertInto('thread_tags')
-    .values(tagIds.map((tagId) => ({ thread_id: threadId, tag_id: tagId })))
+    .columns(['thread_id', 'tag_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('tags')
+        .select([sql<string>`${threadId}::text`.as('thread_id'), 'tags.id as tag_id'])
+        .where(named),
+    )
+    .onConflict((oc) => oc.columns(['thread_id', 'tag_id']).doNothing())
     .execute();
 }

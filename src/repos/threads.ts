@@ -248,19 +248,18 @@ export async function deleteThread(trx: DbOrTrx, id: string): Promise<void> {
   await trx.deleteFrom('threads').where('id', '=', id).execute();
 }
 
-/** Every edit bumps the version. */
-export async function bumpThreadVersion(trx: DbOrTrx, id: string, now: Date): Promise<void> {
+/**
+ * Every change the API makes to a thread, its posts, tags or schedule ends here: a new version
+ * (the ETag of Get Thread), and with `scheduledAt` a new time (a retry's backoff forgotten).
+ */
+export async function bumpThreadVersion(trx: DbOrTrx, id: string, now: Date, changes: { scheduledAt?: Date } = {}): Promise<void> {
   await trx
     .updateTable('threads')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function rescheduleThread(trx: DbOrTrx, id: string, scheduledAt: Date, now: Date): Promise<void> {
-  await trx
-    .updateTable('threads')
-    .set((eb) => ({ scheduled_at: scheduledAt, version: eb('version', '+', 1), next_attempt_at: null, updated_at: now }))
+    .set((eb) => ({
+      version: eb('version', '+', 1),
+      updated_at: now,
+      ...(changes.scheduledAt ? { scheduled_at: changes.scheduledAt, next_attempt_at: null } : {}),
+    }))
     .where('id', '=', id)
     .execute();
 }
@@ -377,7 +376,7 @@ export async function claimDueThreads(
     claimed AS (
       UPDATE threads AS t
       SET status = 'PUBLISHING', locked_by = ${workerId}, locked_until = ${leaseUntil},
-          attempts = t.attempts + 1, updated_at = ${now}
+          attempts = t.attempts + 1, version = t.version + 1, updated_at = ${now}
       FROM due WHERE t.id = due.id
       RETURNING t.*, due.taken_over
     ),
@@ -421,7 +420,16 @@ export async function completeThread(db: DbOrTrx, id: string, workerId: string, 
   const completed = whereLeaseHeld(
     db
       .updateTable('threads')
-      .set({ status: 'PUBLISHED', published_at: now, locked_by: null, locked_until: null, next_attempt_at: null, last_error: null, updated_at: now })
+      .set((eb) => ({
+        status: 'PUBLISHED',
+        published_at: now,
+        locked_by: null,
+        locked_until: null,
+        next_attempt_at: null,
+        last_error: null,
+        version: eb('version', '+', 1),
+        updated_at: now,
+      }))
       .where('id', '=', id),
     workerId,
   )
@@ -487,7 +495,7 @@ export async function releaseThreadToReady(
   const released = await whereLeaseHeld(
     trx
       .updateTable('threads')
-      .set({ status: 'READY', locked_by: null, locked_until: null, ...changes, updated_at: now })
+      .set((eb) => ({ status: 'READY', locked_by: null, locked_until: null, ...changes, version: eb('version', '+', 1), updated_at: now }))
       .where('id', '=', id),
     workerId,
   ).executeTakeFirst();
@@ -500,7 +508,15 @@ export async function failThread(trx: DbOrTrx, id: string, workerId: string, err
   const failed = whereLeaseHeld(
     trx
       .updateTable('threads')
-      .set({ status: 'FAILED', locked_by: null, locked_until: null, next_attempt_at: null, last_error: `${error.code}: ${error.message}`, updated_at: now })
+      .set((eb) => ({
+        status: 'FAILED',
+        locked_by: null,
+        locked_until: null,
+        next_attempt_at: null,
+        last_error: `${error.code}: ${error.message}`,
+        version: eb('version', '+', 1),
+        updated_at: now,
+      }))
       .where('id', '=', id),
     workerId,
   ).returning(['account_id', 'team_id', threadEventData(errorJson(error))]);

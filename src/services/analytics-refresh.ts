@@ -6,8 +6,9 @@ import { refreshPostsAnalytics } from '../platforms/post-analytics.js';
 import { decryptAccount } from '../platforms/rows.js';
 import { listPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
+import { requireAccessibleThread } from './thread-access.js';
 import type { ThreadView } from './thread-views.js';
-import { getThread, requireAccessibleThread } from './threads.js';
+import { getThread } from './threads.js';
 
 /**
  * Refresh now: fetches the analytics of the thread's published posts from the network at once

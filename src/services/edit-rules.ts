@@ -1,5 +1,6 @@
 import type { FollowUpRow, PostRow, PublishStatus, ThreadRow } from '../db/schema/index.js';
-import { ConflictError } from '../errors/index.js';
+import { ConflictError, PreconditionFailedError } from '../errors/index.js';
+import { type IfMatch, ifMatchAllows } from '../lib/etag.js';
 
 /**
  * Which states allow which change, in one place. Callers hold the thread row locked (FOR
@@ -10,6 +11,14 @@ import { ConflictError } from '../errors/index.js';
 /** A publish is in flight while a worker holds an unexpired lease on the thread. */
 export function publishInFlight(thread: ThreadRow, now: Date): boolean {
   return thread.status === 'PUBLISHING' && thread.locked_until !== null && thread.locked_until > now;
+}
+
+/**
+ * Every change to a thread: with `If-Match`, only the version the client read. Checked on the
+ * locked row, so no change can land between the check and the write.
+ */
+export function assertIfMatch(thread: ThreadRow, condition: IfMatch | undefined): void {
+  if (condition && !ifMatchAllows(condition, thread.version)) throw new PreconditionFailedError(`Thread ${thread.id}`);
 }
 
 /** Delete: refused only while a worker publishes the thread. */

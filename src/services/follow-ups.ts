@@ -16,7 +16,7 @@ import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, type MediaInput, type Network } from './content-rules.js';
 import { assertFollowUpDeletable } from './edit-rules.js';
-import { requireAccessibleThread } from './threads.js';
+import { requireAccessibleThread } from './thread-access.js';
 
 /**
  * Follow-up replies (decisions.md "Follow-up replies"): created, listed and deleted here; the

@@ -1,30 +1,38 @@
 import type { AppContext } from '../context.js';
-import type { AccountRow } from '../db/schema/index.js';
+import type { AccountRow, ThreadRow } from '../db/schema/index.js';
+import type { IfMatch } from '../lib/etag.js';
 import { listPosts } from '../repos/posts.js';
-import { rescheduleThread } from '../repos/threads.js';
-import { assertAllPostsReady } from './edit-rules.js';
-import { requireAccessibleThread } from './threads.js';
+import { bumpThreadVersion } from '../repos/threads.js';
+import type { DbOrTrx } from '../repos/types.js';
+import { assertAllPostsReady, assertIfMatch } from './edit-rules.js';
+import { requireAccessibleThread } from './thread-access.js';
 import { takeNextFreeInstant } from './time-slots.js';
 
 /**
- * Moves a draft or a scheduled READY thread to its provider's next free time slot; answers as
- * Reschedule does. The thread's own instant counts as free, so a thread already at the first
- * free instant stays there.
+ * Where the queue puts a thread already saved, in the caller's transaction (which holds the
+ * thread row and, from here on, the provider's queue): the provider's next free instant, the
+ * thread's own instant counting as free, so a thread already at the first free instant stays
+ * there. 400 at `queue` when there is none within 366 days.
  */
-export async function queueThread(ctx: AppContext, account: AccountRow, threadId: string) {
+export function queuedInstantFor(trx: DbOrTrx, thread: ThreadRow, now: Date): Promise<Date> {
+  return takeNextFreeInstant(trx, thread.provider_id, now, thread.id);
+}
+
+/** Moves a draft or a scheduled READY thread to its provider's next free time slot; answers as Reschedule does. */
+export async function queueThread(ctx: AppContext, account: AccountRow, threadId: string, ifMatch?: IfMatch) {
   const now = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     const posts = await listPosts(trx, thread.id);
     assertAllPostsReady(
       thread,
       posts.map((p) => p.status),
       'Queueing',
     );
-    const postsUpdated = posts.length;
-    const scheduledAt = await takeNextFreeInstant(trx, thread.provider_id, now, thread.id);
-    await rescheduleThread(trx, thread.id, scheduledAt, now);
-    return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated };
+    const scheduledAt = await queuedInstantFor(trx, thread, now);
+    await bumpThreadVersion(trx, thread.id, now, { scheduledAt });
+    return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();
   return result;

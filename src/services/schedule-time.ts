@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { type Faults, ValidationError } from '../errors/index.js';
 import { readLocalTime } from '../lib/time.js';
 
 /** Grace for clocks and slow clients: up to a minute in the past is "now". */
@@ -22,4 +22,16 @@ export function readScheduleAt(value: string, zone: string, now: Date, path = 's
     throw new ValidationError({ path, message: `${instant.toISOString()} is in the past` }, 'SCHEDULE_IN_PAST');
   }
   return instant;
+}
+
+/**
+ * When a save puts the thread: at `scheduleAt`, or in the queue (`queue: true`), never both (a
+ * fault at `queue`). Checks what is well-formed in `body`; its faults join `faults`. Returns the
+ * instant read from `scheduleAt`, or null.
+ */
+export function readScheduleChoice(body: { scheduleAt?: unknown; queue?: unknown }, zone: string, now: Date, faults: Faults): Date | null {
+  if (body.queue === true && body.scheduleAt !== undefined) faults.add({ path: 'queue', message: 'cannot be combined with scheduleAt' });
+  if (typeof body.scheduleAt !== 'string') return null;
+  const scheduleAt = body.scheduleAt;
+  return faults.check(() => readScheduleAt(scheduleAt, zone, now)) ?? null;
 }

@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { AccountRow, TagRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
+import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
 import { byTagName, tagKey } from '../lib/tag-names.js';
 import { iso } from '../lib/time.js';
 import { workspaceOf } from '../lib/workspace.js';
-import { findTagIds, insertMissingTags, listTagsInScope, listThreadTags, replaceThreadTags } from '../repos/tags.js';
+import { insertMissingTags, linkThreadTags, listTagsInScope, listThreadTags } from '../repos/tags.js';
+import { bumpThreadVersion } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { resolveWorkspace } from './accounts.js';
-import { requireAccessibleThread } from './threads.js';
+import { assertIfMatch } from './edit-rules.js';
+import { requireAccessibleThread } from './thread-access.js';
 
 export const MAX_TAGS_PER_THREAD = 50;
 const MAX_TAG_NAME = 50;
@@ -56,9 +59,11 @@ export async function getThreadTags(ctx: AppContext, account: AccountRow, thread
 
 /**
  * Trimmed, de-duplicated case-insensitively (first spelling wins), each checked. Takes the names
- * as sent and checks what is well-formed (a request with shape faults gets these faults too).
+ * as sent and checks what is well-formed (a request with shape faults gets these faults too);
+ * `path` is the field that holds them (`tagNames` in Set Thread Tags, `tags` in Create Post and
+ * Edit Entire Thread).
  */
-export function checkTagNames(names: unknown): { names: string[]; faults: FieldFault[] } {
+export function checkTagNames(names: unknown, path = 'tagNames'): { names: string[]; faults: FieldFault[] } {
   const faults: FieldFault[] = [];
   const byKey = new Map<string, string>();
   if (!Array.isArray(names)) return { names: [], faults };
@@ -66,36 +71,54 @@ export function checkTagNames(names: unknown): { names: string[]; faults: FieldF
     if (typeof raw !== 'string') return;
     const name = raw.trim();
     if (name.length < 1 || [...name].length > MAX_TAG_NAME)
-      faults.push({ path: `tagNames.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
+      faults.push({ path: `${path}.${i}`, message: `must be 1 to ${MAX_TAG_NAME} characters after trimming` });
     else if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
   });
-  if (byKey.size > MAX_TAGS_PER_THREAD) faults.push({ path: 'tagNames', message: `a thread may carry at most ${MAX_TAGS_PER_THREAD} tags` });
+  if (byKey.size > MAX_TAGS_PER_THREAD) faults.push({ path, message: `a thread may carry at most ${MAX_TAGS_PER_THREAD} tags` });
   return { names: [...byKey.values()], faults };
 }
 
+/**
+ * In the caller's transaction, on a thread it has locked: the thread carries exactly `names`
+ * (checked by checkTagNames), the missing ones created in the thread's scope. `fresh`: the thread
+ * was created in this transaction and has no tags yet. The caller bumps the thread's version.
+ */
+export async function writeThreadTags(
+  trx: DbOrTrx,
+  thread: { id: string; account_id: string; team_id: string | null },
+  names: string[],
+  createdBy: string,
+  now: Date,
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  const workspace = workspaceOf(thread);
+  await insertMissingTags(
+    trx,
+    names.map((name) => ({
+      id: newId(),
+      scope: workspace.scope,
+      team_id: workspace.teamId,
+      name,
+      name_key: tagKey(name),
+      color: colorFor(tagKey(name)),
+      created_by: createdBy,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+  await linkThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), options);
+}
+
 /** Replaces the thread's tags with exactly this set, creating missing tags in the thread's scope. */
-export async function setThreadTags(ctx: AppContext, account: AccountRow, threadId: string, tagNames: string[]) {
+export async function setThreadTags(ctx: AppContext, account: AccountRow, threadId: string, tagNames: string[], ifMatch?: IfMatch) {
   const { names, faults } = checkTagNames(tagNames);
   if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    const workspace = workspaceOf(thread);
-    await insertMissingTags(
-      trx,
-      names.map((name) => ({
-        id: newId(),
-        scope: workspace.scope,
-        team_id: workspace.teamId,
-        name,
-        name_key: tagKey(name),
-        color: colorFor(tagKey(name)),
-        created_by: account.id,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-    await replaceThreadTags(trx, thread.id, await findTagIds(trx, workspace.scope, names.map(tagKey)));
+    assertIfMatch(thread, ifMatch);
+    await writeThreadTags(trx, thread, names, account.id, now);
+    await bumpThreadVersion(trx, thread.id, now);
     return { threadId: thread.id, tags: await threadTagRows(trx, thread.id) };
   });
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ProviderKind } from '../db/schema/index.js';
-import { type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import type { IfMatch } from '../lib/etag.js';
 import { holdsNul } from '../lib/text.js';
 import {
   deletePosts,
@@ -28,8 +29,12 @@ import {
   type PostContent,
   type SpoilerRangeInput,
 } from './content-rules.js';
-import { assertAllPostsReady, assertNotSentYet, assertPostEditable } from './edit-rules.js';
-import { requireAccessibleThread, toPostWrite } from './threads.js';
+import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
+import { queuedInstantFor } from './queue.js';
+import { readScheduleChoice } from './schedule-time.js';
+import { checkTagNames, writeThreadTags } from './tags.js';
+import { requireAccessibleThread } from './thread-access.js';
+import { toPostWrite } from './threads.js';
 
 export interface PostPatch {
   content?: string;
@@ -49,13 +54,14 @@ async function providerKind(trx: DbOrTrx, providerId: string): Promise<ProviderK
  * The thread row is locked first (FOR UPDATE), the same row the publisher's claim locks, so an
  * edit and a claim never interleave: the edit either lands before the claim or sees non-READY.
  */
-export async function editPost(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: PostPatch) {
+export async function editPost(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: PostPatch, ifMatch?: IfMatch) {
   if (!PATCH_FIELDS.some((f) => patch[f] !== undefined)) {
     throw new ValidationError({ path: '', message: `must contain at least one of ${PATCH_FIELDS.join(', ')}` });
   }
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     const post = await findPostInThread(trx, thread.id, postId);
     if (!post) throw new NotFoundError(`Post ${postId}`);
     assertPostEditable(thread, post);
@@ -140,18 +146,46 @@ function checkThreadPosts(kind: Network, existingIds: Set<string> | null, posts:
 export async function editThreadFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
   const thread = await kindOfAccessibleThread(ctx, account, threadId);
   const existing = thread ? await listPosts(ctx.db, thread.threadId) : null;
-  return checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, isRecord(body) ? body.posts : undefined);
+  const fields = isRecord(body) ? body : {};
+  const faults = new Faults();
+  faults.add(...checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
+  checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
+  return faults.list;
+}
+
+/** The parts of an Edit Entire Thread besides the posts: tags, and the time (scheduleAt or queue). */
+function checkSaveExtras(body: Record<string, unknown>, zone: string, now: Date, faults: Faults): { tagNames: string[] | null; scheduledAt: Date | null } {
+  const tags = checkTagNames(body.tags, 'tags');
+  faults.add(...tags.faults);
+  const scheduledAt = readScheduleChoice(body, zone, now, faults);
+  return { tagNames: Array.isArray(body.tags) ? tags.names : null, scheduledAt };
 }
 
 export interface ThreadPostInput extends PostContent {
   id?: string;
 }
 
-/** Replaces the whole thread: the array order becomes postOrder; absent posts are deleted. */
-export async function editThread(ctx: AppContext, account: AccountRow, threadId: string, posts: ThreadPostInput[]) {
+export interface EditThreadInput {
+  posts: ThreadPostInput[];
+  /** The complete set of tag names, as Set Thread Tags takes them; omitted: the tags stay. */
+  tags?: string[];
+  /** A new time (a draft becomes scheduled), as Reschedule takes it. */
+  scheduleAt?: string;
+  /** true: to the provider's next free time slot, as the queue endpoint moves it. */
+  queue?: boolean;
+}
+
+/**
+ * Replaces the whole thread: the array order becomes postOrder; absent posts are deleted. With
+ * `tags`, `scheduleAt` or `queue`, the tags and the time change in the same transaction, so the
+ * save lands whole or not at all; every content fault is found before anything is written.
+ */
+export async function editThread(ctx: AppContext, account: AccountRow, threadId: string, input: EditThreadInput, ifMatch?: IfMatch) {
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const { posts } = input;
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     const existing = await listPosts(trx, thread.id);
     assertAllPostsReady(
       thread,
@@ -161,8 +195,12 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const kind = await providerKind(trx, thread.provider_id);
     assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
-    const faults = checkThreadPosts(kind, existingIds, posts);
-    if (faults.length) throw new ValidationError(faults);
+    const faults = new Faults();
+    faults.add(...checkThreadPosts(kind, existingIds, posts));
+    const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
+    let scheduledAt = extras.scheduledAt;
+    if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;
+    faults.throwIfAny();
 
     const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));
     const removed = [...existingIds].filter((id) => !kept.has(id));
@@ -179,7 +217,13 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
         postsCreated++;
       }
     }
-    await bumpThreadVersion(trx, thread.id, now);
-    return { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length };
+    if (extras.tagNames) await writeThreadTags(trx, thread, extras.tagNames, account.id, now);
+    await bumpThreadVersion(trx, thread.id, now, scheduledAt ? { scheduledAt } : {});
+    return {
+      moved: scheduledAt !== null,
+      answer: { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length },
+    };
   });
+  if (result.moved) ctx.scheduleSignal.ring();
+  return result.answer;
 }

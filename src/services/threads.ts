@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
+import type { AccountRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
 import { byTagName } from '../lib/tag-names.js';
 import { holdsNul } from '../lib/text.js';
@@ -11,22 +12,23 @@ import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentRespons
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
 import {
+  bumpThreadVersion,
   deleteThread as deleteThreadRow,
   findAccessibleThreadAggregate,
-  findThread,
   insertThread,
   listDraftThreadAggregates,
   listScheduledThreadAggregates,
-  rescheduleThread as rescheduleThreadRow,
   resetThreadForRetry,
 } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { addressedWorkspace, canAccess, resolveWorkspace } from './accounts.js';
+import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
-import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertRetryable } from './edit-rules.js';
+import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { requireProviderInWorkspace } from './providers.js';
-import { readDateTime, readScheduleAt } from './schedule-time.js';
+import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
+import { checkTagNames, writeThreadTags } from './tags.js';
+import { requireAccessibleThread } from './thread-access.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
 import { takeNextFreeInstant } from './time-slots.js';
 
@@ -37,6 +39,8 @@ export interface CreateThreadInput {
   /** Schedule at the provider's next free time slot (no scheduleAt). */
   queue?: boolean;
   autoRepost?: { enabled: boolean; delays?: string[] };
+  /** Tag names, as Set Thread Tags takes them. */
+  tags?: string[];
   teamId?: string;
 }
 
@@ -60,8 +64,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const { workspace, provider, plug } = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
   const faults = new Faults();
-  const repostHours = checkCreate(input, provider, faults);
-  const requestedAt = input.scheduleAt === undefined ? null : (faults.check(() => readScheduleAt(input.scheduleAt!, account.timezone, now)) ?? null);
+  const { repostHours, tagNames } = checkCreate(input, provider, faults);
+  const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -95,6 +99,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       input.posts.map((post, order) => ({ order, post: toPostWrite(post) })),
       now,
     );
+    if (tagNames.length)
+      await writeThreadTags(trx, { id: threadId, account_id: account.id, team_id: workspace.teamId }, tagNames, account.id, now, { fresh: true });
     const response: CreateThreadResult = {
       threadId,
       status: scheduledAt ? 'scheduled' : 'draft',
@@ -124,10 +130,11 @@ async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: CreateT
 
 /**
  * The content rules of Create Post, over what is well-formed in `body` (it may have shape faults
- * too, see content-rules.ts); `provider` null when it is not known. Returns the repost delay.
+ * too, see content-rules.ts); `provider` null when it is not known. Returns the repost delay and
+ * the tag names, checked.
  */
-function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults): number | null {
-  if (!isRecord(body)) return null;
+function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults): { repostHours: number | null; tagNames: string[] } {
+  if (!isRecord(body)) return { repostHours: null, tagNames: [] };
   // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
   // reconnected (same provider id) before then.
   if (provider?.status === 'REVOKED')
@@ -137,8 +144,12 @@ function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults
       faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`));
     });
   }
-  if (body.queue === true && body.scheduleAt !== undefined) faults.add({ path: 'queue', message: 'cannot be combined with scheduleAt' });
-  const repost = body.autoRepost;
+  const tags = checkTagNames(body.tags, 'tags');
+  faults.add(...tags.faults);
+  return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names };
+}
+
+function checkRepost(repost: unknown, faults: Faults): number | null {
   if (!isRecord(repost)) return null;
   if (repost.enabled === true) {
     const checked = checkAutoRepostDelay(repost.delays ?? [], 'autoRepost.delays');
@@ -155,7 +166,7 @@ function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults
  */
 export async function createThreadFaults(ctx: AppContext, account: AccountRow, body: unknown): Promise<FieldFault[]> {
   const fields = isRecord(body) ? body : {};
-  const { providerId, teamId, scheduleAt } = fields;
+  const { providerId, teamId } = fields;
   let provider: ProviderRow | null = null;
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
   if (typeof providerId === 'string' && !holdsNul(providerId) && (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId)))) {
@@ -163,7 +174,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   }
   const faults = new Faults();
   checkCreate(body, provider, faults);
-  if (typeof scheduleAt === 'string') faults.check(() => readScheduleAt(scheduleAt, account.timezone, ctx.clock.now()));
+  readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
 
@@ -241,22 +252,21 @@ export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: 
   return (await listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
 }
 
-/** A thread the caller may see; any other (or none) is "not found". */
-export async function requireAccessibleThread(db: DbOrTrx, account: AccountRow, threadId: string, options: { forUpdate?: boolean } = {}): Promise<ThreadRow> {
-  const thread = await findThread(db, threadId, options);
-  if (!thread || !(await canAccess(db, account.id, thread))) throw new NotFoundError(`Thread ${threadId}`);
-  return thread;
+export async function getThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<ThreadView> {
+  return (await getVersionedThread(ctx, account, threadId)).thread;
 }
 
-export async function getThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<ThreadView> {
+/** The thread and its version (Get Thread's ETag), read in the same statement. */
+export async function getVersionedThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ thread: ThreadView; version: number }> {
   const aggregate = await findAccessibleThreadAggregate(ctx.db, threadId, account.id);
   if (!aggregate) throw new NotFoundError(`Thread ${threadId}`);
-  return threadView(aggregate);
+  return { thread: threadView(aggregate), version: aggregate.thread.version };
 }
 
-export async function deleteThread(ctx: AppContext, account: AccountRow, threadId: string) {
+export async function deleteThread(ctx: AppContext, account: AccountRow, threadId: string, ifMatch?: IfMatch) {
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     assertDeletable(thread, ctx.clock.now());
     // Its follow-ups go with it (ON DELETE CASCADE); locked here, so none is claimed meanwhile.
     for (const followUp of await lockFollowUpsOf(trx, thread.id)) assertFollowUpDeletable(followUp, ctx.clock.now());
@@ -266,18 +276,19 @@ export async function deleteThread(ctx: AppContext, account: AccountRow, threadI
   });
 }
 
-export async function rescheduleThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt: string) {
+export async function rescheduleThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt: string, ifMatch?: IfMatch) {
   const now = ctx.clock.now();
   const scheduledAt = readScheduleAt(scheduleAt, account.timezone, now);
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     const posts = await listPosts(trx, thread.id);
     assertAllPostsReady(
       thread,
       posts.map((p) => p.status),
       'Rescheduling',
     );
-    await rescheduleThreadRow(trx, thread.id, scheduledAt, now);
+    await bumpThreadVersion(trx, thread.id, now, { scheduledAt });
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();
@@ -285,11 +296,12 @@ export async function rescheduleThread(ctx: AppContext, account: AccountRow, thr
 }
 
 /** Resumes a FAILED thread after its last published post. */
-export async function retryThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt?: string): Promise<ThreadView> {
+export async function retryThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt?: string, ifMatch?: IfMatch): Promise<ThreadView> {
   const now = ctx.clock.now();
   const scheduledAt = scheduleAt === undefined ? now : readScheduleAt(scheduleAt, account.timezone, now);
   await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    assertIfMatch(thread, ifMatch);
     assertRetryable(thread);
     await resetUnpublishedPosts(trx, thread.id, now);
     await resetThreadForRetry(trx, thread.id, scheduledAt, now);

@@ -178,6 +178,53 @@ describeEachDb(
       const got = await user.call(app, { method: 'GET', url: '/api/v1/posts?from=2000-01-01T00:00:00&to=2000-01-02T00:00:00' });
       assert.equal(got.statusCode, 200);
     });
+
+    test('Create with tags: the tags cost two round trips (create the missing, link), in the same transaction; none without', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      const create = (tags?: string[]) =>
+        user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [post(0)], ...(tags ? { tags } : {}) } });
+      await untilKeyCached(ctx, user.key, () => user.call(app, { method: 'GET', url: '/api/v1/keys' }));
+      const plain = await counter.measure(async () => assert.equal((await create()).statusCode, 201));
+      const empty = await counter.measure(async () => assert.equal((await create([])).statusCode, 201));
+      const tagged = await counter.measure(async () => assert.equal((await create(['a', 'B', 'c'])).statusCode, 201));
+      assert.ok(plain.count <= 7, plain.statements.join('\n'));
+      assert.equal(empty.count, plain.count, empty.statements.join('\n'));
+      assert.equal(tagged.count, plain.count + 2, tagged.statements.join('\n'));
+      assert.equal(tagged.statements.filter((s) => /^begin/i.test(s)).length, 1);
+      assert.deepEqual(
+        tagged.statements.filter((s) => /^delete/i.test(s)),
+        [],
+      );
+    });
+
+    test('Edit Entire Thread: If-Match costs no round trip; tags and a new time ride in the same transaction', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [post(0), post(1)] } });
+      const threadId = created.json().threadId as string;
+      const read = () => user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
+      await untilKeyCached(ctx, user.key, read);
+      const ids = (await read()).json().thread.posts.map((p: { id: string }) => p.id);
+      const edit = (extra: object, headers: Record<string, string> = {}) =>
+        user.call(app, {
+          method: 'PUT',
+          url: `/api/v1/posts/${threadId}/edit`,
+          payload: { posts: ids.map((id: string) => ({ id, text: 'x' })), ...extra },
+          headers,
+        });
+      const plain = await counter.measure(async () => assert.equal((await edit({})).statusCode, 200));
+      const etag = (await read()).headers.etag as string;
+      const conditional = await counter.measure(async () => assert.equal((await edit({}, { 'if-match': etag })).statusCode, 200));
+      assert.equal(conditional.count, plain.count, `${plain.statements.join('\n')}\n---\n${conditional.statements.join('\n')}`);
+      const whole = await counter.measure(async () => assert.equal((await edit({ tags: ['a', 'b'], scheduleAt: '2026-12-01T09:00:00Z' })).statusCode, 200));
+      // The tags: create the missing, unlink the others, link; the time rides on the version bump.
+      assert.equal(whole.count, plain.count + 3, whole.statements.join('\n'));
+      assert.equal(whole.statements.filter((s) => /^begin/i.test(s)).length, 1);
+      assert.equal(whole.statements.filter((s) => /^commit/i.test(s)).length, 1);
+    });
   },
   { countRoundTrips: counter },
 );

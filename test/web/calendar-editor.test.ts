@@ -5,10 +5,12 @@
  * Asia/Kolkata, the browser runs in America/Los_Angeles: times must follow the account, not the
  * browser), an API key, a Threads provider and a one-time sign-in link.
  *
- * It writes a 3-post thread with a spoiler range and alt text and schedules it, finds it in the
- * week on the right day and hour, drags it to another day and hour (the API shows the new
- * `scheduledAt`), queues a thread onto a time slot, and shows an over-long post's error at that
- * post. Screenshots (desktop and phone) go to test-results/screenshots/.
+ * It writes a 3-post thread with a spoiler range and alt text and schedules it (one request), edits
+ * it (one request, with the ETag it read), saves over a change made elsewhere (412: the conflict
+ * is shown, the text kept, a reload offered), finds it in the week on the right day and hour,
+ * drags it to another day and hour (the API shows the new `scheduledAt`), queues a thread onto a
+ * time slot (one request), and shows an over-long post's error at that post. Screenshots (desktop
+ * and phone) go to test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -129,6 +131,22 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));
 
+  // Every change the page sends to the API (method, path, If-Match): a save must be one request.
+  const changes: Array<{ call: string; ifMatch: string | undefined; body: any }> = [];
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith('/api/') && r.method() !== 'GET') {
+      changes.push({ call: `${r.method()} ${pathname}`, ifMatch: r.headers()['if-match'], body: r.postData() ? JSON.parse(r.postData()!) : null });
+    }
+  });
+  const savedWith = async (click: () => Promise<void>, done: () => Promise<unknown>) => {
+    changes.length = 0;
+    await click();
+    await done();
+    await page.waitForTimeout(300);
+    return [...changes];
+  };
+
   // Sign in through the one-time link (the password is set there).
   await page.goto(`${base}/set-password#token=${signInToken}`);
   await page.getByLabel('New password').fill(PASSWORD);
@@ -162,10 +180,19 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   const day = dateIn(ZONE, 2);
   await page.getByLabel(`Publish at (${ZONE})`).fill(`${day}T10:30`);
   await shoot(page, 'editor-new');
-  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+  const created = await savedWith(
+    () => page.getByRole('button', { name: 'Schedule', exact: true }).click(),
+    async () => {
+      await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+      await page.getByRole('heading', { name: 'Edit thread' }).waitFor();
+    },
+  );
+  assert.deepEqual(
+    created.map((c) => c.call),
+    ['POST /api/v1/posts'],
+    'the thread, its tags and its time are saved in one request',
+  );
   const threadId = new URL(page.url()).pathname.split('/').pop()!;
-  await page.getByRole('heading', { name: 'Edit thread' }).waitFor();
 
   const { thread } = await api(`/api/v1/posts/${threadId}`);
   assert.equal(thread.scheduledAt, kolkataToUtc(day, '10:30'));
@@ -178,6 +205,60 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   assert.deepEqual(
     (await api(`/api/v1/posts/${threadId}/tags`)).tags.map((t: { name: string }) => t.name),
     ['films'],
+  );
+
+  // An edit of the text, the tags and the time is one request, sent with the ETag the page read.
+  const etagOf = async () => (await fetch(`${base}/api/v1/posts/${threadId}`, { headers: { authorization: `Bearer ${key}` } })).headers.get('etag');
+  const readEtag = await etagOf();
+  await page.getByLabel('Post 2 text', { exact: true }).fill('Second post, edited');
+  await page.getByLabel(`Publish at (${ZONE})`).fill(`${day}T10:40`);
+  const edited = await savedWith(
+    () => page.getByRole('button', { name: 'Reschedule', exact: true }).click(),
+    () => page.getByRole('status').filter({ hasText: 'Scheduled.' }).waitFor(),
+  );
+  assert.deepEqual(
+    edited.map((c) => c.call),
+    [`PUT /api/v1/posts/${threadId}/edit`],
+  );
+  assert.equal(edited[0]!.ifMatch, readEtag);
+  assert.deepEqual(edited[0]!.body.tags, ['films']);
+  assert.equal(edited[0]!.body.scheduleAt, `${day}T10:40:00`);
+  const afterEdit = (await api(`/api/v1/posts/${threadId}`)).thread;
+  assert.equal(afterEdit.posts[1].content, 'Second post, edited');
+  assert.equal(afterEdit.scheduledAt, kolkataToUtc(day, '10:40'));
+
+  // Changed behind the editor's back (another tab, a script): saving is refused, the conflict is
+  // said, what was typed stays in the form, and nothing of it was written.
+  await api(`/api/v1/posts/${threadId}/posts/${afterEdit.posts[2].id}`, { method: 'PATCH', body: { content: 'Third post, from a script' } });
+  await page.getByLabel('Post 1 text', { exact: true }).fill('The ending: Rosebud was the sled. Typed here.');
+  const refused = await savedWith(
+    () => page.getByRole('button', { name: 'Save changes' }).click(),
+    () => page.getByRole('alert').filter({ hasText: 'changed elsewhere since you opened it' }).waitFor(),
+  );
+  assert.deepEqual(
+    refused.map((c) => c.call),
+    [`PUT /api/v1/posts/${threadId}/edit`],
+  );
+  assert.equal(await page.getByLabel('Post 1 text', { exact: true }).inputValue(), 'The ending: Rosebud was the sled. Typed here.');
+  assert.equal(await page.getByLabel('Post 3 text', { exact: true }).inputValue(), 'Third post');
+  const untouched = (await api(`/api/v1/posts/${threadId}`)).thread;
+  assert.equal(untouched.posts[0].content, 'The ending: Rosebud was the sled.');
+  assert.equal(untouched.posts[2].content, 'Third post, from a script');
+  await shoot(page, 'editor-conflict');
+  // Reload: the form shows the thread as it is now, and a save goes through again.
+  await page.getByRole('button', { name: 'Reload the thread' }).click();
+  await page.getByRole('status').filter({ hasText: 'Reloaded' }).waitFor();
+  assert.equal(await page.getByRole('alert').filter({ hasText: 'changed elsewhere' }).count(), 0);
+  assert.equal(await page.getByLabel('Post 3 text', { exact: true }).inputValue(), 'Third post, from a script');
+  assert.equal(await page.getByLabel('Post 1 text', { exact: true }).inputValue(), 'The ending: Rosebud was the sled.');
+  const currentEtag = await etagOf();
+  const again = await savedWith(
+    () => page.getByRole('button', { name: 'Save changes' }).click(),
+    () => page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor(),
+  );
+  assert.deepEqual(
+    again.map((c) => [c.call, c.ifMatch]),
+    [[`PUT /api/v1/posts/${threadId}/edit`, currentEtag]],
   );
   // A follow-up reply: added, listed, deleted.
   await page.getByLabel('Follow-up text').fill('Thanks for reading');
@@ -194,7 +275,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await page.goto(`${base}/calendar?date=${day}`);
   const chip = page.locator(`td[data-date="${day}"][data-hour="10"] [data-thread="${threadId}"]`);
   await chip.waitFor();
-  assert.match((await chip.textContent()) ?? '', /10:30/);
+  assert.match((await chip.textContent()) ?? '', /10:40/);
   // Coloured by its tag ("films" is #4F46E5 in the server's palette).
   await waitFor('the tag colour', async () => (await chip.evaluate((el) => getComputedStyle(el).borderLeftColor)) === 'rgb(79, 70, 229)');
   // No layout shift while the week and its threads load.
@@ -206,7 +287,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await shoot(page, 'calendar-week');
 
   // Dragged to another day of that week (the next, or the one before when it is a Sunday) at
-  // 14:00: rescheduled to 14:30 there (the minutes stay).
+  // 14:00: rescheduled to 14:40 there (the minutes stay).
   const isSunday = new Date(`${day}T00:00:00Z`).getUTCDay() === 0;
   const other = dateIn(ZONE, isSunday ? 1 : 3);
   await page.locator(`td[data-date="${other}"][data-hour="14"]`).waitFor();
@@ -219,7 +300,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await target.dispatchEvent('dragover', { dataTransfer });
   await target.dispatchEvent('drop', { dataTransfer });
   await page.locator(`td[data-date="${other}"][data-hour="14"] [data-thread="${threadId}"]`).waitFor();
-  assert.equal((await api(`/api/v1/posts/${threadId}`)).thread.scheduledAt, kolkataToUtc(other, '14:30'));
+  assert.equal((await api(`/api/v1/posts/${threadId}`)).thread.scheduledAt, kolkataToUtc(other, '14:40'));
   await page.getByRole('status').filter({ hasText: 'Moved to' }).waitFor();
 
   // The queue: a time slot made through the API; the editor's "Add to queue" takes its first instant.
@@ -228,8 +309,14 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await page.goto(`${base}/threads/new`);
   await page.getByLabel('Account').locator('option', { hasText: '@skein_test' }).waitFor({ state: 'attached' });
   await page.getByLabel('Post 1 text', { exact: true }).fill('Queued thought');
-  await page.getByRole('button', { name: 'Add to queue' }).click();
-  await page.waitForURL(/\/threads\/(?!new$)[^/]+$/);
+  const queuedSave = await savedWith(
+    () => page.getByRole('button', { name: 'Add to queue' }).click(),
+    () => page.waitForURL(/\/threads\/(?!new$)[^/]+$/),
+  );
+  assert.deepEqual(
+    queuedSave.map((c) => c.call),
+    ['POST /api/v1/posts'],
+  );
   const queuedId = new URL(page.url()).pathname.split('/').pop()!;
   assert.equal((await api(`/api/v1/posts/${queuedId}`)).thread.scheduledAt, firstFree);
 

@@ -15,7 +15,10 @@ export interface ThreadsTable {
   /** Snapshot of the workspace's auto-plug at create time, or null. */
   auto_plug_text: string | null;
   auto_plug_min_likes: number | null;
-  /** Bumped by every edit; the publisher publishes only the version it claimed. */
+  /**
+   * Get Thread's ETag: raised by every change to the thread, its posts, tags or schedule and by
+   * each status change of the publisher; edits with If-Match compare it on the locked row.
+   */
   version: Generated<number>;
   // Job columns for the publisher: the thread row is the job.
   attempts: Generated<number>;

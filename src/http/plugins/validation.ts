@@ -94,10 +94,19 @@ const validationGuard: preHandlerAsyncHookHandler = async function validationGua
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   const faults = [...(error?.validation ? shapeFaults(error.validation, error.validationContext ?? 'body') : []), ...(request.inputFaults ?? [])];
   if (error && !error.validation) throw error;
+  // Fastify stops at the first part with a fault, and checks the headers last (If-Match,
+  // Idempotency-Key): their faults join those of the body.
+  if (error && error.validationContext !== 'headers') faults.push(...headerFaults(request));
   if (faults.length === 0) return;
   faults.push(...(await contentFaultsOf(request)));
   throw new ValidationError(dedupe(faults));
 };
+
+function headerFaults(request: FastifyRequest): FieldFault[] {
+  const validate = request.getValidationFunction('headers');
+  if (!validate || validate(request.headers)) return [];
+  return shapeFaults((validate.errors ?? []) as AjvError[], 'headers');
+}
 
 export const validationPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {

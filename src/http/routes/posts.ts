@@ -1,8 +1,19 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import { etagOf } from '../../lib/etag.js';
 import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/thread-edits.js';
-import { createThread, createThreadFaults, deleteThread, getThread, listDrafts, listThreads, rescheduleThread, retryThread } from '../../services/threads.js';
+import {
+  createThread,
+  createThreadFaults,
+  deleteThread,
+  getVersionedThread,
+  listDrafts,
+  listThreads,
+  rescheduleThread,
+  retryThread,
+} from '../../services/threads.js';
 import { caller } from '../plugins/auth-and-limits.js';
+import { ETagHeader, IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
 import {
   CreatePostBody,
@@ -67,9 +78,13 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Get one thread with its posts and analytics',
       params: ThreadIdParams,
-      response: withProblems({ 200: Type.Object({ thread: Thread }) }),
+      response: withProblems({ 200: Type.Object({ thread: Thread }, { headers: ETagHeader }) }),
     },
-    handler: async (request) => ({ thread: await getThread(ctx, caller(request), request.params.threadId) }),
+    handler: async (request, reply) => {
+      const { thread, version } = await getVersionedThread(ctx, caller(request), request.params.threadId);
+      reply.header('etag', etagOf(version));
+      return { thread };
+    },
   });
 
   app.delete('/api/v1/posts/:threadId', {
@@ -77,12 +92,13 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Delete a thread (Skein records only; published posts stay on the network)',
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       response: withProblems(
         { 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) },
-        [400, 401, 404, 409, 413, 415, 429],
+        [400, 401, 404, 409, 412, 413, 415, 429],
       ),
     },
-    handler: async (request) => deleteThread(ctx, caller(request), request.params.threadId),
+    handler: async (request) => deleteThread(ctx, caller(request), request.params.threadId, ifMatchOf(request)),
   });
 
   app.patch('/api/v1/posts/:threadId/posts/:postId', {
@@ -96,6 +112,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Edit one READY post',
       params: Type.Object({ threadId: Id, postId: Id }),
+      headers: IfMatchHeaders,
       body: EditPostBody,
       response: withProblems(
         {
@@ -111,18 +128,19 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             }),
           }),
         },
-        [400, 401, 404, 409, 413, 415, 429],
+        [400, 401, 404, 409, 412, 413, 415, 429],
       ),
     },
-    handler: async (request) => editPost(ctx, caller(request), request.params.threadId, request.params.postId, request.body),
+    handler: async (request) => editPost(ctx, caller(request), request.params.threadId, request.params.postId, request.body, ifMatchOf(request)),
   });
 
   app.put('/api/v1/posts/:threadId/edit', {
     config: { contentFaults: (request) => editThreadFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body) },
     schema: {
       tags,
-      summary: 'Replace all posts of a thread whose posts are all READY',
+      summary: 'Replace all posts of a thread whose posts are all READY; with tags and scheduleAt or queue, save them in the same transaction',
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: EditThreadBody,
       response: withProblems(
         {
@@ -134,10 +152,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             totalPosts: Type.Integer(),
           }),
         },
-        [400, 401, 404, 409, 413, 415, 429],
+        [400, 401, 404, 409, 412, 413, 415, 429],
       ),
     },
-    handler: async (request) => editThread(ctx, caller(request), request.params.threadId, request.body.posts),
+    handler: async (request) => editThread(ctx, caller(request), request.params.threadId, request.body, ifMatchOf(request)),
   });
 
   app.put('/api/v1/posts/:threadId/reschedule', {
@@ -145,13 +163,14 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Change the scheduled time (also schedules a draft)',
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: RescheduleBody,
       response: withProblems(
         { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
-        [400, 401, 404, 409, 413, 415, 429],
+        [400, 401, 404, 409, 412, 413, 415, 429],
       ),
     },
-    handler: async (request) => rescheduleThread(ctx, caller(request), request.params.threadId, request.body.scheduleAt),
+    handler: async (request) => rescheduleThread(ctx, caller(request), request.params.threadId, request.body.scheduleAt, ifMatchOf(request)),
   });
 
   app.post('/api/v1/posts/:threadId/retry', {
@@ -159,13 +178,14 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'Retry a FAILED thread after its last published post',
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: RetryBody,
-      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 412, 413, 415, 429]),
     },
     // The body is optional: no body means "retry now".
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => ({ thread: await retryThread(ctx, caller(request), request.params.threadId, request.body?.scheduleAt) }),
+    handler: async (request) => ({ thread: await retryThread(ctx, caller(request), request.params.threadId, request.body?.scheduleAt, ifMatchOf(request)) }),
   });
 };

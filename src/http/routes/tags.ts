@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { AppContext } from '../../context.js';
 import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
 import { caller } from '../plugins/auth-and-limits.js';
+import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
 import { ReducedTag, TeamQuery } from '../schemas/threads.js';
 
@@ -39,9 +40,10 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       tags,
       summary: "Replace a thread's tags with exactly this set (missing tags are created)",
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: Type.Object({ tagNames: Type.Array(Type.String()) }),
-      response: withProblems({ 200: ThreadTags }, [400, 401, 404, 413, 415, 429]),
+      response: withProblems({ 200: ThreadTags }, [400, 401, 404, 412, 413, 415, 429]),
     },
-    handler: async (request) => setThreadTags(ctx, caller(request), request.params.threadId, request.body.tagNames),
+    handler: async (request) => setThreadTags(ctx, caller(request), request.params.threadId, request.body.tagNames, ifMatchOf(request)),
   });
 };

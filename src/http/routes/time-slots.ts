@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { queueThread } from '../../services/queue.js';
 import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/time-slots.js';
 import { caller } from '../plugins/auth-and-limits.js';
+import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
 import {
   CreateTimeSlotBody,
@@ -67,16 +68,17 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags: ['Posts', ...tags],
       summary: "Move a draft or a scheduled READY thread to its provider's next free time slot",
       params: ThreadIdParams,
+      headers: IfMatchHeaders,
       body: QueueBody,
       response: withProblems(
         { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
-        [400, 401, 404, 409, 413, 415, 429],
+        [400, 401, 404, 409, 412, 413, 415, 429],
       ),
     },
     // An empty body counts as no body, and means the same as {}.
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => queueThread(ctx, caller(request), request.params.threadId),
+    handler: async (request) => queueThread(ctx, caller(request), request.params.threadId, ifMatchOf(request)),
   });
 };

@@ -27,12 +27,18 @@ export const PostInput = Type.Object({
   isSpoilerMedia: Type.Optional(Type.Boolean()),
 });
 
+const TagNames = Type.Array(Type.String(), {
+  description: "The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50",
+});
+const Queue = Type.Boolean({ description: "true: schedule at the provider's next free time slot (without scheduleAt)" });
+
 export const CreatePostBody = Type.Object({
   providerId: Type.String(),
   posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
   scheduleAt: Type.Optional(LocalDateTime),
-  queue: Type.Optional(Type.Boolean({ description: "true: schedule at the provider's next free time slot (without scheduleAt)" })),
+  queue: Type.Optional(Queue),
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
+  tags: Type.Optional(TagNames),
   teamId: Type.Optional(Type.String()),
 });
 
@@ -130,6 +136,9 @@ export const EditPostBody = Type.Object({
 
 export const EditThreadBody = Type.Object({
   posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: 25 }),
+  tags: Type.Optional(TagNames),
+  scheduleAt: Type.Optional(LocalDateTime),
+  queue: Type.Optional(Queue),
 });
 
 export const RescheduleBody = Type.Object({ scheduleAt: LocalDateTime });

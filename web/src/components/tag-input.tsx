@@ -49,7 +49,7 @@ export function TagInput(props: { tags: string[]; known: Tag[]; onChange: (tags:
         ))}
       </datalist>
       {props.error && (
-        <p class="field-error" data-field-error="tagNames">
+        <p class="field-error" data-field-error="tags">
           {props.error}
         </p>
       )}

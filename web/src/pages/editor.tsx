@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api.js';
+import { ApiError, isChangedElsewhere } from '../api.js';
 import { useApp } from '../app.js';
 import { Field } from '../components/field.js';
 import { FollowUps } from '../components/follow-ups.js';
@@ -12,7 +12,7 @@ import { type Provider, providerOf, type Tag, type Thread } from '../threads.js'
 import { formatInZone, inputValue } from '../time.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
-const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tagNames(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
+const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
 
 type Action = 'draft' | 'schedule' | 'queue';
 
@@ -30,6 +30,8 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const [providers, setProviders] = useState<Provider[] | null>(null);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
   const [thread, setThread] = useState<Thread | null>(null);
+  /** The ETag of the thread as the form shows it: every change is sent with it (If-Match). */
+  const [etag, setEtag] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [providerId, setProviderId] = useState(search.get('providerId') ?? '');
   const [posts, setPosts] = useState<PostDraft[]>(() => [newPostDraft()]);
@@ -37,7 +39,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const [when, setWhen] = useState(() => (search.get('at') ? inputValue(search.get('at')!, zone) : ''));
   const [repostHours, setRepostHours] = useState('');
   const [notice, setNotice] = useState('');
-  const { busy, error, run } = useSubmit();
+  const { busy, error, setError, run } = useSubmit();
 
   useEffect(() => {
     document.title = threadId ? 'Thread · Skein' : 'New thread · Skein';
@@ -61,11 +63,13 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
 
   async function load(id: string) {
     try {
-      const [{ thread: t }, tagAnswer] = await Promise.all([
-        api.get<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(id)}`),
-        api.get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(id)}/tags`),
-      ]);
+      // The thread (and its ETag) before its tags: a tag change in between makes the ETag stale,
+      // so the save is refused (412) rather than the change lost under the tags shown.
+      const read = await api.read<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(id)}`);
+      const tagAnswer = await api.get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(id)}/tags`);
+      const t = read.body.thread;
       setThread(t);
+      setEtag(read.etag);
       setPosts(
         t.posts.map((p) => ({
           key: p.id,
@@ -101,31 +105,29 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       ...(network === 'THREADS' ? { spoilerRanges: p.spoilerRanges } : {}),
     }));
 
+  // A save is one request (Create Post, or Edit Entire Thread with the tags and the time), so it
+  // lands whole or not at all; an edit is based on the ETag read, so one made elsewhere meanwhile
+  // is not overwritten (412: the form keeps what was typed, and offers a reload).
   const save = (action: Action) =>
     run(async () => {
       setNotice('');
       if (action === 'schedule' && !when) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'Choose a time', [{ path: 'scheduleAt', message: 'choose a date and time to schedule' }]);
       }
-      const scheduleAt = `${when}:00`;
+      const time = action === 'schedule' ? { scheduleAt: `${when}:00` } : action === 'queue' ? { queue: true } : {};
       if (!thread) {
         const body = {
           providerId,
           posts: postBodies().map(({ id: _id, ...rest }) => rest),
-          ...(action === 'schedule' ? { scheduleAt } : {}),
-          ...(action === 'queue' ? { queue: true } : {}),
+          ...time,
           ...(repostHours.trim() ? { autoRepost: { enabled: true, delays: [repostHours.trim()] } } : {}),
+          ...(tags.length ? { tags } : {}),
         };
         const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
-        if (tags.length) await api.send('PUT', `/api/v1/posts/${created.threadId}/tags`, { tagNames: tags });
-        navigate(`/threads/${created.threadId}`, { replace: true });
+        navigate(`/threads/${encodeURIComponent(created.threadId)}`, { replace: true });
         return;
       }
-      const base = `/api/v1/posts/${encodeURIComponent(thread.threadId)}`;
-      await api.send('PUT', `${base}/edit`, { posts: postBodies() });
-      await api.send('PUT', `${base}/tags`, { tagNames: tags });
-      if (action === 'schedule') await api.send('PUT', `${base}/reschedule`, { scheduleAt });
-      if (action === 'queue') await api.send('POST', `${base}/queue`, {});
+      await api.send('PUT', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/edit`, { posts: postBodies(), tags, ...time }, { ifMatch: etag });
       await load(thread.threadId);
       setNotice(action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
     });
@@ -133,15 +135,15 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const remove = () =>
     run(async () => {
       if (!thread || !confirm('Delete this thread? What is published stays on the network.')) return;
-      await api.send('DELETE', `/api/v1/posts/${encodeURIComponent(thread.threadId)}`);
+      await api.send('DELETE', `/api/v1/posts/${encodeURIComponent(thread.threadId)}`, undefined, { ifMatch: etag });
       navigate('/calendar');
     });
 
   const retry = () =>
     run(async () => {
       if (!thread) return;
-      const r = await api.send<{ thread: Thread }>('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {});
-      setThread(r.thread);
+      await api.send('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {}, { ifMatch: etag });
+      await load(thread.threadId);
       setNotice('Retrying now.');
     });
 
@@ -163,8 +165,13 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     if (!publishing || !thread) return;
     const timer = setTimeout(() => {
       api
-        .get<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(thread.threadId)}`)
-        .then((r) => setThread(r.thread))
+        .read<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(thread.threadId)}`)
+        .then((r) => {
+          setThread(r.body.thread);
+          // Once it cannot be edited the page shows what was read; while it can, the form still
+          // holds what was loaded, and its ETag stays the one that goes with it.
+          if (!r.body.thread.posts.every((p) => p.status === 'READY')) setEtag(r.etag);
+        })
         .catch(() => undefined);
     }, 4000);
     return () => clearTimeout(timer);
@@ -182,6 +189,25 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   };
   const failure = thread?.posts.find((p) => p.error)?.error;
   const message = editorMessage(error);
+  const reload = () =>
+    run(async () => {
+      if (!thread) return;
+      setError(null);
+      await load(thread.threadId);
+      setNotice('Reloaded: this is the thread as it is now.');
+    });
+  // Shown next to the buttons that sent the change, where the eye is after clicking.
+  const conflict = isChangedElsewhere(error) && thread && (
+    <div class="card conflict" role="alert">
+      <p>
+        This thread was changed elsewhere since you opened it (in another tab, by a teammate or through the API), so nothing was saved. What you typed is still
+        here: copy what you want to keep, then reload to see the thread as it is now.
+      </p>
+      <button type="button" class="primary" onClick={reload} disabled={busy}>
+        Reload the thread
+      </button>
+    </div>
+  );
 
   return (
     <div class="stack editor">
@@ -246,7 +272,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
             Add post
           </button>
-          <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tagNames')} />
+          <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tags')} />
           <Field
             label="Auto-repost after (hours)"
             name="autoRepost.delays"
@@ -261,6 +287,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
             {(control) => <input {...control} type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} />}
           </Field>
           <FormMessage message={message || null} />
+          {conflict}
           <div class="actions wrap">
             <button type="button" onClick={() => void save('draft')} disabled={busy}>
               {thread ? 'Save changes' : 'Save as draft'}
@@ -283,6 +310,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         </form>
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
+      {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">
           {thread.posts.some((p) => p.publishedAt) && (
@@ -296,7 +324,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           <span class="status" role="status">
             {notice}
           </span>
-          {error && !error.errors.length && <p class="form-message">{error.detail}</p>}
+          {error && !error.errors.length && !isChangedElsewhere(error) && <p class="form-message">{error.detail}</p>}
         </div>
       )}
     </div>
@@ -305,7 +333,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
 
 /** The form's message: the faults no field shows, or the detail of an error that names no field. */
 function editorMessage(error: ApiError | null): string | null {
-  if (!error) return null;
+  if (!error || isChangedElsewhere(error)) return null;
   const unplaced = error.errors.filter((e) => !PLACED.test(e.path));
   if (unplaced.length) return unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
   return error.errors.length ? null : error.detail;
