@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, keyedApi, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
 
 const PASSWORD = 'a long calendar password';
@@ -62,20 +63,25 @@ before(async () => {
   cli('migrate');
   cli('user', 'create', '--email', EMAIL, '--timezone', ZONE);
   key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  providerId = cli<{ id: string }>(
-    'provider',
-    'add',
-    '--email',
-    EMAIL,
-    '--kind',
-    'THREADS',
-    '--provider-user-id',
-    '1789',
-    '--username',
-    'skein_test',
-    '--access-token',
-    'not-a-real-token',
-  ).id;
+  // The CLI asks "Meta" whose token it is: the fake Graph API, for this one command. The server
+  // keeps Meta's real address, so nothing the test schedules is ever published.
+  const graph = await FakeGraphApi.start({});
+  try {
+    env.THREADS_API_URL = graph.url;
+    providerId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'THREADS',
+      '--access-token',
+      graph.createAccount('skein_test').accessToken,
+    ).id;
+  } finally {
+    delete env.THREADS_API_URL;
+    await graph.close();
+  }
   signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
 
   let output = '';
