@@ -63,23 +63,23 @@ before(async () => {
   cli('migrate');
   cli('user', 'create', '--email', EMAIL, '--timezone', ZONE);
   key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  // The CLI asks "Meta" whose token it is: the fake Graph API, for this one command. The server
-  // keeps Meta's real address, so nothing the test schedules is ever published.
+  // The CLI asks "Meta" whose token it is: the fake Graph API, in this process (so the command
+  // runs without blocking it), for this one command. The server keeps Meta's real address, so
+  // nothing the test schedules is ever published.
   const graph = await FakeGraphApi.start({});
   try {
-    env.THREADS_API_URL = graph.url;
-    providerId = cli<{ id: string }>(
-      'provider',
-      'add',
-      '--email',
-      EMAIL,
-      '--kind',
-      'THREADS',
-      '--access-token',
-      graph.createAccount('skein_test').accessToken,
-    ).id;
+    const token = graph.createAccount('skein_test').accessToken;
+    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
+      cwd: REPO_ROOT,
+      env: { ...env, THREADS_API_URL: graph.url },
+    });
+    let out = '';
+    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const code = await new Promise((resolve) => add.on('exit', resolve));
+    assert.equal(code, 0, `skein provider add: ${out}`);
+    providerId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
   } finally {
-    delete env.THREADS_API_URL;
     await graph.close();
   }
   signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
