@@ -1,6 +1,7 @@
 import { addressPolicy } from '../lib/ip-policy.js';
 import { postWebhook, signatureHeader } from '../lib/webhook-http.js';
-import { type ClaimedDelivery, claimDueDeliveries, handBackDelivery, recordAttempt } from '../repos/webhook-deliveries.js';
+import { type ClaimedDelivery, deliveryQueue, recordAttempt } from '../repos/webhook-deliveries.js';
+import { claimDue, claimerOf } from './claim.js';
 import type { PublishDeps } from './publish-thread.js';
 
 /**
@@ -36,12 +37,11 @@ export function webhookBody(delivery: Pick<ClaimedDelivery, 'event_id' | 'type' 
 /** Claims due deliveries and sends them all at once (each waits on a different endpoint); returns how many were claimed. */
 export async function runDueWebhookDeliveries(deps: PublishDeps, limit: number): Promise<number> {
   const { ctx } = deps;
-  const now = ctx.clock.now();
-  const claimed = await claimDueDeliveries(ctx.db, deps.workerId, now, new Date(now.getTime() + ctx.config.publisher.leaseMs), limit);
+  const claimed = await claimDue(deliveryQueue, claimerOf(deps), limit);
   await Promise.all(
     claimed.map(async (delivery) => {
       try {
-        if (deps.stopping?.()) await handBackDelivery(ctx.db, delivery, deps.workerId, ctx.clock.now());
+        if (deps.stopping?.()) await deliveryQueue.handBack(ctx.db, delivery, deps.workerId, ctx.clock.now(), { run_at: ctx.clock.now() });
         else await deliver(deps, delivery);
       } catch (err) {
         // Recording the outcome failed (database fault): the lease runs out and it is sent again.

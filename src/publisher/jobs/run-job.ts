@@ -1,8 +1,9 @@
 import type { JobRow, ProviderRow, ThreadJobKind } from '../../db/schema/index.js';
 import { LeaseLostError } from '../../platforms/platform.js';
+import { jobQueue } from '../../repos/jobs.js';
+import { claimDue, claimerOf } from '../claim.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { claimDueJobs } from './claim.js';
-import { failOrRetryJob, handBackJob } from './outcome.js';
+import { failOrRetryJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runFollowers } from './run-followers.js';
 import { runPlug } from './run-plug.js';
@@ -16,10 +17,10 @@ const THREAD_RUNNERS: Record<ThreadJobKind, JobRunner> = { REPOST: runRepost, PL
 /** Claims a batch of due follow-up jobs and runs them one by one; returns how many were claimed. */
 export async function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
   const { ctx } = deps;
-  const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit, ctx.metrics);
+  const claimed = await claimDue(jobQueue, claimerOf(deps), limit);
   for (const job of claimed) {
     try {
-      if (deps.stopping?.()) await handBackJob(deps, job);
+      if (deps.stopping?.()) await jobQueue.handBack(ctx.db, job, deps.workerId, ctx.clock.now());
       else await runClaimedJob(deps, job);
     } catch (err) {
       // Recording the outcome failed (database fault): the lease runs out and the job is claimed again.
