@@ -47,6 +47,35 @@ export async function claimDue<Row, Options extends unknown[]>(
   return rows;
 }
 
+/**
+ * Claims up to `limit` due rows of `queue` and runs each, one after another or, with `atOnce`,
+ * all together (each waits on a different endpoint); a worker that is stopping hands each
+ * back instead. A run that could not record its outcome (a database fault) is logged and left
+ * alone: its lease runs out and the row is claimed again. Returns how many were claimed.
+ */
+export async function runDue<K extends string, Row extends QueueKey<K>>(
+  deps: { ctx: AppContext; workerId: string; stopping?: () => boolean },
+  queue: ClaimableQueue<Row, []> & { handBack(db: Db, key: QueueKey<K>, workerId: string, now: Date): Promise<boolean> },
+  limit: number,
+  run: (row: Row) => Promise<void>,
+  report: { what: string; ids: (row: Row) => Record<string, string> },
+  atOnce = false,
+): Promise<number> {
+  const { ctx } = deps;
+  const rows = await claimDue(queue, claimerOf(deps), limit);
+  const runOne = async (row: Row) => {
+    try {
+      if (deps.stopping?.()) await queue.handBack(ctx.db, row, deps.workerId, ctx.clock.now());
+      else await run(row);
+    } catch (err) {
+      ctx.logger.error({ err, ...report.ids(row) }, `a ${report.what} stopped on an unexpected error`);
+    }
+  };
+  if (atOnce) await Promise.all(rows.map(runOne));
+  else for (const row of rows) await runOne(row);
+  return rows.length;
+}
+
 /** The worker of `deps` claiming now, under the configured lease. */
 export function claimerOf(deps: { ctx: AppContext; workerId: string }): Claimer {
   const { ctx } = deps;

@@ -4,7 +4,7 @@ import { LeaseLostError, type PublishError, type PublishedRef } from '../platfor
 import { followUpQueue } from '../repos/follow-ups.js';
 import { markProviderExpired } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { claimDue, claimerOf } from './claim.js';
+import { runDue } from './claim.js';
 import { asPublishError, lastError } from './failures.js';
 import { onFollowUpFailed, onFollowUpPublished } from './follow-up-events.js';
 import { type JobTarget, loadThreadTarget, publishedRef } from './jobs/target.js';
@@ -23,19 +23,8 @@ import { backoffMs, MAX_ATTEMPTS, type PublishDeps } from './publish-thread.js';
  */
 
 /** Claims a batch of due follow-ups and publishes them one by one; returns how many were claimed. */
-export async function runDueFollowUps(deps: PublishDeps, limit: number): Promise<number> {
-  const { ctx } = deps;
-  const rows = await claimDue(followUpQueue, claimerOf(deps), limit);
-  for (const row of rows) {
-    try {
-      if (deps.stopping?.()) await followUpQueue.handBack(ctx.db, row, deps.workerId, ctx.clock.now());
-      else await runClaimedFollowUp(deps, row);
-    } catch (err) {
-      // Recording the outcome failed (database fault): the lease runs out and it is claimed again.
-      ctx.logger.error({ err, followUpId: row.id }, 'a follow-up reply stopped on an unexpected error');
-    }
-  }
-  return rows.length;
+export function runDueFollowUps(deps: PublishDeps, limit: number): Promise<number> {
+  return runDue(deps, followUpQueue, limit, (row) => runClaimedFollowUp(deps, row), { what: 'follow-up reply', ids: (row) => ({ followUpId: row.id }) });
 }
 
 export async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {

@@ -42,6 +42,8 @@ export interface QueueTable<T extends QueueTableName, K extends QueueColumn<T>> 
    * after it (false).
    */
   readonly takenOverAtLeaseEnd: boolean;
+  /** A row handed back unfinished is due again from now (true), or keeps its due time (false). */
+  readonly handBackDueNow: boolean;
   /**
    * Where what a row publishes keeps its network state: on the row itself, on child rows of the
    * held row (a thread's posts), or nowhere.
@@ -58,6 +60,7 @@ export interface QueueShape {
   readonly dueAt: string;
   readonly notBefore?: string;
   readonly takenOverAtLeaseEnd: boolean;
+  readonly handBackDueNow: boolean;
   readonly containers: { table: ContainerTable; parent: string | null } | null;
 }
 
@@ -225,7 +228,8 @@ export async function releaseRow<Row>(
 
 /**
  * A worker that stops hands a claimed row back unfinished: waiting again, the claim not counted,
- * the lease released (plus `changes`). False when the lease was lost.
+ * the lease released (plus `changes`), so the next worker need not wait for the lease to run
+ * out. False when the lease was lost.
  */
 export async function handBackRow(
   db: DbOrTrx,
@@ -240,6 +244,7 @@ export async function handBackRow(
     SET ${sql.join([
       sql`status = ${sql.lit(q.waiting)}`,
       sql`attempts = greatest(attempts - 1, 0)`,
+      ...(q.handBackDueNow ? [sql`${ref(q.dueAt)} = ${now}`] : []),
       ...assignments(changes),
       sql`locked_by = NULL`,
       sql`locked_until = NULL`,

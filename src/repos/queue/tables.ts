@@ -17,6 +17,7 @@ export const THREADS: QueueTable<'threads', 'id'> = {
   dueAt: 'scheduled_at',
   notBefore: 'next_attempt_at',
   takenOverAtLeaseEnd: false,
+  handBackDueNow: false,
   containers: { table: 'posts', parent: 'thread_id' },
 };
 
@@ -29,6 +30,7 @@ export const JOBS: QueueTable<'jobs', 'id'> = {
   held: 'RUNNING',
   dueAt: 'run_at',
   takenOverAtLeaseEnd: false,
+  handBackDueNow: false,
   containers: { table: 'jobs', parent: null },
 };
 
@@ -41,6 +43,7 @@ export const FOLLOW_UPS: QueueTable<'follow_ups', 'id'> = {
   held: 'PUBLISHING',
   dueAt: 'run_at',
   takenOverAtLeaseEnd: false,
+  handBackDueNow: false,
   containers: { table: 'follow_ups', parent: null },
 };
 
@@ -53,5 +56,6 @@ export const WEBHOOK_DELIVERIES: QueueTable<'webhook_deliveries', 'webhook_id' |
   held: 'SENDING',
   dueAt: 'run_at',
   takenOverAtLeaseEnd: true,
+  handBackDueNow: true,
   containers: null,
 };
