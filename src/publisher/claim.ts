@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { followUpQueue } from '../repos/follow-ups.js';
 import { jobQueue } from '../repos/jobs.js';
-import type { Claimed, Lease, LeasedQueue, QueueColumn, QueueKey, QueueTableName } from '../repos/queue/leased-queue.js';
+import type { Claimed, Lease, LeasedQueue, QueueColumn, QueueKey, QueueKind, QueueTableName } from '../repos/queue/leased-queue.js';
 import { threadQueue } from '../repos/thread-queue.js';
 import { deliveryQueue } from '../repos/webhook-deliveries.js';
 
@@ -27,7 +27,7 @@ export interface Claimer {
 }
 
 interface ClaimableQueue<Row, Options extends unknown[]> {
-  readonly table: { readonly kind: 'thread' | 'job' | 'follow_up' | 'webhook_delivery' };
+  readonly table: { readonly kind: QueueKind };
   claim(db: Db, lease: Lease, limit: number, ...options: Options): Promise<Claimed<Row>>;
 }
 

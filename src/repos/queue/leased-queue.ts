@@ -20,13 +20,16 @@ export type QueueRow<T extends QueueTableName> = Selectable<Database[T]>;
 export type QueueColumn<T extends QueueTableName> = keyof Database[T] & string;
 type StatusOf<T extends QueueTableName> = Database[T] extends { status: infer S extends string } ? S : never;
 
+/** What the metrics and logs call a row of each queue. */
+export type QueueKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
+
 /** The tables where a post's network state (container, network post id, CID) is saved. */
 export type ContainerTable = 'posts' | 'jobs' | 'follow_ups';
 
 export interface QueueTable<T extends QueueTableName, K extends QueueColumn<T>> {
   readonly table: T;
   /** What the metrics and logs call one of its rows. */
-  readonly kind: 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
+  readonly kind: QueueKind;
   /** The primary key's columns. */
   readonly key: readonly K[];
   /** The status of a row waiting for its due time. */
@@ -45,8 +48,8 @@ export interface QueueTable<T extends QueueTableName, K extends QueueColumn<T>> 
   /** A row handed back unfinished is due again from now (true), or keeps its due time (false). */
   readonly handBackDueNow: boolean;
   /**
-   * Where what a row publishes keeps its network state: on the row itself, on child rows of the
-   * held row (a thread's posts), or nowhere.
+   * Where what a row publishes keeps its network state: on the row itself (`parent` null), on
+   * child rows of the held row whose column `parent` names it (a thread's posts), or nowhere.
    */
   readonly containers: { table: ContainerTable; parent: string | null } | null;
 }
