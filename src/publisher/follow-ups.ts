@@ -27,7 +27,7 @@ export function runDueFollowUps(deps: PublishDeps, limit: number): Promise<numbe
   return runDue(deps, followUpQueue, limit, (row) => runClaimedFollowUp(deps, row), { what: 'follow-up reply', ids: (row) => ({ followUpId: row.id }) });
 }
 
-export async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {
+async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {
   let target: JobTarget | null = null;
   try {
     target = await loadThreadTarget(deps, row.thread_id);

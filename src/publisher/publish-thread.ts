@@ -160,7 +160,7 @@ function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError
  * attempt, so the next worker resumes after the last published post without waiting for the
  * lease to run out.
  */
-export function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   deps.ctx.logger.info({ threadId: thread.id }, 'shutting down: the thread is handed back to be resumed');
   return release(deps, thread, (trx, now) => threadQueue.handBack(trx, thread, deps.workerId, now));
 }

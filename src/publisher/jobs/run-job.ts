@@ -19,7 +19,7 @@ export function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
   return runDue(deps, jobQueue, limit, (job) => runClaimedJob(deps, job), { what: 'follow-up job', ids: (job) => ({ jobId: job.id }) });
 }
 
-export async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
+async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
   let provider: ProviderRow | null = null;
   try {
     await runJob(deps, job, (read) => {

@@ -154,7 +154,7 @@ export interface ClaimShape<Row> {
 }
 
 /** The default `due` CTE: the first `limit` due rows in due order, locked, skipping rows another worker has locked. */
-export function dueRows(q: QueueShape, now: Date, limit: number): RawBuilder<unknown> {
+function dueRows(q: QueueShape, now: Date, limit: number): RawBuilder<unknown> {
   const keys = sql.join(q.key.map((k) => ref(k, 'c')));
   return sql`
       SELECT ${keys}, ${ref('status', 'c')} = ${sql.lit(q.held)} AS taken_over FROM ${tableOf(q)} AS c
@@ -193,13 +193,13 @@ export async function claimDue<Row>(db: DbOrTrx, q: QueueShape, lease: Lease, li
 }
 
 /** Extends the lease while `workerId` still holds the row; false when it was lost to another worker. */
-export async function renewLease(db: DbOrTrx, q: QueueShape, key: Record<string, unknown>, workerId: string, until: Date): Promise<boolean> {
+async function renewLease(db: DbOrTrx, q: QueueShape, key: Record<string, unknown>, workerId: string, until: Date): Promise<boolean> {
   const result = await sql`UPDATE ${tableOf(q)} SET locked_until = ${until} WHERE ${keyMatches(q, key)} AND ${leaseHeld(q, workerId)}`.execute(db);
   return (result.numAffectedRows ?? 0n) > 0n;
 }
 
 /** The heartbeat: extends every lease `workerId` holds on the table. */
-export async function renewLeasesOf(db: DbOrTrx, q: QueueShape, workerId: string, until: Date): Promise<void> {
+async function renewLeasesOf(db: DbOrTrx, q: QueueShape, workerId: string, until: Date): Promise<void> {
   await sql`UPDATE ${tableOf(q)} SET locked_until = ${until} WHERE ${leaseHeld(q, workerId)}`.execute(db);
 }
 
@@ -213,7 +213,7 @@ function assignments(changes: Record<string, unknown>): RawBuilder<unknown>[] {
  * Ends a run: applies `changes` (the row's next status and what goes with it) and releases the
  * lease, only while `workerId` holds it. The row as saved; undefined when the lease was lost.
  */
-export async function releaseRow<Row>(
+async function releaseRow<Row>(
   db: DbOrTrx,
   q: QueueShape,
   key: Record<string, unknown>,
@@ -234,7 +234,7 @@ export async function releaseRow<Row>(
  * the lease released (plus `changes`), so the next worker need not wait for the lease to run
  * out. False when the lease was lost.
  */
-export async function handBackRow(
+async function handBackRow(
   db: DbOrTrx,
   q: QueueShape,
   key: Record<string, unknown>,
@@ -265,7 +265,7 @@ export async function handBackRow(
  * before (and this finds the lease gone) or skips the row until the container is saved. False
  * when nothing was saved.
  */
-export async function adoptContainer(
+async function adoptContainer(
   db: DbOrTrx,
   q: QueueShape,
   key: Record<string, unknown>,
@@ -307,7 +307,7 @@ export async function adoptContainer(
  * A network fact about a saved container (the post it became, its CID): true whoever learnt it,
  * so saved without the lease, but only while that container is still the saved one.
  */
-export async function recordContainerFacts(db: DbOrTrx, table: ContainerTable, id: string, progress: NetworkState, now: Date): Promise<void> {
+async function recordContainerFacts(db: DbOrTrx, table: ContainerTable, id: string, progress: NetworkState, now: Date): Promise<void> {
   await sql`
     UPDATE ${sql.raw(table)} SET network_post_id = ${progress.networkPostId}::text, network_cid = ${progress.cid}::text, updated_at = ${now}::timestamptz
     WHERE id = ${id} AND network_container_id IS NOT DISTINCT FROM ${progress.containerId}::text`.execute(db);
@@ -317,7 +317,7 @@ export async function recordContainerFacts(db: DbOrTrx, table: ContainerTable, i
  * The next moment a row becomes claimable: a waiting row's due time (after its `notBefore`), or
  * a lease that runs out. Null when none is pending.
  */
-export async function nextDueAt(db: DbOrTrx, q: QueueShape): Promise<Date | null> {
+async function nextDueAt(db: DbOrTrx, q: QueueShape): Promise<Date | null> {
   const table = tableOf(q);
   const due = ref(q.dueAt);
   const waiting = sql`status = ${sql.lit(q.waiting)} AND ${due} IS NOT NULL`;
