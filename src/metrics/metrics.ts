@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 
 export type PublishFailureKind = 'transient' | 'permanent' | 'auth';
 export type RateLimitScope = 'account' | 'ip';
-export type LeaseKind = 'thread' | 'job' | 'follow_up';
+export type LeaseKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
 
 /** A publisher loop that has not ticked for this long is stalled (`/readyz` answers 503). */
 export const STALL_AFTER_MS = 60_000;
@@ -32,7 +32,7 @@ export class Metrics {
   publishFailure(_network: string, _kind: PublishFailureKind): void {}
   /** A thread's first post went out `seconds` after its scheduled time. */
   publishLateness(_network: string, _seconds: number): void {}
-  /** `count` threads or jobs were claimed from a worker whose lease had expired. */
+  /** `count` rows of a queue (threads, jobs, follow-ups, webhook deliveries) were claimed from a worker whose lease had expired. */
   leaseTakeovers(_kind: LeaseKind, _count: number): void {}
   rateLimitRefusal(_scope: RateLimitScope): void {}
   /** One webhook request sent: a 2xx in time (`delivered`) or not (`failed`, retried or given up). */

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { countDueJobs } from '../repos/jobs.js';
-import { countDueUnpublishedThreads } from '../repos/threads.js';
+import { countDueUnpublishedThreads } from '../repos/thread-queue.js';
 import { type LeaseKind, Metrics, type PublishFailureKind, type RateLimitScope } from './metrics.js';
 
 /**
@@ -63,7 +63,7 @@ export class PromMetrics extends Metrics {
     });
     this.#takeovers = new Counter({
       name: 'skein_lease_takeovers_total',
-      help: 'Threads and jobs claimed after the lease of the worker that held them had expired',
+      help: 'Threads, jobs, follow-up replies and webhook deliveries claimed after the lease of the worker that held them had expired',
       labelNames: ['kind'],
       registers,
     });

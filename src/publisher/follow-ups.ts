@@ -1,17 +1,14 @@
 import type { Updateable } from 'kysely';
 import type { FollowUpRow, FollowUpsTable, ProviderRow } from '../db/schema/index.js';
-import { LeaseLostError, PublishError, type PublishedRef } from '../platforms/platform.js';
-import {
-  adoptFollowUpContainer,
-  claimDueFollowUps as claimFollowUpRows,
-  recordFollowUpFacts,
-  releaseFollowUp,
-  renewFollowUpLease,
-} from '../repos/follow-ups.js';
+import { LeaseLostError, type PublishError, type PublishedRef } from '../platforms/platform.js';
+import { followUpQueue } from '../repos/follow-ups.js';
 import { markProviderExpired } from '../repos/providers.js';
+import type { DbOrTrx } from '../repos/types.js';
+import { runDue } from './claim.js';
+import { asPublishError, lastError } from './failures.js';
 import { onFollowUpFailed, onFollowUpPublished } from './follow-up-events.js';
 import { type JobTarget, loadThreadTarget, publishedRef } from './jobs/target.js';
-import { fencedProgress, type LeasedProgressStore } from './lease.js';
+import { fencedProgress, queueProgressStore } from './lease.js';
 import { backoffMs, MAX_ATTEMPTS, type PublishDeps } from './publish-thread.js';
 
 /**
@@ -26,24 +23,11 @@ import { backoffMs, MAX_ATTEMPTS, type PublishDeps } from './publish-thread.js';
  */
 
 /** Claims a batch of due follow-ups and publishes them one by one; returns how many were claimed. */
-export async function runDueFollowUps(deps: PublishDeps, limit: number): Promise<number> {
-  const { ctx } = deps;
-  const now = ctx.clock.now();
-  const { rows, takeovers } = await claimFollowUpRows(ctx.db, deps.workerId, now, new Date(now.getTime() + ctx.config.publisher.leaseMs), limit);
-  ctx.metrics.leaseTakeovers('follow_up', takeovers);
-  for (const row of rows) {
-    try {
-      if (deps.stopping?.()) await release(deps, row, { status: 'PENDING', attempts: Math.max(0, row.attempts - 1) });
-      else await runClaimedFollowUp(deps, row);
-    } catch (err) {
-      // Recording the outcome failed (database fault): the lease runs out and it is claimed again.
-      ctx.logger.error({ err, followUpId: row.id }, 'a follow-up reply stopped on an unexpected error');
-    }
-  }
-  return rows.length;
+export function runDueFollowUps(deps: PublishDeps, limit: number): Promise<number> {
+  return runDue(deps, followUpQueue, limit, (row) => runClaimedFollowUp(deps, row), { what: 'follow-up reply', ids: (row) => ({ followUpId: row.id }) });
 }
 
-export async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {
+async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<void> {
   let target: JobTarget | null = null;
   try {
     target = await loadThreadTarget(deps, row.thread_id);
@@ -61,7 +45,7 @@ export async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): P
 async function publishReply(deps: PublishDeps, row: FollowUpRow, target: JobTarget): Promise<PublishedRef> {
   const replyTo = { root: publishedRef(target.posts[0]), parent: publishedRef(target.posts.at(-1)) };
   const saved = { containerId: row.network_container_id, networkPostId: row.network_post_id, cid: row.network_cid };
-  const fenced = fencedProgress(progressStore(deps, row.id), saved);
+  const fenced = fencedProgress(queueProgressStore(deps, followUpQueue, row, row.id), saved);
   await fenced.confirmLease();
   return target.platform.publishPost({
     account: target.account,
@@ -72,20 +56,8 @@ async function publishReply(deps: PublishDeps, row: FollowUpRow, target: JobTarg
   });
 }
 
-/** The reply's network state on its row, fenced by the row's lease (see fencedProgress). */
-function progressStore(deps: PublishDeps, id: string): LeasedProgressStore {
-  const { ctx } = deps;
-  const leaseUntil = () => new Date(ctx.clock.now().getTime() + ctx.config.publisher.leaseMs);
-  return {
-    what: `follow-up ${id}`,
-    renew: () => renewFollowUpLease(ctx.db, id, deps.workerId, leaseUntil()),
-    adoptContainer: (expected, next) => adoptFollowUpContainer(ctx.db, id, deps.workerId, expected, next, leaseUntil(), ctx.clock.now()),
-    recordFacts: (progress) => recordFollowUpFacts(ctx.db, id, progress, ctx.clock.now()),
-  };
-}
-
-function release(deps: PublishDeps, row: FollowUpRow, changes: Updateable<FollowUpsTable>): Promise<FollowUpRow | undefined> {
-  return releaseFollowUp(deps.ctx.db, row.id, deps.workerId, changes, deps.ctx.clock.now());
+function release(deps: PublishDeps, row: FollowUpRow, changes: Updateable<FollowUpsTable>, trx: DbOrTrx = deps.ctx.db): Promise<FollowUpRow | undefined> {
+  return followUpQueue.release(trx, row, deps.workerId, changes, deps.ctx.clock.now());
 }
 
 async function markPublished(deps: PublishDeps, row: FollowUpRow, ref: PublishedRef): Promise<void> {
@@ -101,7 +73,7 @@ async function markPublished(deps: PublishDeps, row: FollowUpRow, ref: Published
     error_message: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
+    const saved = await release(deps, row, changes, trx);
     if (saved) await onFollowUpPublished(trx, saved, ctx.clock.now());
   });
 }
@@ -113,10 +85,10 @@ async function markFailed(deps: PublishDeps, row: FollowUpRow, error: PublishErr
     status: 'FAILED',
     error_code: shown.code,
     error_message: shown.message,
-    last_error: `${error.code}: ${error.message}`,
+    last_error: lastError(error),
   };
   await ctx.db.transaction().execute(async (trx) => {
-    const saved = await releaseFollowUp(trx, row.id, deps.workerId, changes, ctx.clock.now());
+    const saved = await release(deps, row, changes, trx);
     if (saved) await onFollowUpFailed(trx, saved, shown, ctx.clock.now());
   });
 }
@@ -128,17 +100,14 @@ async function markFailed(deps: PublishDeps, row: FollowUpRow, error: PublishErr
  */
 async function failOrRetry(deps: PublishDeps, row: FollowUpRow, err: unknown, provider: ProviderRow | null): Promise<void> {
   const { ctx } = deps;
-  const error =
-    err instanceof PublishError
-      ? err
-      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  const error = asPublishError(err);
   ctx.logger.warn(
     { followUpId: row.id, threadId: row.thread_id, kind: error.kind, code: error.code, attempts: row.attempts },
     `follow-up reply failed: ${error.message}`,
   );
   if (error.kind === 'transient' && row.attempts < MAX_ATTEMPTS) {
     const runAt = new Date(ctx.clock.now().getTime() + backoffMs(row.attempts, error.options.retryAfterMs));
-    await release(deps, row, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
+    await release(deps, row, { status: 'PENDING', run_at: runAt, last_error: lastError(error) });
     return;
   }
   if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());

@@ -1,9 +1,12 @@
 import type { Logger } from '../lib/logger.js';
 import { LeaseLostError, type PostProgress, type PublishInput } from '../platforms/platform.js';
+import type { LeasedQueue, QueueColumn, QueueKey, QueueTableName } from '../repos/queue/leased-queue.js';
+import { leaseUntil, renewLease } from './claim.js';
+import type { PublishDeps } from './publish-thread.js';
 
 /**
- * Where one post's network state lives (a post row, or a plug job row), and the lease that
- * guards it. Both the thread publisher and the plug job implement it.
+ * Where one post's network state lives (a post row, a plug job row, a follow-up row), and the
+ * lease that guards it (see queueProgressStore).
  */
 export interface LeasedProgressStore {
   /** What the lease is on, for messages. */
@@ -40,6 +43,32 @@ export function fencedProgress(store: LeasedProgressStore, saved: PostProgress):
       }
       known = next;
     },
+  };
+}
+
+/**
+ * The store for what the held row `key` of `queue` publishes, its network state saved on the
+ * container row `containerId` (the row itself, or a thread's post). With `lease`, renewals go
+ * through it (and an adopted container, which extends the lease, counts as one).
+ */
+export function queueProgressStore<T extends QueueTableName, K extends QueueColumn<T>>(
+  deps: PublishDeps,
+  queue: Omit<LeasedQueue<T, K>, 'claim'>,
+  key: QueueKey<K>,
+  containerId: string,
+  lease?: LeaseWatch,
+): LeasedProgressStore {
+  const { ctx } = deps;
+  return {
+    what: `${queue.table.kind.replace('_', '-')} ${queue.table.key.map((k) => key[k]).join(' ')}`,
+    renew: () => (lease ? lease.confirm() : renewLease(deps, queue, key)),
+    adoptContainer: async (expected, next) => {
+      const now = ctx.clock.now();
+      const adopted = await queue.adoptContainer(ctx.db, key, deps.workerId, { id: containerId, expected, next }, leaseUntil(ctx), now);
+      if (adopted) lease?.confirmedAt(now.getTime());
+      return adopted;
+    },
+    recordFacts: (progress) => queue.recordFacts(ctx.db, containerId, progress, ctx.clock.now()),
   };
 }
 

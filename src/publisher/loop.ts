@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Platforms } from '../platforms/platform.js';
-import { claimDueThreads, nextDueAt, renewWorkerLeases } from './claim.js';
+import { threadQueue } from '../repos/thread-queue.js';
+import { claimDue, claimerOf, nextDueAt, renewWorkerLeases } from './claim.js';
 import { runDueFollowUps } from './follow-ups.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
@@ -68,7 +69,7 @@ export class PublisherLoop {
   /**
    * Publishes due threads with up to `SKEIN_PUBLISHER_CONCURRENCY` in flight, so the worker keeps
    * busy while each waits on its network calls. At most `SKEIN_PUBLISHER_PER_ACCOUNT` threads of
-   * one provider are in flight at once across all workers (see claimDueThreads), the least busy
+   * one provider are in flight at once across all workers (see repos/thread-queue.ts), the least busy
    * accounts served first and the rest round-robin, so one account's backlog never holds up
    * another's thread for more than one claim. Freed slots are refilled a few at a time (see refillAt).
    * Claiming stops when nothing more is due, the round's share is claimed, or the worker stops;
@@ -77,7 +78,7 @@ export class PublisherLoop {
    */
   async #publishDueThreads(deps: PublishDeps): Promise<number> {
     const { ctx } = this;
-    const { concurrency, leaseMs, perProvider } = ctx.config.publisher;
+    const { concurrency, perProvider } = ctx.config.publisher;
     const roundLimit = concurrency * CLAIMS_PER_SLOT_PER_ROUND;
     /** Thread id → its publishing. */
     const inFlight = new Map<string, Promise<void>>();
@@ -93,7 +94,7 @@ export class PublisherLoop {
       const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
       if (free > 0 && (free >= refillAt || inFlight.size === 0) && !claimFailure && !this.#stopping) {
         try {
-          const claimed = await claimDueThreads(ctx.db, this.workerId, ctx.clock.now(), leaseMs, free, { perProvider, lastServed }, ctx.metrics);
+          const claimed = await claimDue(threadQueue, claimerOf(deps), free, { perProvider, lastServed });
           for (const thread of claimed) {
             lastServed.set(thread.provider_id, ++claimedTotal);
             inFlight.set(

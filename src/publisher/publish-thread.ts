@@ -2,20 +2,15 @@ import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { LeaseLostError, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
-import { followUpsDueCte } from '../repos/follow-ups.js';
-import { failPost, markPostPublished as markPostRowPublished, recordPostFacts, releasePublishingPosts } from '../repos/posts.js';
+import { failPost, markPostPublished as markPostRowPublished, releasePublishingPosts } from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
-import {
-  adoptContainerWhileLeaseHeld,
-  completeThread as completeThreadRow,
-  failThread as failThreadRow,
-  loadThreadPosts,
-  type PostAggregate,
-  releaseThreadToReady,
-} from '../repos/threads.js';
+import { completeThread as completeThreadRow, failThread as failThreadRow, threadQueue } from '../repos/thread-queue.js';
+import { loadThreadPosts, type PostAggregate } from '../repos/threads.js';
+import type { DbOrTrx } from '../repos/types.js';
 import { renewLease } from './claim.js';
-import { followUpJobsCte } from './jobs/enqueue.js';
-import { fencedProgress, type LeasedProgressStore, LeaseWatch } from './lease.js';
+import { asPublishError, lastError } from './failures.js';
+import { followUpJobsPlan } from './jobs/enqueue.js';
+import { fencedProgress, LeaseWatch, queueProgressStore } from './lease.js';
 
 export interface PublishDeps {
   ctx: AppContext;
@@ -41,7 +36,7 @@ function refOf(post: PostAggregate['post']): PublishedRef {
 export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const { ctx } = deps;
   const { leaseMs } = ctx.config.publisher;
-  const renew = () => renewLease(ctx.db, thread.id, deps.workerId, ctx.clock.now(), leaseMs);
+  const renew = () => renewLease(deps, threadQueue, thread);
   // The claim set the lease: it counts as confirmed from then on (see LeaseWatch).
   const lease = new LeaseWatch(renew, () => ctx.clock.now().getTime(), leaseMs, thread.locked_until ? thread.locked_until.getTime() - leaseMs : null);
   try {
@@ -87,7 +82,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
     }
     if (deps.stopping?.()) return handBackThread(deps, thread);
     const saved = { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid };
-    const fenced = fencedProgress(postProgressStore(deps, thread.id, post.id, lease), saved);
+    const fenced = fencedProgress(queueProgressStore(deps, threadQueue, thread, post.id, lease), saved);
     await fenced.confirmLease();
     let published: PublishedRef;
     ctx.metrics.publishAttempt(provider.kind);
@@ -127,39 +122,15 @@ function firstUnpublished(posts: PostAggregate[]): string | null {
   return posts.find((p) => p.post.status !== 'PUBLISHED')?.post.id ?? null;
 }
 
-/** A post row's network state, fenced by the thread's lease (see fencedProgress). */
-function postProgressStore(deps: PublishDeps, threadId: string, postId: string, lease: LeaseWatch): LeasedProgressStore {
-  const { ctx } = deps;
-  return {
-    what: `thread ${threadId}`,
-    renew: () => lease.confirm(),
-    adoptContainer: async (expected, next) => {
-      const now = ctx.clock.now();
-      const adopted = await adoptContainerWhileLeaseHeld(
-        ctx.db,
-        threadId,
-        deps.workerId,
-        { id: postId, expected, next },
-        now,
-        new Date(now.getTime() + ctx.config.publisher.leaseMs),
-      );
-      if (adopted) lease.confirmedAt(now.getTime());
-      return adopted;
-    },
-    recordFacts: (progress) => recordPostFacts(ctx.db, postId, progress, ctx.clock.now()),
-  };
-}
-
 function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {
   return markPostRowPublished(ctx.db, postId, ref, ctx.clock.now());
 }
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
-// get their due time, in the statement that marks the thread PUBLISHED: they exist (are due) if
-// and only if the thread is PUBLISHED, whatever crashes.
+// get their due time, in the statement that marks the thread PUBLISHED (see completeThread).
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
-  await completeThreadRow(deps.ctx.db, thread.id, deps.workerId, now, [followUpJobsCte(now, now), followUpsDueCte(now)]);
+  await completeThreadRow(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
 }
 
 /** Exponential backoff with ±25 % jitter, at least what the network asked for. */
@@ -169,10 +140,7 @@ export function backoffMs(attempts: number, retryAfterMs = 0, random = Math.rand
 }
 
 async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: ProviderRow, postId: string, err: unknown): Promise<void> {
-  const error =
-    err instanceof PublishError
-      ? err
-      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  const error = asPublishError(err);
   deps.ctx.logger.warn({ threadId: thread.id, postId, kind: error.kind, code: error.code, attempts: thread.attempts }, `publish failed: ${error.message}`);
   deps.ctx.metrics.publishFailure(provider.kind, error.kind);
   if (error.kind === 'transient' && thread.attempts < MAX_ATTEMPTS) return scheduleRetry(deps, thread, error);
@@ -182,7 +150,9 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: Provi
 
 function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError): Promise<void> {
   const next = new Date(deps.ctx.clock.now().getTime() + backoffMs(thread.attempts, error.options.retryAfterMs));
-  return releaseToReady(deps, thread, { next_attempt_at: next, last_error: `${error.code}: ${error.message}` });
+  return release(deps, thread, (trx, now) =>
+    threadQueue.release(trx, thread, deps.workerId, { status: 'READY', next_attempt_at: next, last_error: lastError(error) }, now),
+  );
 }
 
 /**
@@ -190,19 +160,16 @@ function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError
  * attempt, so the next worker resumes after the last published post without waiting for the
  * lease to run out.
  */
-export function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   deps.ctx.logger.info({ threadId: thread.id }, 'shutting down: the thread is handed back to be resumed');
-  return releaseToReady(deps, thread, { attempts: Math.max(0, thread.attempts - 1) });
+  return release(deps, thread, (trx, now) => threadQueue.handBack(trx, thread, deps.workerId, now));
 }
 
-async function releaseToReady(
-  deps: PublishDeps,
-  thread: ThreadRow,
-  changes: { next_attempt_at?: Date; last_error?: string; attempts?: number },
-): Promise<void> {
+/** The thread goes back to READY through `toReady` and, if this worker still held it, its PUBLISHING posts too. */
+async function release(deps: PublishDeps, thread: ThreadRow, toReady: (trx: DbOrTrx, now: Date) => Promise<unknown>): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (await releaseThreadToReady(trx, thread.id, deps.workerId, changes, now)) await releasePublishingPosts(trx, thread.id, now);
+    if (await toReady(trx, now)) await releasePublishingPosts(trx, thread.id, now);
   });
 }
 

@@ -1,6 +1,7 @@
 import { addressPolicy } from '../lib/ip-policy.js';
 import { postWebhook, signatureHeader } from '../lib/webhook-http.js';
-import { type ClaimedDelivery, claimDueDeliveries, handBackDelivery, recordAttempt } from '../repos/webhook-deliveries.js';
+import { type ClaimedDelivery, deliveryQueue, recordAttempt } from '../repos/webhook-deliveries.js';
+import { runDue } from './claim.js';
 import type { PublishDeps } from './publish-thread.js';
 
 /**
@@ -34,22 +35,15 @@ export function webhookBody(delivery: Pick<ClaimedDelivery, 'event_id' | 'type' 
 }
 
 /** Claims due deliveries and sends them all at once (each waits on a different endpoint); returns how many were claimed. */
-export async function runDueWebhookDeliveries(deps: PublishDeps, limit: number): Promise<number> {
-  const { ctx } = deps;
-  const now = ctx.clock.now();
-  const claimed = await claimDueDeliveries(ctx.db, deps.workerId, now, new Date(now.getTime() + ctx.config.publisher.leaseMs), limit);
-  await Promise.all(
-    claimed.map(async (delivery) => {
-      try {
-        if (deps.stopping?.()) await handBackDelivery(ctx.db, delivery, deps.workerId, ctx.clock.now());
-        else await deliver(deps, delivery);
-      } catch (err) {
-        // Recording the outcome failed (database fault): the lease runs out and it is sent again.
-        ctx.logger.error({ err, eventId: delivery.event_id, webhookId: delivery.webhook_id }, 'a webhook delivery stopped on an unexpected error');
-      }
-    }),
+export function runDueWebhookDeliveries(deps: PublishDeps, limit: number): Promise<number> {
+  return runDue(
+    deps,
+    deliveryQueue,
+    limit,
+    (delivery) => deliver(deps, delivery),
+    { what: 'webhook delivery', ids: (delivery) => ({ eventId: delivery.event_id, webhookId: delivery.webhook_id }) },
+    true,
   );
-  return claimed.length;
 }
 
 async function deliver(deps: PublishDeps, delivery: ClaimedDelivery): Promise<void> {

@@ -1,51 +1,16 @@
-import { type Insertable, sql, type Updateable } from 'kysely';
-import type { JobRow, JobsTable } from '../db/schema/index.js';
-import type { PostNetworkState } from './posts.js';
-import { type DbOrTrx, withoutTakeoverFlag } from './types.js';
+import { type RawBuilder, sql } from 'kysely';
+import { type CteRef, cte, cteRef } from './cte.js';
+import { leasedQueue } from './queue/leased-queue.js';
+import { JOBS } from './queue/tables.js';
+import type { DbOrTrx } from './types.js';
 
 /**
- * Follow-up job rows (repost, plug, analytics). A worker holds a job while it is RUNNING under
- * its name (`whereLeaseHeld`, the one definition); every end of a run is guarded by it.
+ * Follow-up job rows (repost, plug, analytics, followers): the leased queue on `jobs` (a worker
+ * holds a job while it is RUNNING under its name; every end of a run is guarded by it), and
+ * the enqueueing of a published thread's jobs.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains two calls.
-function whereLeaseHeld<QB extends { where: any }>(qb: QB, workerId: string): QB {
-  return qb.where('locked_by', '=', workerId).where('status', '=', 'RUNNING');
-}
-
-/** Adds jobs; one of each kind per thread (a repeat adds nothing). */
-export async function insertJobsOnce(trx: DbOrTrx, jobs: Insertable<JobsTable>[]): Promise<void> {
-  if (jobs.length === 0) return;
-  await trx
-    .insertInto('jobs')
-    .values(jobs)
-    .onConflict((oc) => oc.columns(['thread_id', 'kind']).doNothing())
-    .execute();
-}
-
-/**
- * Claims up to `limit` due jobs for `workerId` in one statement, as claimDueThreads does for
- * threads: the CTE locks due rows with SKIP LOCKED (concurrent workers take disjoint sets) and
- * the UPDATE marks them RUNNING under a lease. A job whose lease ran out (its worker crashed) is
- * due again: such a claim is a takeover, counted in `takeovers`.
- */
-export async function claimDueJobs(db: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<{ rows: JobRow[]; takeovers: number }> {
-  const claimed = await sql<JobRow & { taken_over: boolean }>`
-    WITH due AS (
-      SELECT id, status = 'RUNNING' AS taken_over FROM jobs
-      WHERE (status = 'PENDING' AND run_at <= ${now})
-         OR (status = 'RUNNING' AND locked_until < ${now})
-      ORDER BY run_at, id
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE jobs AS j
-    SET status = 'RUNNING', locked_by = ${workerId}, locked_until = ${leaseUntil},
-        attempts = j.attempts + 1, updated_at = ${now}
-    FROM due WHERE j.id = due.id
-    RETURNING j.*, due.taken_over`.execute(db);
-  return withoutTakeoverFlag(claimed.rows);
-}
+export const jobQueue = leasedQueue(JOBS);
 
 /** Jobs due now (PENDING with run_at at or before `now`): the queue depth gauge. */
 export async function countDueJobs(db: DbOrTrx, now: Date): Promise<number> {
@@ -58,71 +23,7 @@ export async function countDueJobs(db: DbOrTrx, now: Date): Promise<number> {
   return Number(row.n);
 }
 
-/** Extends the lease while `workerId` still holds it; false when it was lost to another worker. */
-export async function renewJobLease(db: DbOrTrx, id: string, workerId: string, until: Date): Promise<boolean> {
-  const result = await whereLeaseHeld(db.updateTable('jobs').set({ locked_until: until }).where('id', '=', id), workerId).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** The heartbeat: extends every job lease `workerId` holds. */
-export async function renewJobLeasesOf(db: DbOrTrx, workerId: string, until: Date): Promise<void> {
-  await whereLeaseHeld(db.updateTable('jobs').set({ locked_until: until }), workerId).execute();
-}
-
-/** Ends a run: applies `changes` and releases the lease, only while `workerId` holds it. */
-export async function releaseJob(db: DbOrTrx, id: string, workerId: string, changes: Updateable<JobsTable>, now: Date): Promise<void> {
-  await whereLeaseHeld(
-    db
-      .updateTable('jobs')
-      .set({ ...changes, locked_by: null, locked_until: null, updated_at: now })
-      .where('id', '=', id),
-    workerId,
-  ).execute();
-}
-
-/**
- * Compare-and-set of the plug's container, under the job's lease (extended by the same
- * statement): saves `next` only if the saved container is still `expected` and no network post
- * id is saved yet.
- */
-export async function adoptJobContainer(
-  db: DbOrTrx,
-  id: string,
-  workerId: string,
-  expected: string | null,
-  next: PostNetworkState,
-  leaseUntil: Date,
-  now: Date,
-): Promise<boolean> {
-  const saved = await whereLeaseHeld(
-    db
-      .updateTable('jobs')
-      .set({
-        network_container_id: next.containerId,
-        network_post_id: next.networkPostId,
-        network_cid: next.cid,
-        locked_until: leaseUntil,
-        updated_at: now,
-      })
-      .where('id', '=', id),
-    workerId,
-  )
-    .where('network_container_id', 'is not distinct from', expected)
-    .where('network_post_id', 'is', null)
-    .executeTakeFirst();
-  return saved.numUpdatedRows > 0n;
-}
-
-/** A network fact about the plug's saved container: true whoever learnt it. */
-export async function recordJobFacts(db: DbOrTrx, id: string, progress: PostNetworkState, now: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: now })
-    .where('id', '=', id)
-    .where('network_container_id', 'is not distinct from', progress.containerId)
-    .execute();
-}
-
+/** The plug's reply is out: its network id, CID and permalink. */
 export async function saveJobPublished(
   db: DbOrTrx,
   id: string,
@@ -136,12 +37,62 @@ export async function saveJobPublished(
     .execute();
 }
 
-/** The next moment a job becomes claimable (due, or a lease that runs out); null when none. */
-export async function nextJobDueAt(db: DbOrTrx): Promise<Date | null> {
-  const { rows } = await sql<{ at: Date | null }>`
-    SELECT least(
-      (SELECT min(run_at) FROM jobs WHERE status = 'PENDING'),
-      (SELECT min(locked_until) FROM jobs WHERE status = 'RUNNING')
-    ) AS at`.execute(db);
-  return rows[0]?.at ?? null;
+/**
+ * The ids and times of a published thread's follow-up jobs, as the publisher's schedule
+ * (publisher/jobs/schedule.ts) decides them; the repost's and the plug's times count from the
+ * first post's publish time, which the statement reads.
+ */
+export interface FollowUpJobsPlan {
+  analytics: { id: string; runAt: Date };
+  repost: { id: string };
+  /** The plug's first likes check comes this long after the first post was published. */
+  plug: { id: string; firstCheckMs: number };
+}
+
+/** What the follow-up jobs read of their thread. */
+export interface ThreadForJobs {
+  id: string;
+  auto_repost_delay_hours: number | null;
+  auto_plug_text: string | null;
+  auto_plug_min_likes: number | null;
+  first_post_published_at: Date | null;
+}
+
+/**
+ * A data-modifying CTE, `jobs AS (INSERT …)`, that enqueues the follow-up jobs of `thread`:
+ * analytics always, a repost when the thread asks for one, a plug when it records one. Written
+ * into the statement that marks the thread PUBLISHED (thread-queue.ts completeThread), so they
+ * exist if and only if it is, at no extra round trip; ON CONFLICT keeps a repeat from adding more.
+ */
+export function followUpJobs(thread: CteRef<ThreadForJobs>, plan: FollowUpJobsPlan, now: Date): RawBuilder<unknown> {
+  const firstAt = sql`coalesce(${thread.col('first_post_published_at')}, ${now}::timestamptz)`;
+  return cte(
+    'jobs',
+    sql`
+      INSERT INTO jobs (id, kind, thread_id, status, run_at, created_at, updated_at)
+      SELECT j.id, j.kind, ${thread.col('id')}, 'PENDING', j.run_at, ${now}::timestamptz, ${now}::timestamptz
+      FROM ${thread.from} CROSS JOIN LATERAL (VALUES
+        (${plan.analytics.id}::text, 'ANALYTICS', ${plan.analytics.runAt}::timestamptz),
+        (${plan.repost.id}::text, 'REPOST', ${firstAt} + ${thread.col('auto_repost_delay_hours')} * interval '1 hour'),
+        (${plan.plug.id}::text, 'PLUG',
+          CASE WHEN ${thread.col('auto_plug_text')} IS NOT NULL AND ${thread.col('auto_plug_min_likes')} IS NOT NULL
+               THEN ${firstAt} + ${plan.plug.firstCheckMs}::int * interval '1 millisecond' END)
+      ) AS j (id, kind, run_at)
+      WHERE j.run_at IS NOT NULL
+      ON CONFLICT (thread_id, kind) DO NOTHING`,
+  );
+}
+
+/** Enqueues a published thread's follow-up jobs on their own (the CTE above, alone). */
+export async function insertFollowUpJobs(db: DbOrTrx, threadId: string, plan: FollowUpJobsPlan, now: Date): Promise<void> {
+  const thread = cteRef<ThreadForJobs>('thread');
+  await sql`
+    WITH ${cte(
+      'thread',
+      sql`SELECT t.id, t.auto_repost_delay_hours, t.auto_plug_text, t.auto_plug_min_likes,
+            (SELECT p.published_at FROM posts AS p WHERE p.thread_id = t.id ORDER BY p.post_order LIMIT 1) AS first_post_published_at
+          FROM threads AS t WHERE t.id = ${threadId}`,
+    )},
+    ${followUpJobs(thread, plan, now)}
+    SELECT 1`.execute(db);
 }

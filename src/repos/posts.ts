@@ -6,9 +6,9 @@ import { changeWithEvent } from './webhook-outbox.js';
 
 /**
  * Post rows of a thread, with their media and spoiler ranges. Each post's network state
- * (container, network id, CID, permalink) is written here; the compare-and-set that only the
- * lease holder may run is `adoptContainerWhileLeaseHeld` in repos/threads.ts (it locks the
- * thread row in the same statement).
+ * (network id, CID, permalink) is written here once it is published; while it is being
+ * published, its container is saved by the compare-and-set only the thread's lease holder may
+ * run, and facts about it by anyone (threadQueue.adoptContainer and recordFacts, thread-queue.ts).
  */
 
 export interface MediaWrite {
@@ -27,13 +27,6 @@ export interface PostWrite {
   isSpoilerMedia: boolean;
   media: MediaWrite[];
   spoilerRanges: SpoilerRangeWrite[];
-}
-
-/** A post's network state, as the publisher learns it. */
-export interface PostNetworkState {
-  containerId: string | null;
-  networkPostId: string | null;
-  cid: string | null;
 }
 
 export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
@@ -127,12 +120,6 @@ export async function countPosts(db: DbOrTrx, threadId: string): Promise<number>
   return Number(count);
 }
 
-/** When the first post went out (null if it has not, or the thread has no posts). */
-export async function firstPostPublishedAt(db: DbOrTrx, threadId: string): Promise<Date | null> {
-  const first = await db.selectFrom('posts').select('published_at').where('thread_id', '=', threadId).orderBy('post_order').limit(1).executeTakeFirst();
-  return first?.published_at ?? null;
-}
-
 /** Changes only the fields given (an Edit Single Post). */
 export async function updatePostFields(
   trx: DbOrTrx,
@@ -213,16 +200,6 @@ export async function markPostPublished(
         jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`,
     now,
   );
-}
-
-/** A network fact about the saved container (the post it became, its CID): true whoever learnt it. */
-export async function recordPostFacts(db: DbOrTrx, postId: string, progress: PostNetworkState, now: Date): Promise<void> {
-  await db
-    .updateTable('posts')
-    .set({ network_post_id: progress.networkPostId, network_cid: progress.cid, updated_at: now })
-    .where('id', '=', postId)
-    .where('network_container_id', 'is not distinct from', progress.containerId)
-    .execute();
 }
 
 export async function savePostAnalytics(db: DbOrTrx, postId: string, analytics: unknown, now: Date): Promise<void> {

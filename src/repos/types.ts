@@ -11,13 +11,3 @@ export type DbOrTrx = Db | Transaction<Database>;
 export function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
   return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
 }
-
-/** Counts the rows a claim took over from an expired lease, and strips the flag from them. */
-export function withoutTakeoverFlag<Row>(rows: Array<Row & { taken_over: boolean }>): { rows: Row[]; takeovers: number } {
-  let takeovers = 0;
-  const plain = rows.map(({ taken_over, ...row }) => {
-    if (taken_over) takeovers++;
-    return row as unknown as Row;
-  });
-  return { rows: plain, takeovers };
-}

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { WebhookEventType } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { type Claimed, claimDue, type Lease, leasedQueue, leaseHeld } from './queue/leased-queue.js';
+import { WEBHOOK_DELIVERIES } from './queue/tables.js';
 import type { DbOrTrx } from './types.js';
 
 /**
- * Webhook deliveries as claimable jobs: the claim, lease, heartbeat and hand-back of threads,
- * follow-ups and jobs, on `webhook_deliveries`. A worker holds a delivery while it is `SENDING`
- * with `locked_by` = it.
+ * Webhook deliveries: the leased queue on `webhook_deliveries` (a worker holds a delivery while
+ * it is `SENDING` with `locked_by` = it), and the recording of each attempt.
  */
 
 export interface ClaimedDelivery {
@@ -23,33 +24,19 @@ export interface ClaimedDelivery {
 }
 
 /**
- * One statement: due deliveries (`PENDING` and due, or `SENDING` under an expired lease, whose
- * worker died mid-send) are locked `FOR UPDATE SKIP LOCKED` and marked `SENDING` for `workerId`,
- * the attempt counted; each comes back with its event and endpoint.
+ * The claim answers each delivery with its event and endpoint: due deliveries (`PENDING` and
+ * due, or `SENDING` under an expired lease, whose worker died mid-send) are marked `SENDING`
+ * for the worker, the attempt counted.
  */
-export async function claimDueDeliveries(db: DbOrTrx, workerId: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
-    WITH due AS (
-      SELECT webhook_id, event_id FROM webhook_deliveries
-      WHERE status IN ('PENDING', 'SENDING') AND run_at <= ${now}::timestamptz
-        AND (status = 'PENDING' OR locked_until <= ${now}::timestamptz)
-      ORDER BY run_at
-      LIMIT ${limit}::int
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE webhook_deliveries AS d
-    SET status = 'SENDING', locked_by = ${workerId}::text, locked_until = ${leaseUntil}::timestamptz,
-        attempts = d.attempts + 1, updated_at = ${now}::timestamptz
-    FROM due, webhook_events AS e, webhooks AS w
-    WHERE d.webhook_id = due.webhook_id AND d.event_id = due.event_id AND e.id = d.event_id AND w.id = d.webhook_id
-    RETURNING d.webhook_id, d.event_id, d.attempts, d.created_at, e.type, e.data, e.created_at AS event_created_at, w.url, w.secret_enc`.execute(db);
-  return rows;
+function claimDeliveries(db: DbOrTrx, lease: Lease, limit: number): Promise<Claimed<ClaimedDelivery>> {
+  return claimDue<ClaimedDelivery>(db, WEBHOOK_DELIVERIES, lease, limit, {
+    select: (d) => sql`${d.col('webhook_id')}, ${d.col('event_id')}, ${d.col('attempts')}, ${d.col('created_at')}, ${d.col('taken_over')},
+        e.type, e.data, e.created_at AS event_created_at, w.url, w.secret_enc
+      FROM ${d.from} JOIN webhook_events AS e ON e.id = ${d.col('event_id')} JOIN webhooks AS w ON w.id = ${d.col('webhook_id')}`,
+  });
 }
 
-/** The heartbeat: extends every delivery lease `workerId` holds. */
-export async function renewDeliveryLeasesOf(db: DbOrTrx, workerId: string, until: Date): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ locked_until: until }).where('status', '=', 'SENDING').where('locked_by', '=', workerId).execute();
-}
+export const deliveryQueue = leasedQueue(WEBHOOK_DELIVERIES, claimDeliveries);
 
 export interface AttemptOutcome {
   delivered: boolean;
@@ -72,7 +59,7 @@ export async function recordAttempt(db: DbOrTrx, delivery: ClaimedDelivery, work
       SET status = ${status}::text, run_at = coalesce(${outcome.retryAt}::timestamptz, run_at),
           locked_by = NULL, locked_until = NULL, updated_at = ${now}::timestamptz
       WHERE webhook_id = ${delivery.webhook_id}::text AND event_id = ${delivery.event_id}::text
-        AND status = 'SENDING' AND locked_by = ${workerId}::text
+        AND ${leaseHeld(WEBHOOK_DELIVERIES, workerId)}
       RETURNING webhook_id, event_id, attempts
     ),
     a AS (
@@ -83,26 +70,4 @@ export async function recordAttempt(db: DbOrTrx, delivery: ClaimedDelivery, work
     )
     SELECT count(*)::int AS n FROM d`.execute(db);
   return Number(rows[0]?.n ?? 0) > 0;
-}
-
-/** A worker that stops hands a claimed, unsent delivery back: due at once, the claim not counted. */
-export async function handBackDelivery(db: DbOrTrx, delivery: ClaimedDelivery, workerId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: 'PENDING', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null, run_at: now, updated_at: now }))
-    .where('webhook_id', '=', delivery.webhook_id)
-    .where('event_id', '=', delivery.event_id)
-    .where('status', '=', 'SENDING')
-    .where('locked_by', '=', workerId)
-    .execute();
-}
-
-/** The next moment a delivery becomes claimable (due, or its lease runs out); null when none is pending. */
-export async function nextDeliveryDueAt(db: DbOrTrx): Promise<Date | null> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(sql<Date | null>`min(CASE WHEN status = 'SENDING' THEN greatest(run_at, locked_until) ELSE run_at END)`.as('next'))
-    .where('status', 'in', ['PENDING', 'SENDING'])
-    .executeTakeFirst();
-  return row?.next ? new Date(row.next) : null;
 }

@@ -1,6 +1,7 @@
 import { type OperationNodeSource, type RawBuilder, sql } from 'kysely';
 import type { WebhookEventType } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { type CteRef, cteRef } from './cte.js';
 import type { DbOrTrx } from './types.js';
 
 /**
@@ -32,19 +33,20 @@ export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, sourc
 }
 
 /**
- * The same, answering the rows `source` returned (for a caller that needs the changed row).
- * `also`: more data-modifying CTEs (`name AS (…)`) that read the changed row from `src`, run in
- * the same statement, so they happen if and only if the change does.
+ * The same, answering the rows `source` returned (`Row`: what it returns). `also`: more
+ * data-modifying CTEs (`name AS (…)`) that read the changed row, run in the same statement, so
+ * they happen if and only if the change does.
  */
 export async function changeWithEventRows<Row>(
   db: DbOrTrx,
   type: WebhookEventType,
   source: EventSource,
   now: Date,
-  also: RawBuilder<unknown>[] = [],
+  also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
 ): Promise<Row[]> {
   const eventId = newId(now.getTime());
-  const more = also.length ? sql`, ${sql.join(also)}` : sql``;
+  const pieces = also(cteRef<Row>('src'));
+  const more = pieces.length ? sql`, ${sql.join(pieces)}` : sql``;
   const { rows } = await sql<Row>`
     WITH src AS (${source}),
     ev AS (

@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { PublishError } from '../../src/platforms/platform.js';
-import { claimDueThreads } from '../../src/publisher/claim.js';
-import { claimDueJobs } from '../../src/publisher/jobs/claim.js';
+import { claimDue } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
+import { jobQueue } from '../../src/repos/jobs.js';
+import { threadQueue } from '../../src/repos/thread-queue.js';
 import { createTestEnv, describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
@@ -157,7 +158,7 @@ describeEachDb(
       const leaseMs = ctx.config.publisher.leaseMs;
       // The first claim takes a READY thread: no takeover.
       assert.deepEqual(
-        (await claimDueThreads(ctx.db, 'crasher', clock.now(), leaseMs, 10, undefined, ctx.metrics)).map((r) => r.id),
+        (await claimDue(threadQueue, { db: ctx.db, workerId: 'crasher', now: clock.now(), leaseMs, metrics: ctx.metrics }, 10)).map((r) => r.id),
         [threadId],
       );
       assert.equal(await takeovers('thread'), threadsBefore);
@@ -168,11 +169,11 @@ describeEachDb(
 
       // The thread's follow-up jobs: claimed, then the claimer dies; the next claim takes them over.
       await ctx.db.updateTable('jobs').set({ run_at: clock.now() }).where('thread_id', '=', threadId).execute();
-      const jobs = await claimDueJobs(ctx.db, 'crasher', clock.now(), leaseMs, 10, ctx.metrics);
+      const jobs = await claimDue(jobQueue, { db: ctx.db, workerId: 'crasher', now: clock.now(), leaseMs, metrics: ctx.metrics }, 10);
       assert.ok(jobs.length >= 1);
       assert.equal(await takeovers('job'), jobsBefore);
       clock.advance(leaseMs + 1000);
-      const retaken = await claimDueJobs(ctx.db, 'w-takeover', clock.now(), leaseMs, 10, ctx.metrics);
+      const retaken = await claimDue(jobQueue, { db: ctx.db, workerId: 'w-takeover', now: clock.now(), leaseMs, metrics: ctx.metrics }, 10);
       assert.equal(retaken.length, jobs.length);
       assert.equal(await takeovers('job'), jobsBefore + jobs.length);
     });
@@ -197,7 +198,7 @@ describeEachDb(
       await scheduled(['not yet'], '2026-11-23T09:30:00Z');
       clock.set('2026-11-23T09:00:00Z');
       // One of the due ones is being published (PUBLISHING still counts).
-      assert.equal((await claimDueThreads(ctx.db, 'w-gauge', clock.now(), 60_000, 1)).length, 1);
+      assert.equal((await claimDue(threadQueue, { db: ctx.db, workerId: 'w-gauge', now: clock.now(), leaseMs: 60_000 }, 1)).length, 1);
       text = await scrape();
       assert.equal(sample(text, 'skein_threads_due_unpublished'), 2);
 

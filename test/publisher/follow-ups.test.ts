@@ -4,7 +4,7 @@ import type { FollowUpRow } from '../../src/db/schema/index.js';
 import { PublishError } from '../../src/platforms/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
-import { claimDueFollowUps } from '../../src/repos/follow-ups.js';
+import { followUpQueue } from '../../src/repos/follow-ups.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
@@ -152,7 +152,7 @@ describeEachDb('follow-up replies: the publisher', (env) => {
     await at(s, s.scheduledAt);
     clock.set((await s.row(f.id)).due_at!);
     const leaseUntil = new Date(clock.now().getTime() + ctx.config.publisher.leaseMs);
-    const { rows } = await claimDueFollowUps(ctx.db, 'crasher', clock.now(), leaseUntil, 10);
+    const { rows } = await followUpQueue.claim(ctx.db, { workerId: 'crasher', now: clock.now(), until: leaseUntil }, 10);
     assert.deepEqual(
       rows.map((r) => r.id),
       [f.id],
@@ -182,7 +182,7 @@ describeEachDb('follow-up replies: the publisher', (env) => {
     const f = await s.followUp({ text: 'dead holder', delayMinutes: 5 });
     await at(s, s.scheduledAt);
     clock.set((await s.row(f.id)).due_at!);
-    await claimDueFollowUps(ctx.db, 'dead', clock.now(), new Date(clock.now().getTime() + ctx.config.publisher.leaseMs), 10);
+    await followUpQueue.claim(ctx.db, { workerId: 'dead', now: clock.now(), until: new Date(clock.now().getTime() + ctx.config.publisher.leaseMs) }, 10);
     const ended = await takeOverWorkOfDeadProcesses(ctx);
     if (kind === 'pglite') assert.deepEqual(ended, { threads: 0, jobs: 0, followUps: 1, webhookDeliveries: 0 });
     else {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublishError } from '../../src/platforms/platform.js';
-import { claimDueThreads, nextDueAt } from '../../src/publisher/claim.js';
+import { claimDue, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';
+import { threadQueue } from '../../src/repos/thread-queue.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
@@ -41,7 +42,7 @@ describeEachDb('publisher loop', (env) => {
     assert.equal((await nextDueAt(ctx.db))?.toISOString(), '2026-11-22T12:45:00.000Z');
     // A claimed thread is due again when its lease runs out.
     clock.set('2026-11-22T12:50:00Z');
-    const claimed = await claimDueThreads(ctx.db, 'w0', clock.now(), 60_000, 10);
+    const claimed = await claimDue(threadQueue, { db: ctx.db, workerId: 'w0', now: clock.now(), leaseMs: 60_000 }, 10);
     assert.deepEqual(
       claimed.map((t) => t.id),
       [sooner.threadId],
@@ -178,7 +179,7 @@ describeEachDb('publisher loop', (env) => {
     const { get } = await scheduled(['a', 'b', 'c']);
     clock.advance(60_000);
     // A worker claims the thread, publishes post "a", records it, then dies: the lease stays.
-    const claimed = await claimDueThreads(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10);
+    const claimed = await claimDue(threadQueue, { db: ctx.db, workerId: 'crasher', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10);
     assert.equal(claimed.length, 1);
     const first = (await get()).posts[0];
     const ref = await fake.publishPost({

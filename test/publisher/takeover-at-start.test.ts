@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { claimDueThreads } from '../../src/publisher/claim.js';
-import { claimDueJobs } from '../../src/publisher/jobs/claim.js';
+import { claimDue } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
+import { jobQueue } from '../../src/repos/jobs.js';
+import { threadQueue } from '../../src/repos/thread-queue.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
@@ -32,7 +33,7 @@ describeEachDb('work of a process that died, at the next start', (env) => {
 
     // The dead process claimed the thread, published "a" and recorded it, published "b" and died
     // before recording it: only the network knows "b" is out.
-    assert.equal((await claimDueThreads(ctx.db, 'dead', clock.now(), ctx.config.publisher.leaseMs, 10)).length, 1);
+    assert.equal((await claimDue(threadQueue, { db: ctx.db, workerId: 'dead', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10)).length, 1);
     const posts = (await view()).posts as Array<{ id: string; content: string }>;
     const publishOnFake = (i: number, replyTo: string | null) =>
       fake.publishPost({
@@ -85,7 +86,7 @@ describeEachDb('work of a process that died, at the next start', (env) => {
     // Then the process that published it died running the thread's analytics job.
     const job = await ctx.db.selectFrom('jobs').selectAll().where('thread_id', '=', threadId).where('kind', '=', 'ANALYTICS').executeTakeFirstOrThrow();
     clock.set(job.run_at);
-    assert.equal((await claimDueJobs(ctx.db, 'dead-too', clock.now(), ctx.config.publisher.leaseMs, 10)).length, 1);
+    assert.equal((await claimDue(jobQueue, { db: ctx.db, workerId: 'dead-too', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10)).length, 1);
     const after = await takeOverWorkOfDeadProcesses(ctx);
     if (kind === 'pglite') {
       assert.deepEqual(after, { threads: 0, jobs: 1, followUps: 0, webhookDeliveries: 0 });

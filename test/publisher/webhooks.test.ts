@@ -6,7 +6,7 @@ import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { WEBHOOK_RETRY_FOR_MS } from '../../src/publisher/webhooks.js';
 import { markProviderExpired } from '../../src/repos/providers.js';
-import { claimDueDeliveries } from '../../src/repos/webhook-deliveries.js';
+import { deliveryQueue } from '../../src/repos/webhook-deliveries.js';
 import { insertPing } from '../../src/repos/webhook-outbox.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fake-platform.js';
@@ -270,7 +270,11 @@ describeEachDb(
       const { id: webhookId } = await hook(user, ['ping']);
       const { eventId } = (await user.call(app, { method: 'POST', url: `/api/v1/webhooks/${webhookId}/test` })).json();
       const now = clock.now();
-      const claimed = await claimDueDeliveries(ctx.db, 'dead', now, new Date(now.getTime() + ctx.config.publisher.leaseMs), 100);
+      const { rows: claimed } = await deliveryQueue.claim(
+        ctx.db,
+        { workerId: 'dead', now, until: new Date(now.getTime() + ctx.config.publisher.leaseMs) },
+        100,
+      );
       assert.deepEqual(
         claimed.map((c) => c.event_id),
         [eventId],

@@ -1,8 +1,9 @@
 import type { Updateable } from 'kysely';
 import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
-import { PublishError } from '../../platforms/platform.js';
-import { releaseJob as releaseJobRow } from '../../repos/jobs.js';
+import type { PublishError } from '../../platforms/platform.js';
+import { jobQueue } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
+import { asPublishError, lastError } from '../failures.js';
 import type { PublishDeps } from '../publish-thread.js';
 import { jobBackoffMs, MAX_JOB_ATTEMPTS, nextFollowersRun } from './schedule.js';
 
@@ -11,12 +12,7 @@ import { jobBackoffMs, MAX_JOB_ATTEMPTS, nextFollowersRun } from './schedule.js'
  * lease (it stalled, another one took the job over) changes nothing.
  */
 async function releaseJob(deps: PublishDeps, job: JobRow, changes: Updateable<JobsTable>): Promise<void> {
-  await releaseJobRow(deps.ctx.db, job.id, deps.workerId, changes, deps.ctx.clock.now());
-}
-
-/** A worker that shuts down before running a claimed job gives it back, due at once, the claim not counted. */
-export function handBackJob(deps: PublishDeps, job: JobRow): Promise<void> {
-  return releaseJob(deps, job, { status: 'PENDING', attempts: Math.max(0, job.attempts - 1) });
+  await jobQueue.release(deps.ctx.db, job, deps.workerId, changes, deps.ctx.clock.now());
 }
 
 /** The job did what it was for (or its schedule is over). */
@@ -30,7 +26,7 @@ export function rescheduleJob(deps: PublishDeps, job: JobRow, runAt: Date): Prom
 }
 
 export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Promise<void> {
-  return releaseJob(deps, job, { status: 'FAILED', last_error: `${error.code}: ${error.message}` });
+  return releaseJob(deps, job, { status: 'FAILED', last_error: lastError(error) });
 }
 
 /**
@@ -42,22 +38,19 @@ export function failJob(deps: PublishDeps, job: JobRow, error: PublishError): Pr
  */
 export async function failOrRetryJob(deps: PublishDeps, job: JobRow, err: unknown, provider: ProviderRow | null): Promise<void> {
   const { ctx } = deps;
-  const error =
-    err instanceof PublishError
-      ? err
-      : new PublishError('transient', 'UNEXPECTED', err instanceof Error ? err.message : String(err), { outcomeUnknown: true, cause: err });
+  const error = asPublishError(err);
   ctx.logger.warn(
     { jobId: job.id, threadId: job.thread_id, providerId: job.provider_id, job: job.kind, kind: error.kind, code: error.code, attempts: job.attempts },
     `follow-up job failed: ${error.message}`,
   );
   if (error.kind === 'transient' && job.attempts < MAX_JOB_ATTEMPTS) {
     const runAt = new Date(ctx.clock.now().getTime() + jobBackoffMs(job.attempts, error.options.retryAfterMs));
-    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: `${error.code}: ${error.message}` });
+    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, last_error: lastError(error) });
   }
   if (error.kind === 'transient' && job.kind === 'FOLLOWERS') {
     // A daily job does not give up for good: that day's count is skipped, the next day tries again.
     const runAt = nextFollowersRun(ctx.clock.now(), job.id);
-    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, attempts: 0, last_error: `${error.code}: ${error.message}` });
+    return releaseJob(deps, job, { status: 'PENDING', run_at: runAt, attempts: 0, last_error: lastError(error) });
   }
   if (error.kind === 'auth' && provider) await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
   return failJob(deps, job, error);

@@ -1,7 +1,8 @@
 import type { JobRow } from '../../db/schema/index.js';
 import { refreshPostsAnalytics } from '../../platforms/post-analytics.js';
+import { jobQueue } from '../../repos/jobs.js';
+import { renewLease } from '../claim.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { renewJobLease } from './claim.js';
 import { completeJob, rescheduleJob } from './outcome.js';
 import { nextAnalyticsRun, spreadOf } from './schedule.js';
 import type { JobTarget } from './target.js';
@@ -14,7 +15,7 @@ import type { JobTarget } from './target.js';
  */
 export async function runAnalytics(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
   const { ctx } = deps;
-  const renew = () => renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs);
+  const renew = () => renewLease(deps, jobQueue, job);
   const result = await refreshPostsAnalytics(ctx, { platform: target.platform, account: target.account, posts: target.posts, beforeEach: renew });
   if (result.stopped) return;
   if (result.refused && result.refreshed === 0) throw result.refused;

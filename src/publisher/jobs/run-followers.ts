@@ -1,7 +1,8 @@
 import type { JobRow } from '../../db/schema/index.js';
 import { saveFollowerCount } from '../../repos/followers.js';
+import { jobQueue } from '../../repos/jobs.js';
+import { renewLease } from '../claim.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { renewJobLease } from './claim.js';
 import { rescheduleJob } from './outcome.js';
 import { nextFollowersRun } from './schedule.js';
 import type { ProviderTarget } from './target.js';
@@ -12,7 +13,7 @@ import type { ProviderTarget } from './target.js';
  */
 export async function runFollowers(deps: PublishDeps, job: JobRow, target: ProviderTarget): Promise<void> {
   const { ctx } = deps;
-  if (!(await renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+  if (!(await renewLease(deps, jobQueue, job))) return;
   const count = await target.platform.fetchFollowers(target.account);
   const fetchedAt = ctx.clock.now();
   await saveFollowerCount(ctx.db, target.provider.id, count, fetchedAt);

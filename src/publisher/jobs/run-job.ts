@@ -1,8 +1,9 @@
 import type { JobRow, ProviderRow, ThreadJobKind } from '../../db/schema/index.js';
 import { LeaseLostError } from '../../platforms/platform.js';
+import { jobQueue } from '../../repos/jobs.js';
+import { runDue } from '../claim.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { claimDueJobs } from './claim.js';
-import { failOrRetryJob, handBackJob } from './outcome.js';
+import { failOrRetryJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runFollowers } from './run-followers.js';
 import { runPlug } from './run-plug.js';
@@ -14,22 +15,11 @@ type JobRunner = (deps: PublishDeps, job: JobRow, target: JobTarget) => Promise<
 const THREAD_RUNNERS: Record<ThreadJobKind, JobRunner> = { REPOST: runRepost, PLUG: runPlug, ANALYTICS: runAnalytics };
 
 /** Claims a batch of due follow-up jobs and runs them one by one; returns how many were claimed. */
-export async function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
-  const { ctx } = deps;
-  const claimed = await claimDueJobs(ctx.db, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs, limit, ctx.metrics);
-  for (const job of claimed) {
-    try {
-      if (deps.stopping?.()) await handBackJob(deps, job);
-      else await runClaimedJob(deps, job);
-    } catch (err) {
-      // Recording the outcome failed (database fault): the lease runs out and the job is claimed again.
-      ctx.logger.error({ err, jobId: job.id }, 'a follow-up job stopped on an unexpected error');
-    }
-  }
-  return claimed.length;
+export function runDueJobs(deps: PublishDeps, limit: number): Promise<number> {
+  return runDue(deps, jobQueue, limit, (job) => runClaimedJob(deps, job), { what: 'follow-up job', ids: (job) => ({ jobId: job.id }) });
 }
 
-export async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
+async function runClaimedJob(deps: PublishDeps, job: JobRow): Promise<void> {
   let provider: ProviderRow | null = null;
   try {
     await runJob(deps, job, (read) => {

@@ -1,10 +1,9 @@
 import type { JobRow } from '../../db/schema/index.js';
 import { type PostToPublish, PublishError } from '../../platforms/platform.js';
 import { saveAnalytics } from '../../platforms/post-analytics.js';
-import { adoptJobContainer, recordJobFacts, saveJobPublished } from '../../repos/jobs.js';
-import { fencedProgress, type LeasedProgressStore } from '../lease.js';
+import { jobQueue, saveJobPublished } from '../../repos/jobs.js';
+import { fencedProgress, queueProgressStore } from '../lease.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { renewJobLease } from './claim.js';
 import { completeJob, failJob, rescheduleJob } from './outcome.js';
 import { nextPlugCheck, PLUG_GIVE_UP_AFTER_MS } from './schedule.js';
 import { type JobTarget, publishedRef } from './target.js';
@@ -29,7 +28,7 @@ export async function runPlug(deps: PublishDeps, job: JobRow, target: JobTarget)
   const { ctx } = deps;
   const replyTo = { root: publishedRef(posts[0]), parent: publishedRef(posts.at(-1)) };
   const saved = { containerId: job.network_container_id, networkPostId: job.network_post_id, cid: job.network_cid };
-  const fenced = fencedProgress(plugProgressStore(deps, job.id), saved);
+  const fenced = fencedProgress(queueProgressStore(deps, jobQueue, job, job.id), saved);
   await fenced.confirmLease();
   const published = await target.platform.publishPost({
     account: target.account,
@@ -70,18 +69,4 @@ async function waitForLikes(deps: PublishDeps, job: JobRow, target: JobTarget, l
 
 function plugPost(id: string, text: string, writtenAt: Date): PostToPublish {
   return { id, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt };
-}
-
-/** The plug's network state on its job row, fenced by the job's lease (see fencedProgress). */
-function plugProgressStore(deps: PublishDeps, jobId: string): LeasedProgressStore {
-  const { ctx } = deps;
-  return {
-    what: `job ${jobId}`,
-    renew: () => renewJobLease(ctx.db, jobId, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs),
-    adoptContainer: (expected, next) => {
-      const now = ctx.clock.now();
-      return adoptJobContainer(ctx.db, jobId, deps.workerId, expected, next, new Date(now.getTime() + ctx.config.publisher.leaseMs), now);
-    },
-    recordFacts: (progress) => recordJobFacts(ctx.db, jobId, progress, ctx.clock.now()),
-  };
 }

@@ -1,6 +1,7 @@
 import type { JobRow } from '../../db/schema/index.js';
+import { jobQueue } from '../../repos/jobs.js';
+import { renewLease } from '../claim.js';
 import type { PublishDeps } from '../publish-thread.js';
-import { renewJobLease } from './claim.js';
 import { completeJob } from './outcome.js';
 import { type JobTarget, publishedRef } from './target.js';
 
@@ -10,9 +11,8 @@ import { type JobTarget, publishedRef } from './target.js';
  * first), so a run repeated after a crash or a lost answer leaves one repost, not two.
  */
 export async function runRepost(deps: PublishDeps, job: JobRow, target: JobTarget): Promise<void> {
-  const { ctx } = deps;
   const first = publishedRef(target.posts[0]);
-  if (!(await renewJobLease(ctx.db, job.id, deps.workerId, ctx.clock.now(), ctx.config.publisher.leaseMs))) return;
+  if (!(await renewLease(deps, jobQueue, job))) return;
   await target.platform.repost(target.account, first);
   await completeJob(deps, job);
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublishError } from '../../../src/platforms/platform.js';
-import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
+import { claimDue } from '../../../src/publisher/claim.js';
 import { enqueueFollowUpJobs } from '../../../src/publisher/jobs/enqueue.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { jobQueue } from '../../../src/repos/jobs.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakePlatform } from '../../helpers/fake-platform.js';
 import { createProvider, createUser } from '../../helpers/seeds.js';
@@ -76,12 +77,19 @@ describeEachDb('follow-up jobs', (env) => {
     const t = await publishedThread(env(), { autoRepostHours: 1, plug: { text: 'plug', minLikes: 3 } });
     clock.set(t.publishedAt.getTime() + HOUR);
     const lease = ctx.config.publisher.leaseMs;
-    const [a, b] = await Promise.all([claimDueJobs(ctx.db, 'a', clock.now(), lease, 2), claimDueJobs(ctx.db, 'b', clock.now(), lease, 2)]);
+    const [a, b] = await Promise.all([
+      claimDue(jobQueue, { db: ctx.db, workerId: 'a', now: clock.now(), leaseMs: lease }, 2),
+      claimDue(jobQueue, { db: ctx.db, workerId: 'b', now: clock.now(), leaseMs: lease }, 2),
+    ]);
     const ids = [...a!, ...b!].map((j) => j.id).sort();
     assert.deepEqual(ids, (await jobsOf(t.threadId)).map((j) => j.id).sort(), 'all three claimed, none twice');
-    assert.deepEqual(await claimDueJobs(ctx.db, 'c', clock.now(), lease, 10), []);
+    assert.deepEqual(await claimDue(jobQueue, { db: ctx.db, workerId: 'c', now: clock.now(), leaseMs: lease }, 10), []);
     clock.advance(lease + 1);
-    assert.equal((await claimDueJobs(ctx.db, 'c', clock.now(), lease, 10)).length, 3, 'claimable again once the leases ran out');
+    assert.equal(
+      (await claimDue(jobQueue, { db: ctx.db, workerId: 'c', now: clock.now(), leaseMs: lease }, 10)).length,
+      3,
+      'claimable again once the leases ran out',
+    );
   });
 
   test('jobs outlive the process: a new worker with fresh network clients runs them', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublishError } from '../../../src/platforms/platform.js';
-import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
+import { claimDue } from '../../../src/publisher/claim.js';
+import { jobQueue } from '../../../src/repos/jobs.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, MINUTE, type PublishedThread, publishedThread, runAt } from './support.js';
 
@@ -73,7 +74,9 @@ describeEachDb('auto-plug job', (env) => {
     const t = await publishedThread(env(), { plug: PLUG });
     likesOnFirst(t, { value: 50 });
     clock.set(t.publishedAt.getTime() + 15 * MINUTE);
-    const job = (await claimDueJobs(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10)).find((j) => j.kind === 'PLUG')!;
+    const job = (await claimDue(jobQueue, { db: ctx.db, workerId: 'crasher', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10)).find(
+      (j) => j.kind === 'PLUG',
+    )!;
     assert.ok(job);
     const parent = { networkPostId: t.networkIds.at(-1)!, cid: null, permalink: null };
     const root = { networkPostId: t.networkIds[0]!, cid: null, permalink: null };

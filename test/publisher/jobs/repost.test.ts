@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
 import { PublishError } from '../../../src/platforms/platform.js';
-import { claimDueJobs } from '../../../src/publisher/jobs/claim.js';
+import { claimDue } from '../../../src/publisher/claim.js';
+import { jobQueue } from '../../../src/repos/jobs.js';
 import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, publishedThread, runAt } from './support.js';
@@ -34,7 +35,7 @@ describeEachDb('auto-repost job', (env) => {
     const t = await publishedThread(env(), { autoRepostHours: 3 });
     clock.set(t.publishedAt.getTime() + 3 * HOUR);
     // The crashing worker claims every due job, reposts, and dies before recording it.
-    const claimed = await claimDueJobs(ctx.db, 'crasher', clock.now(), ctx.config.publisher.leaseMs, 10);
+    const claimed = await claimDue(jobQueue, { db: ctx.db, workerId: 'crasher', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10);
     const job = claimed.find((j) => j.kind === 'REPOST')!;
     assert.ok(job);
     await t.fake.repost({} as never, { networkPostId: t.networkIds[0]!, cid: null, permalink: null });

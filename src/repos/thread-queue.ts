@@ -1,0 +1,178 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ThreadRow } from '../db/schema/index.js';
+import { cte } from './cte.js';
+import { followUpsDue } from './follow-ups.js';
+import { type FollowUpJobsPlan, followUpJobs } from './jobs.js';
+import { claimDue, isDue, type Lease, leasedQueue, leaseHeld } from './queue/leased-queue.js';
+import { THREADS } from './queue/tables.js';
+import type { DbOrTrx } from './types.js';
+import { changeWithEvent, changeWithEventRows, errorJson } from './webhook-outbox.js';
+
+/**
+ * The publisher's queue of threads (the thread row is the job of publishing its posts): the
+ * leased queue of queue/leased-queue.ts on `threads`, with what only threads have: a claim
+ * spread over providers that also marks the posts, and completion and failure statements that
+ * write their webhook event (and, on completion, the follow-up work) in the same statement.
+ */
+
+/** What a claim may take besides `limit`: see claimThreads. */
+export interface ClaimSpread {
+  /**
+   * At most this many threads of one provider in flight at once, across every worker: those
+   * being published (PUBLISHING under a live lease, whoever holds them) count.
+   */
+  perProvider: number;
+  /**
+   * When the worker last served each provider (a rising number): providers not in it come
+   * first, then the least recently served, so the claims go round the accounts in turn.
+   */
+  lastServed: ReadonlyMap<string, number>;
+}
+
+/**
+ * The `due` CTE of a claim spread over providers and bounded per provider across workers:
+ * `busy` counts each provider's threads in flight (any worker's), `candidates` takes each
+ * provider's earliest due threads (threads_claim_idx, migration 0008: an index probe per
+ * provider, never a sort of the whole backlog), numbered from its in-flight count, and only those
+ * within `perProvider` are taken: the least busy providers first, then round-robin (`lastServed`),
+ * then by schedule. So an account with thousands of due threads cannot fill the slots while
+ * another account's single thread waits, and no account has more than `perProvider` in flight.
+ * Two workers claiming at once rank the same rows alike and lock them with SKIP LOCKED, so they
+ * cannot both take a provider's last free place.
+ * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
+ * up, where the due conditions are repeated: a row another worker claimed and committed
+ * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped.
+ */
+function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBuilder<unknown> {
+  const served = [...spread.lastServed];
+  // Arrays, not a VALUES list: the statement's text stays the same whatever was served (a named statement).
+  return sql`
+      WITH served AS (
+        SELECT * FROM unnest(${served.map(([id]) => id)}::text[], ${served.map(([, turn]) => turn)}::bigint[]) AS s (provider_id, turn)
+      ),
+      busy AS (
+        SELECT b.provider_id, count(*) AS n FROM threads AS b
+        WHERE b.status = 'PUBLISHING' AND b.locked_until >= ${now} GROUP BY b.provider_id
+      ),
+      candidates AS (
+        SELECT r.id, r.scheduled_at, COALESCE(served.turn, 0) AS turn, COALESCE(busy.n, 0) + r.rank AS load
+        FROM providers AS p
+        LEFT JOIN served ON served.provider_id = p.id
+        LEFT JOIN busy ON busy.provider_id = p.id
+        CROSS JOIN LATERAL (
+          SELECT r.id, r.scheduled_at, row_number() OVER (ORDER BY r.scheduled_at, r.id) AS rank
+          FROM threads AS r WHERE r.provider_id = p.id AND ${isDue(THREADS, 'r', now)}
+          ORDER BY r.scheduled_at, r.id
+          LIMIT least(${spread.perProvider}::int, ${limit}::int)
+        ) AS r
+        WHERE COALESCE(busy.n, 0) < ${spread.perProvider}
+      )
+      SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
+      WHERE candidates.load <= ${spread.perProvider} AND ${isDue(THREADS, 'c', now)}
+      ORDER BY candidates.load, candidates.turn, candidates.scheduled_at, candidates.id
+      LIMIT ${limit}
+      FOR UPDATE OF c SKIP LOCKED`;
+}
+
+/**
+ * Claims up to `limit` due threads (READY and due, or PUBLISHING under an expired lease: a
+ * takeover) and, in the same statement, turns their unpublished posts PUBLISHING; with `spread`,
+ * spread over providers (spreadDueThreads). The threads come back in schedule order.
+ */
+async function claimThreads(db: DbOrTrx, lease: Lease, limit: number, spread?: ClaimSpread) {
+  const claimed = await claimDue<ThreadRow>(db, THREADS, lease, limit, {
+    ...(spread ? { due: spreadDueThreads(lease.now, limit, spread) } : {}),
+    also: (threads) => [
+      cte(
+        'marked',
+        sql`UPDATE posts AS p SET status = 'PUBLISHING', updated_at = ${lease.now}
+            FROM ${threads.from} WHERE p.thread_id = ${threads.col('id')} AND p.status IN ('READY', 'PUBLISHING')`,
+      ),
+    ],
+  });
+  claimed.rows.sort((a, b) => Number(a.scheduled_at) - Number(b.scheduled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return claimed;
+}
+
+export const threadQueue = leasedQueue(THREADS, claimThreads);
+
+/** Threads due and not yet published (READY or PUBLISHING, scheduled at or before `now`): a gauge. */
+export async function countDueUnpublishedThreads(db: DbOrTrx, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('threads')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['READY', 'PUBLISHING'])
+    .where('scheduled_at', '<=', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The completed thread as its completing statement returns it. */
+type CompletedThread = ThreadRow & { first_post_published_at: Date | null; data: unknown };
+
+/**
+ * The thread is PUBLISHED (while `workerId` holds it), and in the same statement its
+ * `thread.published` event is written when a webhook of its workspace wants it, its follow-up
+ * jobs are enqueued (`jobs`, see jobs.ts followUpJobs) and its follow-up replies get their due
+ * time (follow-ups.ts followUpsDue): they exist, and are due, if and only if the thread is
+ * PUBLISHED, whatever crashes; one round trip, no transaction. Undefined when the lease was not held.
+ */
+export async function completeThread(db: DbOrTrx, id: string, workerId: string, now: Date, jobs: FollowUpJobsPlan): Promise<ThreadRow | undefined> {
+  const completed = db
+    .updateTable('threads')
+    .set((eb) => ({
+      status: 'PUBLISHED',
+      published_at: now,
+      locked_by: null,
+      locked_until: null,
+      next_attempt_at: null,
+      last_error: null,
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where(leaseHeld(THREADS, workerId))
+    .returningAll()
+    .returning((eb) =>
+      eb
+        .selectFrom('posts')
+        .select('posts.published_at')
+        .whereRef('posts.thread_id', '=', 'threads.id')
+        .orderBy('posts.post_order')
+        .limit(1)
+        .as('first_post_published_at'),
+    )
+    .returning(threadEventData());
+  const [row] = await changeWithEventRows<CompletedThread>(db, 'thread.published', completed, now, (thread) => [
+    followUpJobs(thread, jobs, now),
+    followUpsDue(thread, now),
+  ]);
+  if (!row) return undefined;
+  const { first_post_published_at: _first, data: _event, ...thread } = row;
+  return thread;
+}
+
+/** The thread is FAILED (while `workerId` holds it), with its `thread.failed` event (`error`: what the post shows). False when not held. */
+export async function failThread(trx: DbOrTrx, id: string, workerId: string, error: { code: string; message: string }, now: Date): Promise<boolean> {
+  const failed = trx
+    .updateTable('threads')
+    .set((eb) => ({
+      status: 'FAILED',
+      locked_by: null,
+      locked_until: null,
+      next_attempt_at: null,
+      last_error: `${error.code}: ${error.message}`,
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where(leaseHeld(THREADS, workerId))
+    .returning(['account_id', 'team_id', threadEventData(errorJson(error))]);
+  return (await changeWithEvent(trx, 'thread.failed', failed, now)) > 0;
+}
+
+/** A thread event's `data`, from the thread row being changed. */
+function threadEventData(error?: RawBuilder<unknown>) {
+  const base = sql`jsonb_build_object('threadId', id, 'providerId', provider_id, 'teamId', team_id)`;
+  return (error ? sql`${base} || jsonb_build_object('error', ${error})` : base).as('data');
+}
