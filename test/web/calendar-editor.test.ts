@@ -76,7 +76,7 @@ before(async () => {
     let out = '';
     add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const code = await new Promise((resolve) => add.on('exit', resolve));
+    const code = await new Promise((resolve) => add.on('close', resolve));
     assert.equal(code, 0, `skein provider add: ${out}`);
     providerId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
   } finally {
