@@ -1,4 +1,4 @@
-/** Counting text the way each network does (bluesky-api.md §12). */
+/** Counting text the way each network does (docs/reference/bluesky-api.md §12). */
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 

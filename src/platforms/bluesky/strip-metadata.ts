@@ -1,6 +1,6 @@
 /**
  * Removes metadata from an image before it is published: EXIF (camera, time, GPS position), XMP
- * and IPTC. Bluesky leaves this to the client (bluesky-api.md §2.1), and a phone photo carries
+ * and IPTC. Bluesky leaves this to the client (docs/reference/bluesky-api.md §2.1), and a phone photo carries
  * where it was taken. The pixels are untouched; a JPEG keeps its EXIF orientation (in a new,
  * minimal EXIF block), or it would show sideways.
  */

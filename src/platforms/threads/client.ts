@@ -1,7 +1,7 @@
 import { PublishError, type SpoilerRange } from '../platform.js';
 
 /**
- * A thin client for Meta's Threads Graph API (reference: threads-api.md). It only speaks HTTP
+ * A thin client for Meta's Threads Graph API (reference: docs/reference/threads-api.md). It only speaks HTTP
  * and turns every failure into a PublishError; the publishing order and the exactly-once rules
  * live in platform.ts.
  *
@@ -47,7 +47,7 @@ export interface ContainerState {
   errorMessage: string | null;
 }
 
-/** Fields shared by every container kind (threads-api.md §4.2). */
+/** Fields shared by every container kind (docs/reference/threads-api.md §4.2). */
 export interface ContainerOptions {
   replyToId?: string | null;
   topicTag?: string | null;
@@ -65,7 +65,7 @@ export interface PublishingLimit {
   quotaUsage: number;
   quotaTotal: number;
   quotaDurationSec: number;
-  /** Replies count against a bucket of their own (threads-api.md §7.1). */
+  /** Replies count against a bucket of their own (docs/reference/threads-api.md §7.1). */
   replyQuotaUsage: number;
   replyQuotaTotal: number;
 }
@@ -110,7 +110,7 @@ export class ThreadsClient {
     return this.#now();
   }
 
-  // ---- OAuth (threads-api.md §2) ----
+  // ---- OAuth (docs/reference/threads-api.md §2) ----
 
   authorizeUrl(input: { redirectUri: string; state: string; scopes: readonly string[] }): string {
     const url = new URL(this.#authorizeBaseUrl);
@@ -148,7 +148,7 @@ export class ThreadsClient {
     return this.#longLived(body, action);
   }
 
-  /** Works only on a token at least 24 h old and not expired (threads-api.md §2.5). */
+  /** Works only on a token at least 24 h old and not expired (docs/reference/threads-api.md §2.5). */
   async refreshLongLived(token: string): Promise<LongLivedToken> {
     const action = 'refresh the token';
     const body = await this.#send(action, 'GET', '/refresh_access_token', { grant_type: 'th_refresh_token', access_token: token });
@@ -281,7 +281,7 @@ export class ThreadsAccountApi {
   }
 
   /**
-   * The account's follower count: the `followers_count` user insight (threads-api.md §6), a
+   * The account's follower count: the `followers_count` user insight (docs/reference/threads-api.md §6), a
    * total, answered as `data[].total_value.value` (not a time series).
    */
   async getFollowersCount(): Promise<number> {
@@ -293,7 +293,7 @@ export class ThreadsAccountApi {
     return value;
   }
 
-  /** The 250 posts / 24 h quota; replies are on a separate bucket (threads-api.md §7.1). */
+  /** The 250 posts / 24 h quota; replies are on a separate bucket (docs/reference/threads-api.md §7.1). */
   async getPublishingLimit(): Promise<PublishingLimit> {
     const action = 'read the publishing limit';
     const body = await this.send(action, 'GET', 'me/threads_publishing_limit', { fields: 'quota_usage,config,reply_quota_usage,reply_config' });
@@ -342,7 +342,7 @@ function commonFields(options: ContainerOptions): Params {
   return {
     ...optional('reply_to_id', options.replyToId),
     ...optional('topic_tag', options.topicTag),
-    // A JSON-encoded string inside the form field (threads-api.md §0, §4.6).
+    // A JSON-encoded string inside the form field (docs/reference/threads-api.md §0, §4.6).
     ...(spoilers.length ? { text_entities: JSON.stringify(spoilers.map((s) => ({ entity_type: 'SPOILER', offset: s.offset, length: s.length }))) } : {}),
   };
 }
@@ -406,7 +406,7 @@ function readArray(body: Json, key: string, action: string): unknown[] {
   return value;
 }
 
-// ---- errors (threads-api.md §9) ----
+// ---- errors (docs/reference/threads-api.md §9) ----
 
 /** Graph codes meaning "too many calls or posts for now". */
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613]);
@@ -414,7 +414,7 @@ const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613]);
 const TOKEN_CODES = new Set([102, 190]);
 /** Instagram's "publishing limit reached" subcode, which Threads is expected to share [unconfirmed]. */
 const QUOTA_SUBCODE = 2207042;
-/** Publishing a container that is not ready yet (threads-api.md §4.4). */
+/** Publishing a container that is not ready yet (docs/reference/threads-api.md §4.4). */
 const NOT_READY = { code: 24, subcode: 4279009 };
 
 interface GraphError {
@@ -423,7 +423,7 @@ interface GraphError {
   subcode: number | null;
   isTransient: boolean;
   traceId: string | null;
-  /** The flat shape of the OAuth token endpoints (threads-api.md §2.3). */
+  /** The flat shape of the OAuth token endpoints (docs/reference/threads-api.md §2.3). */
   oauth: boolean;
 }
 

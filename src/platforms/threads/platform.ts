@@ -3,7 +3,7 @@ import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.
 
 export { ThreadsClient, type ThreadsClientOptions } from './client.js';
 
-/** How long to wait for Meta to process a container (threads-api.md §4.4: at most ~5 min). */
+/** How long to wait for Meta to process a container (docs/reference/threads-api.md §4.4: at most ~5 min). */
 export interface ContainerPolling {
   firstDelayMs: number;
   maxDelayMs: number;
@@ -267,7 +267,7 @@ export class ThreadsPlatform implements Platform {
 
   /**
    * The container says PUBLISHED but Meta's container status never names the media it became
-   * (threads-api.md §4.4 lists only id, status, error_message). The most reliable lookup the API
+   * (docs/reference/threads-api.md §4.4 lists only id, status, error_message). The most reliable lookup the API
    * offers is the account's own newest posts: /me/replies for a reply (matched on text and the
    * replied-to post, which is unique in practice) or /me/threads for a top-level post (matched
    * on text and media type; if the same text was posted twice, the newest is taken, which is the
@@ -348,7 +348,7 @@ function mediaKind(item: MediaItem): 'IMAGE' | 'VIDEO' {
   return VIDEO_URL.test(item.url) ? 'VIDEO' : 'IMAGE';
 }
 
-/** Read-back names differ from create names (threads-api.md §5.1). */
+/** Read-back names differ from create names (docs/reference/threads-api.md §5.1). */
 function readBackMediaType(media: MediaItem[]): string {
   if (media.length > 1) return 'CAROUSEL_ALBUM';
   const [single] = media;

@@ -32,7 +32,7 @@ import {
 export type { FakeEndpoint } from './fake-graph-rules.js';
 
 /**
- * A local stand-in for graph.threads.net, as strict as Meta where threads-api.md says how Meta
+ * A local stand-in for graph.threads.net, as strict as Meta where docs/reference/threads-api.md says how Meta
  * behaves (§10 "Notes for a faithful local fake"). Time comes from an injected clock, so tests
  * move container processing, token expiry and quota windows by advancing it.
  */
@@ -56,10 +56,10 @@ export interface FakeGraphApiOptions {
   postQuota?: number;
   /** Replies per rolling 24 h; Meta's is 1,000. */
   replyQuota?: number;
-  /** Meta does not say what spoiler offsets count (threads-api.md §4.6); UTF-16 by default. */
+  /** Meta does not say what spoiler offsets count (docs/reference/threads-api.md §4.6); UTF-16 by default. */
   spoilerUnit?: SpoilerUnit;
   /**
-   * What Meta does with a second repost of the same post is not documented (threads-api.md
+   * What Meta does with a second repost of the same post is not documented (docs/reference/threads-api.md
    * §4.8): answer the existing repost (default), or refuse it as an invalid request.
    */
   secondRepost?: 'existing' | 'refused';
@@ -368,7 +368,7 @@ export class FakeGraphApi {
     }
   }
 
-  // ---- OAuth (threads-api.md §2) ----
+  // ---- OAuth (docs/reference/threads-api.md §2) ----
 
   #exchangeCode(params: Params): string {
     if (params.grant_type !== 'authorization_code') throw new OAuthFlatFault('Invalid grant_type');
@@ -438,7 +438,7 @@ export class FakeGraphApi {
     return pick({ id: user.id, username: user.username, name: user.username, is_verified: false }, fields);
   }
 
-  // ---- containers and publishing (threads-api.md §4) ----
+  // ---- containers and publishing (docs/reference/threads-api.md §4) ----
 
   #createContainer(user: User, params: Params): Record<string, unknown> {
     const spec = parseContainerSpec(params, this.#spoilerUnit);
@@ -536,7 +536,7 @@ export class FakeGraphApi {
     return post;
   }
 
-  /** Rolling 24 h buckets: top-level posts (carousel = 1) and replies (threads-api.md §7.1). */
+  /** Rolling 24 h buckets: top-level posts (carousel = 1) and replies (docs/reference/threads-api.md §7.1). */
   #enforceQuota(user: User, isReply: boolean): void {
     const limit = isReply ? this.#replyQuota : this.#postQuota;
     if (this.#usage(user, isReply) >= limit) {
@@ -574,7 +574,7 @@ export class FakeGraphApi {
     return { data: [pick(values, fields)] };
   }
 
-  // ---- reading (threads-api.md §4.4, §5, §6) ----
+  // ---- reading (docs/reference/threads-api.md §4.4, §5, §6) ----
 
   #readObject(user: User, id: string, params: Params): Record<string, unknown> {
     if (id === user.id) return this.#profile(user, params);
@@ -687,7 +687,7 @@ export class FakeGraphApi {
     };
   }
 
-  // ---- reposts and deletion (threads-api.md §4.8) ----
+  // ---- reposts and deletion (docs/reference/threads-api.md §4.8) ----
 
   /** Reposting the same post again returns the existing repost or is refused (`secondRepost`); tests count `reposts`. */
   #repost(user: User, mediaId: string): Record<string, unknown> {

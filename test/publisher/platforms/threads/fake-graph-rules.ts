@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The rules the fake Graph API enforces, written from threads-api.md (§4.2, §4.6, §5.1, §8, §9,
+ * The rules the fake Graph API enforces, written from docs/reference/threads-api.md (§4.2, §4.6, §5.1, §8, §9,
  * §10) as pure functions over plain records, so the server file only does transport and state.
  */
 
@@ -31,7 +31,7 @@ export function graphError(code: number | string, message: string, extra: { subc
   });
 }
 
-/** The token endpoints' own flat error shape (threads-api.md §2.3). */
+/** The token endpoints' own flat error shape (docs/reference/threads-api.md §2.3). */
 export class OAuthFlatFault extends Error {}
 
 export const invalidParam = (message: string) => graphError(100, `(#100) ${message}`);
@@ -220,7 +220,7 @@ function checkFieldCombinations(type: CreateType, isCarouselItem: boolean, param
     throw invalidParam(`Param alt_text must be at most ${MAX_ALT_TEXT} characters long`);
 }
 
-/** Meta counts the 500 "characters" in UTF-8 bytes (threads-api.md §8.1). */
+/** Meta counts the 500 "characters" in UTF-8 bytes (docs/reference/threads-api.md §8.1). */
 function checkText(type: CreateType, text: string | null, linkAttachment: string | undefined): void {
   if (type === 'TEXT' && (text === null || text.trim() === '')) throw invalidParam('The parameter text is required for TEXT posts');
   if (text === null) return;
@@ -261,7 +261,7 @@ export function textLength(text: string, unit: SpoilerUnit): number {
   return unit === 'codepoint' ? [...text].length : text.length;
 }
 
-/** `text_entities` arrives as a JSON-encoded string (threads-api.md §0, §4.6). */
+/** `text_entities` arrives as a JSON-encoded string (docs/reference/threads-api.md §0, §4.6). */
 function parseSpoilers(raw: string | undefined, text: string | null, unit: SpoilerUnit): Spoiler[] {
   if (raw === undefined) return [];
   let value: unknown;
@@ -341,7 +341,7 @@ export const LIMIT_FIELDS = [
   'location_search_config',
 ];
 export const INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
-/** User-level metrics of GET /{user-id}/threads_insights (threads-api.md §6). */
+/** User-level metrics of GET /{user-id}/threads_insights (docs/reference/threads-api.md §6). */
 export const USER_INSIGHT_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics'];
 
 /** Meta's timestamp format: `2023-10-09T23:18:27+0000`. */
