@@ -24,8 +24,7 @@ import { requireAccessibleThread } from './thread-access.js';
  * caller may not see is "not found", and so are its follow-ups.
  */
 
-export const MAX_FOLLOW_UPS_PER_THREAD = 10;
-export const FOLLOW_UP_DELAY_MINUTES = { min: 5, max: 10_080 } as const;
+const MAX_FOLLOW_UPS_PER_THREAD = 10;
 
 export interface CreateFollowUpInput {
   text: string;
@@ -46,7 +45,7 @@ export interface FollowUpView {
   error: { code: string; message: string } | null;
 }
 
-export function followUpView(row: FollowUpRow): FollowUpView {
+function followUpView(row: FollowUpRow): FollowUpView {
   return {
     id: row.id,
     threadId: row.thread_id,
