@@ -7,7 +7,7 @@ import { personalWorkspace, teamWorkspace, type Workspace } from '../lib/workspa
 import {
   addMembership,
   findAccount,
-  findAccountByEmail as findAccountRowByEmail,
+  findAccountByEmail,
   findMembership,
   insertAccount,
   insertTeam,
@@ -47,10 +47,6 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
   // Created meanwhile by a concurrent call (another instance's first start).
   if (!inserted) throw exists();
   return inserted;
-}
-
-function findAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow | undefined> {
-  return findAccountRowByEmail(db, email);
 }
 
 export async function requireAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow> {
