@@ -4,8 +4,8 @@
  * One run, one table: the API of real `skein serve` processes on PGlite and on PostgreSQL + Redis
  * against a bare Fastify hello-world (the machine's ceiling), the publisher (`skein worker`
  * processes) against the fake Threads Graph API with 50 ms per call, RSS and restart time. The
- * load generator runs in its own process (wrk, else autocannon). Targets from issue 9 are printed
- * PASS or MISS; a miss fails nothing. Progress goes to stderr, the table to stdout.
+ * load generator runs in its own process (wrk, else autocannon). The targets (docs/benchmarks.md)
+ * are printed PASS or MISS; a miss fails nothing. Progress goes to stderr, the table to stdout.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures how fast the CLI and the server start (issue 8, part 5), on the compiled build:
+// Measures how fast the CLI and the server start (docs/configuration.md, "Start-up time and memory"), on the compiled build:
 //
 //   npm run build && node scripts/measure-cli.js [--runs 5] [--pg postgres://postgres@127.0.0.1:5432/skein_measure] [--skip-bootstrap]
 //

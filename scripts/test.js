@@ -15,7 +15,8 @@ function findTests(dir) {
 
 const filter = process.argv.slice(2);
 
-// The compiler and the linter are part of the test: a type error or a lint/format fault fails it.
+// The compiler, the linter and knip are part of the test: a type error, a lint/format fault or an
+// export nothing imports (knip.json names the entry points; docs/decisions.md says why) fails it.
 // The build also refreshes dist/ (from scratch, so no module a rename left behind lingers),
 // which the system tests run as real `skein` processes.
 rmSync('dist', { recursive: true, force: true });
@@ -25,6 +26,7 @@ for (const [what, args] of [
   ['build (tsc -p tsconfig.build.json)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],
   ['web app build (vite build web)', ['node_modules/vite/bin/vite.js', 'build', 'web']],
   ['lint and format (biome check)', ['node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.']],
+  ['unused-export check (knip)', ['node_modules/knip/bin/knip.js', '--include', 'exports,types', '--treat-config-hints-as-errors', '--no-progress']],
 ]) {
   const step = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (step.status !== 0) {

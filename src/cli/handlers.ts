@@ -16,7 +16,7 @@ import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '.
  */
 
 type Values = Record<string, string | boolean | undefined>;
-export interface Output {
+interface Output {
   text: string;
   json: unknown;
 }

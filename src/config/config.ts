@@ -24,7 +24,8 @@ export interface Config {
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
   /** Sign-in attempts (web app), counted apart from the request limits. */
   signIn: { perAccount: number; perIp: number; windowMs: number };
-  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perProvider: number };
+  /** `perAccount`: threads of one connected account (a provider) in flight at once, across workers. */
+  publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perAccount: number };
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
   logLevel: string;
@@ -125,7 +126,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
       concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 16, 1, 256),
-      perProvider: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 1, 1, 256),
+      perAccount: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 1, 1, 256),
     },
     metrics: metricsListener(env),
     logLevel,

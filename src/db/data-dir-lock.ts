@@ -69,7 +69,7 @@ export async function dataDirLockHolder(dataDir: string, options: Pick<DataDirLo
   return holder.state === 'pid' ? holder.pid : null;
 }
 
-export function dataDirLockAddress(dataDir: string, kind = defaultKind()): { kind: 'abstract' | 'file' | 'pipe'; path: string } {
+function dataDirLockAddress(dataDir: string, kind = defaultKind()): { kind: 'abstract' | 'file' | 'pipe'; path: string } {
   mkdirSync(dataDir, { recursive: true });
   const real = realpathSync(dataDir);
   const hash = createHash('sha256').update(real).digest('hex').slice(0, 32);

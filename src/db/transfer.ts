@@ -9,11 +9,11 @@ import { migrations } from './migrations/index.js';
  * microseconds and jsonb, booleans and NULLs come back exactly as they were.
  */
 
-export const EXPORT_FORMAT = 'skein-export';
+const EXPORT_FORMAT = 'skein-export';
 const VERSION = 1;
 const BATCH_ROWS = 500;
 
-export interface ExportHeader {
+interface ExportHeader {
   format: typeof EXPORT_FORMAT;
   version: number;
   migrations: string[];

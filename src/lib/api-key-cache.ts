@@ -41,9 +41,9 @@ interface Entry<Account> {
 /** At most this many keys are cached; past it the cache starts again empty. */
 const MAX_ENTRIES = 10_000;
 /** The safety net: a cached key is read again after this long even if no change was heard. */
-export const KEY_CACHE_TTL_MS = 30_000;
+const KEY_CACHE_TTL_MS = 30_000;
 /** Keys' last use is written at most this often (decisions.md: lastUsedAt may lag a minute). */
-export const KEY_USE_FLUSH_MS = 60_000;
+const KEY_USE_FLUSH_MS = 60_000;
 
 /**
  * Presented key hash → account and key id, so an authenticated request needs no round trip.

@@ -4,7 +4,7 @@ import { type Logger, pino } from 'pino';
 export type { Logger };
 
 /** Header and field names whose values must never reach a log line. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.cookie',

@@ -6,7 +6,7 @@ export type RateLimitScope = 'account' | 'ip';
 export type LeaseKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
 
 /** A publisher loop that has not ticked for this long is stalled (`/readyz` answers 503). */
-export const STALL_AFTER_MS = 60_000;
+const STALL_AFTER_MS = 60_000;
 
 /**
  * What the HTTP layer and the publisher report. This base class records nothing but the

@@ -29,7 +29,7 @@ export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
 }
 
 /** Bluesky sessions live encrypted on the provider row, so every process and restart shares them. */
-export function providerSessionStore(ctx: NetworkDeps): BlueskySessions {
+function providerSessionStore(ctx: NetworkDeps): BlueskySessions {
   return {
     async load(providerId) {
       const sessionEnc = await findSessionEnc(ctx.db, providerId);

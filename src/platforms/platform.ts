@@ -12,7 +12,7 @@
  * it through untouched, and the worker stops without touching the thread.
  */
 
-export type NetworkKind = 'THREADS' | 'BLUESKY';
+type NetworkKind = 'THREADS' | 'BLUESKY';
 
 /** Credentials and identity of a connected account, tokens already decrypted. */
 export interface PlatformAccount {

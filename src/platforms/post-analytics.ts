@@ -22,7 +22,7 @@ const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as 
  * Keeps only whole, non-negative counts: the API declares integers, and a response that does
  * not match its schema would turn every Get Thread of this thread into a 500.
  */
-export function toStoredAnalytics(counts: Analytics, fetchedAt: Date): StoredAnalytics {
+function toStoredAnalytics(counts: Analytics, fetchedAt: Date): StoredAnalytics {
   const clean = (value: number | null) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
   const stored = { fetchedAt: fetchedAt.toISOString() } as StoredAnalytics;
   for (const metric of METRICS) stored[metric] = clean(counts[metric]);

@@ -78,7 +78,7 @@ export class PublisherLoop {
    */
   async #publishDueThreads(deps: PublishDeps): Promise<number> {
     const { ctx } = this;
-    const { concurrency, perProvider } = ctx.config.publisher;
+    const { concurrency, perAccount } = ctx.config.publisher;
     const roundLimit = concurrency * CLAIMS_PER_SLOT_PER_ROUND;
     /** Thread id → its publishing. */
     const inFlight = new Map<string, Promise<void>>();
@@ -94,7 +94,7 @@ export class PublisherLoop {
       const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
       if (free > 0 && (free >= refillAt || inFlight.size === 0) && !claimFailure && !this.#stopping) {
         try {
-          const claimed = await claimDue(threadQueue, claimerOf(deps), free, { perProvider, lastServed });
+          const claimed = await claimDue(threadQueue, claimerOf(deps), free, { perAccount, lastServed });
           for (const thread of claimed) {
             lastServed.set(thread.provider_id, ++claimedTotal);
             inFlight.set(

@@ -2,9 +2,9 @@ import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { LeaseLostError, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
-import { failPost, markPostPublished as markPostRowPublished, releasePublishingPosts } from '../repos/posts.js';
+import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
-import { completeThread as completeThreadRow, failThread as failThreadRow, threadQueue } from '../repos/thread-queue.js';
+import * as threadQueueRepo from '../repos/thread-queue.js';
 import { loadThreadPosts, type PostAggregate } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { renewLease } from './claim.js';
@@ -36,7 +36,7 @@ function refOf(post: PostAggregate['post']): PublishedRef {
 export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const { ctx } = deps;
   const { leaseMs } = ctx.config.publisher;
-  const renew = () => renewLease(deps, threadQueue, thread);
+  const renew = () => renewLease(deps, threadQueueRepo.threadQueue, thread);
   // The claim set the lease: it counts as confirmed from then on (see LeaseWatch).
   const lease = new LeaseWatch(renew, () => ctx.clock.now().getTime(), leaseMs, thread.locked_until ? thread.locked_until.getTime() - leaseMs : null);
   try {
@@ -82,7 +82,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
     }
     if (deps.stopping?.()) return handBackThread(deps, thread);
     const saved = { containerId: post.network_container_id, networkPostId: post.network_post_id, cid: post.network_cid };
-    const fenced = fencedProgress(queueProgressStore(deps, threadQueue, thread, post.id, lease), saved);
+    const fenced = fencedProgress(queueProgressStore(deps, threadQueueRepo.threadQueue, thread, post.id, lease), saved);
     await fenced.confirmLease();
     let published: PublishedRef;
     ctx.metrics.publishAttempt(provider.kind);
@@ -123,14 +123,14 @@ function firstUnpublished(posts: PostAggregate[]): string | null {
 }
 
 function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): Promise<void> {
-  return markPostRowPublished(ctx.db, postId, ref, ctx.clock.now());
+  return postsRepo.markPostPublished(ctx.db, postId, ref, ctx.clock.now());
 }
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
 // get their due time, in the statement that marks the thread PUBLISHED (see completeThread).
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
-  await completeThreadRow(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
+  await threadQueueRepo.completeThread(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
 }
 
 /** Exponential backoff with ±25 % jitter, at least what the network asked for. */
@@ -151,7 +151,7 @@ async function failOrRetry(deps: PublishDeps, thread: ThreadRow, provider: Provi
 function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError): Promise<void> {
   const next = new Date(deps.ctx.clock.now().getTime() + backoffMs(thread.attempts, error.options.retryAfterMs));
   return release(deps, thread, (trx, now) =>
-    threadQueue.release(trx, thread, deps.workerId, { status: 'READY', next_attempt_at: next, last_error: lastError(error) }, now),
+    threadQueueRepo.threadQueue.release(trx, thread, deps.workerId, { status: 'READY', next_attempt_at: next, last_error: lastError(error) }, now),
   );
 }
 
@@ -162,22 +162,22 @@ function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError
  */
 function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   deps.ctx.logger.info({ threadId: thread.id }, 'shutting down: the thread is handed back to be resumed');
-  return release(deps, thread, (trx, now) => threadQueue.handBack(trx, thread, deps.workerId, now));
+  return release(deps, thread, (trx, now) => threadQueueRepo.threadQueue.handBack(trx, thread, deps.workerId, now));
 }
 
 /** The thread goes back to READY through `toReady` and, if this worker still held it, its PUBLISHING posts too. */
 async function release(deps: PublishDeps, thread: ThreadRow, toReady: (trx: DbOrTrx, now: Date) => Promise<unknown>): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (await toReady(trx, now)) await releasePublishingPosts(trx, thread.id, now);
+    if (await toReady(trx, now)) await postsRepo.releasePublishingPosts(trx, thread.id, now);
   });
 }
 
 async function failThread(deps: PublishDeps, thread: ThreadRow, postId: string | null, error: PublishError): Promise<void> {
   const now = deps.ctx.clock.now();
   await deps.ctx.db.transaction().execute(async (trx) => {
-    if (!(await failThreadRow(trx, thread.id, deps.workerId, { code: error.code, message: error.message }, now))) return;
-    await releasePublishingPosts(trx, thread.id, now);
-    if (postId) await failPost(trx, postId, error, now);
+    if (!(await threadQueueRepo.failThread(trx, thread.id, deps.workerId, { code: error.code, message: error.message }, now))) return;
+    await postsRepo.releasePublishingPosts(trx, thread.id, now);
+    if (postId) await postsRepo.failPost(trx, postId, error, now);
   });
 }

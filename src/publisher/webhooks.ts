@@ -13,7 +13,7 @@ import type { PublishDeps } from './publish-thread.js';
  */
 
 /** decisions.md: "anything but a 2xx within 10 s" fails the attempt. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Retrying goes on until the first failed attempt after this long; then the delivery is FAILED. */
 export const WEBHOOK_RETRY_FOR_MS = 24 * 3600_000;
 const FIRST_RETRY_MS = 60_000;
@@ -24,13 +24,13 @@ const MAX_BACKOFF_MS = 3600_000;
  * from the upper half (50–100 %) so the first retry is never later than 60 s and deliveries
  * failed together spread out. Over 24 h that is about 30 attempts.
  */
-export function webhookBackoffMs(attempt: number, random = Math.random): number {
+function webhookBackoffMs(attempt: number, random = Math.random): number {
   const base = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempt - 1), MAX_BACKOFF_MS);
   return Math.round(base * (0.5 + random() * 0.5));
 }
 
 /** The body sent, byte for byte what is signed. */
-export function webhookBody(delivery: Pick<ClaimedDelivery, 'event_id' | 'type' | 'event_created_at' | 'data'>): string {
+function webhookBody(delivery: Pick<ClaimedDelivery, 'event_id' | 'type' | 'event_created_at' | 'data'>): string {
   return JSON.stringify({ id: delivery.event_id, type: delivery.type, createdAt: new Date(delivery.event_created_at).toISOString(), data: delivery.data });
 }
 

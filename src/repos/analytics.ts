@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTrx } from './types.js';
 
 export const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
-export type Metric = (typeof METRICS)[number];
+type Metric = (typeof METRICS)[number];
 export type MetricSums = Record<Metric, number | null>;
 
 /** One bucket (a local day, or the whole range when `date` is null). */

@@ -31,10 +31,6 @@ export async function revokeApiKey(db: DbOrTrx, accountId: string, id: string, n
   return result.numUpdatedRows > 0n;
 }
 
-export function findApiKeyByHash(db: DbOrTrx, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-}
-
 /** Sets last_used_at unless it was set after `notAfter` (at most one write per key per interval). */
 export async function touchApiKey(db: DbOrTrx, id: string, now: Date, notAfter: Date): Promise<void> {
   await db

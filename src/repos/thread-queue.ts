@@ -18,10 +18,11 @@ import { changeWithEvent, changeWithEventRows, errorJson } from './webhook-outbo
 /** What a claim may take besides `limit`: see claimThreads. */
 export interface ClaimSpread {
   /**
-   * At most this many threads of one provider in flight at once, across every worker: those
-   * being published (PUBLISHING under a live lease, whoever holds them) count.
+   * At most this many threads of one connected account (a provider) in flight at once, across
+   * every worker (SKEIN_PUBLISHER_PER_ACCOUNT): those being published (PUBLISHING under a live
+   * lease, whoever holds them) count.
    */
-  perProvider: number;
+  perAccount: number;
   /**
    * When the worker last served each provider (a rising number): providers not in it come
    * first, then the least recently served, so the claims go round the accounts in turn.
@@ -34,9 +35,9 @@ export interface ClaimSpread {
  * `busy` counts each provider's threads in flight (any worker's), `candidates` takes each
  * provider's earliest due threads (threads_claim_idx, migration 0008: an index probe per
  * provider, never a sort of the whole backlog), numbered from its in-flight count, and only those
- * within `perProvider` are taken: the least busy providers first, then round-robin (`lastServed`),
+ * within `perAccount` are taken: the least busy providers first, then round-robin (`lastServed`),
  * then by schedule. So an account with thousands of due threads cannot fill the slots while
- * another account's single thread waits, and no account has more than `perProvider` in flight.
+ * another account's single thread waits, and no account has more than `perAccount` in flight.
  * Two workers claiming at once rank the same rows alike and lock them with SKIP LOCKED, so they
  * cannot both take a provider's last free place.
  * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
@@ -63,12 +64,12 @@ function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBui
           SELECT r.id, r.scheduled_at, row_number() OVER (ORDER BY r.scheduled_at, r.id) AS rank
           FROM threads AS r WHERE r.provider_id = p.id AND ${isDue(THREADS, 'r', now)}
           ORDER BY r.scheduled_at, r.id
-          LIMIT least(${spread.perProvider}::int, ${limit}::int)
+          LIMIT least(${spread.perAccount}::int, ${limit}::int)
         ) AS r
-        WHERE COALESCE(busy.n, 0) < ${spread.perProvider}
+        WHERE COALESCE(busy.n, 0) < ${spread.perAccount}
       )
       SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
-      WHERE candidates.load <= ${spread.perProvider} AND ${isDue(THREADS, 'c', now)}
+      WHERE candidates.load <= ${spread.perAccount} AND ${isDue(THREADS, 'c', now)}
       ORDER BY candidates.load, candidates.turn, candidates.scheduled_at, candidates.id
       LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED`;

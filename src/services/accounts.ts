@@ -7,7 +7,7 @@ import { personalWorkspace, teamWorkspace, type Workspace } from '../lib/workspa
 import {
   addMembership,
   findAccount,
-  findAccountByEmail as findAccountRowByEmail,
+  findAccountByEmail,
   findMembership,
   insertAccount,
   insertTeam,
@@ -49,17 +49,13 @@ export async function createAccount(ctx: AppContext, input: { email: string; tim
   return inserted;
 }
 
-export function findAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow | undefined> {
-  return findAccountRowByEmail(db, email);
-}
-
 export async function requireAccountByEmail(db: DbOrTrx, email: string): Promise<AccountRow> {
   const account = await findAccountByEmail(db, email);
   if (!account) throw new NotFoundError(`Account ${email}`);
   return account;
 }
 
-export async function getAccount(db: DbOrTrx, id: string): Promise<AccountRow> {
+async function getAccount(db: DbOrTrx, id: string): Promise<AccountRow> {
   const row = await findAccount(db, id);
   if (!row) throw new NotFoundError('Account');
   return row;
@@ -106,12 +102,12 @@ export function listTeams(db: DbOrTrx, account: AccountRow) {
   return listTeamsOf(db, account.id);
 }
 
-export async function isMember(db: DbOrTrx, accountId: string, teamId: string): Promise<boolean> {
+async function isMember(db: DbOrTrx, accountId: string, teamId: string): Promise<boolean> {
   return (await findMembership(db, teamId, accountId)) !== undefined;
 }
 
 /** A team the caller is not a member of is reported as not found: its existence stays private. */
-export async function requireMembership(db: DbOrTrx, accountId: string, teamId: string): Promise<void> {
+async function requireMembership(db: DbOrTrx, accountId: string, teamId: string): Promise<void> {
   if (!(await isMember(db, accountId, teamId))) throw new NotFoundError(`Team ${teamId}`);
 }
 

@@ -7,11 +7,11 @@ import { resolveWorkspace } from './accounts.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime } from './schedule-time.js';
 
-export const MAX_RANGE_MS = 366 * 86_400_000;
-export const TOP_POSTS = 10;
+const MAX_RANGE_MS = 366 * 86_400_000;
+const TOP_POSTS = 10;
 
-export type DayView = { date: string; posts: number } & MetricSums;
-export type TopPostView = { threadId: string; postId: string; permaLink: string | null; publishedAt: string } & MetricSums;
+type DayView = { date: string; posts: number } & MetricSums;
+type TopPostView = { threadId: string; postId: string; permaLink: string | null; publishedAt: string } & MetricSums;
 
 export interface AnalyticsView {
   providerId: string;

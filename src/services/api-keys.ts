@@ -4,7 +4,7 @@ import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors/
 import { API_KEY_PATTERN, generateApiKey, SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
-import { findApiKeyWithAccount, insertApiKey, listActiveApiKeys, revokeApiKey as revokeKeyRow, touchApiKey } from '../repos/api-keys.js';
+import * as apiKeysRepo from '../repos/api-keys.js';
 
 export interface ApiKeyView {
   id: string;
@@ -24,7 +24,7 @@ export async function createApiKey(ctx: AppContext, account: AccountRow, name = 
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new ValidationError({ path: 'name', message: 'must be 1 to 100 characters' });
   const key = generateApiKey();
-  const row = await insertApiKey(ctx.db, {
+  const row = await apiKeysRepo.insertApiKey(ctx.db, {
     id: newId(),
     account_id: account.id,
     name: trimmed,
@@ -38,11 +38,11 @@ export async function createApiKey(ctx: AppContext, account: AccountRow, name = 
 }
 
 export async function listApiKeys(ctx: AppContext, account: AccountRow): Promise<ApiKeyView[]> {
-  return (await listActiveApiKeys(ctx.db, account.id)).map(view);
+  return (await apiKeysRepo.listActiveApiKeys(ctx.db, account.id)).map(view);
 }
 
 export async function revokeApiKey(ctx: AppContext, account: AccountRow, id: string): Promise<void> {
-  if (!(await revokeKeyRow(ctx.db, account.id, id, ctx.clock.now()))) throw new NotFoundError(`API key ${id}`);
+  if (!(await apiKeysRepo.revokeApiKey(ctx.db, account.id, id, ctx.clock.now()))) throw new NotFoundError(`API key ${id}`);
   await ctx.apiKeys.announceChange();
 }
 
@@ -62,7 +62,7 @@ export async function authenticate(ctx: AppContext, presented: string | undefine
     return { account: cached.account, keyId: cached.keyId };
   }
   const generation = ctx.apiKeys.generation;
-  const found = await findApiKeyWithAccount(ctx.db, hash);
+  const found = await apiKeysRepo.findApiKeyWithAccount(ctx.db, hash);
   if (!found || found.key.revoked_at !== null || !SecretBox.sameHash(found.key.key_hash, hash)) throw new UnauthenticatedError();
   const { key, account } = found;
   if (!account) throw new UnauthenticatedError();
@@ -76,5 +76,5 @@ async function touchLastUsed(ctx: AppContext, key: ApiKeyRow): Promise<void> {
   const now = ctx.clock.now();
   if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
   const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  await touchApiKey(ctx.db, key.id, now, cutoff);
+  await apiKeysRepo.touchApiKey(ctx.db, key.id, now, cutoff);
 }

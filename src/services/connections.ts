@@ -78,14 +78,14 @@ export async function connectBlueskyAccount(
   return scheduleFollowerFetch(ctx, provider);
 }
 
-export function threadsRedirectUri(ctx: AppContext): string {
+function threadsRedirectUri(ctx: AppContext): string {
   return `${ctx.config.http.publicUrl}/api/v1/providers/threads/callback`;
 }
 
 /** Meta's own Graph API: only there is the redirect known to need https (a local stand-in may take http). */
 const META_GRAPH_API = 'https://graph.threads.net';
 /** The step-by-step guide, served by the web app from docs/connect-threads.md. */
-export const THREADS_GUIDE_PATH = '/guide/connect-threads';
+const THREADS_GUIDE_PATH = '/guide/connect-threads';
 
 export interface ThreadsSetup {
   /** True when Meta's sign-in (OAuth) can be used as the server is configured. */

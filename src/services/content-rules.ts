@@ -3,7 +3,7 @@ import type { FieldFault } from '../errors/index.js';
 import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 
 /** The content limits of decisions.md "Content rules", per network. */
-export const LIMITS = {
+const LIMITS = {
   THREADS: { textBytes: 500, textGraphemes: null, media: 20 },
   BLUESKY: { textBytes: 3000, textGraphemes: 300, media: 4 },
   postsPerThread: 25,

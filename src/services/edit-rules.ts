@@ -9,7 +9,7 @@ import { type IfMatch, ifMatchAllows } from '../lib/etag.js';
  */
 
 /** A publish is in flight while a worker holds an unexpired lease on the thread. */
-export function publishInFlight(thread: ThreadRow, now: Date): boolean {
+function publishInFlight(thread: ThreadRow, now: Date): boolean {
   return thread.status === 'PUBLISHING' && thread.locked_until !== null && thread.locked_until > now;
 }
 

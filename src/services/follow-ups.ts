@@ -4,14 +4,7 @@ import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationE
 import { newId } from '../lib/ids.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
-import {
-  countFollowUps,
-  deleteFollowUp as deleteFollowUpRow,
-  findFollowUpForUpdate,
-  insertFollowUp,
-  listFollowUps as listFollowUpRows,
-  scheduleFollowUps,
-} from '../repos/follow-ups.js';
+import * as followUpsRepo from '../repos/follow-ups.js';
 import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, type MediaInput, type Network } from './content-rules.js';
@@ -24,8 +17,7 @@ import { requireAccessibleThread } from './thread-access.js';
  * caller may not see is "not found", and so are its follow-ups.
  */
 
-export const MAX_FOLLOW_UPS_PER_THREAD = 10;
-export const FOLLOW_UP_DELAY_MINUTES = { min: 5, max: 10_080 } as const;
+const MAX_FOLLOW_UPS_PER_THREAD = 10;
 
 export interface CreateFollowUpInput {
   text: string;
@@ -46,7 +38,7 @@ export interface FollowUpView {
   error: { code: string; message: string } | null;
 }
 
-export function followUpView(row: FollowUpRow): FollowUpView {
+function followUpView(row: FollowUpRow): FollowUpView {
   return {
     id: row.id,
     threadId: row.thread_id,
@@ -88,11 +80,11 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
     const provider = await getProvider(trx, thread.provider_id);
     const faults = checkFollowUp(provider.kind, input);
     if (faults.length) throw new ValidationError(faults);
-    if ((await countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
+    if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);
     }
     const id = newId(now.getTime());
-    await insertFollowUp(trx, {
+    await followUpsRepo.insertFollowUp(trx, {
       id,
       thread_id: thread.id,
       text: input.text,
@@ -114,7 +106,7 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
       created_at: now,
       updated_at: now,
     });
-    if (thread.status === 'PUBLISHED') await scheduleFollowUps(trx, thread.id, now);
+    if (thread.status === 'PUBLISHED') await followUpsRepo.scheduleFollowUps(trx, thread.id, now);
     return requireFollowUp(trx, thread.id, id);
   });
   if (row.due_at) ctx.scheduleSignal.ring();
@@ -123,7 +115,7 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
 
 export async function listFollowUps(ctx: AppContext, account: AccountRow, threadId: string): Promise<FollowUpView[]> {
   const thread = await requireAccessibleThread(ctx.db, account, threadId);
-  return (await listFollowUpRows(ctx.db, thread.id)).map(followUpView);
+  return (await followUpsRepo.listFollowUps(ctx.db, thread.id)).map(followUpView);
 }
 
 /**
@@ -134,16 +126,16 @@ export async function listFollowUps(ctx: AppContext, account: AccountRow, thread
 export async function deleteFollowUp(ctx: AppContext, account: AccountRow, threadId: string, id: string): Promise<{ deleted: true; id: string }> {
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId);
-    const row = await findFollowUpForUpdate(trx, thread.id, id);
+    const row = await followUpsRepo.findFollowUpForUpdate(trx, thread.id, id);
     if (!row) throw new NotFoundError(`Follow-up ${id}`);
     assertFollowUpDeletable(row, ctx.clock.now());
-    await deleteFollowUpRow(trx, row.id);
+    await followUpsRepo.deleteFollowUp(trx, row.id);
     return { deleted: true as const, id: row.id };
   });
 }
 
 async function requireFollowUp(trx: DbOrTrx, threadId: string, id: string): Promise<FollowUpRow> {
-  const row = await findFollowUpForUpdate(trx, threadId, id);
+  const row = await followUpsRepo.findFollowUpForUpdate(trx, threadId, id);
   if (!row) throw new Error(`follow-up ${id} vanished in its own transaction`);
   return row;
 }

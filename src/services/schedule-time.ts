@@ -2,7 +2,7 @@ import { type Faults, ValidationError } from '../errors/index.js';
 import { readLocalTime } from '../lib/time.js';
 
 /** Grace for clocks and slow clients: up to a minute in the past is "now". */
-export const PAST_GRACE_MS = 60_000;
+const PAST_GRACE_MS = 60_000;
 
 /** Reads a date-time field in the account's zone; errors name the field. */
 export function readDateTime(value: string, zone: string, path: string): Date {

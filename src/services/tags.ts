@@ -14,18 +14,18 @@ import { resolveWorkspace } from './accounts.js';
 import { assertIfMatch } from './edit-rules.js';
 import { requireAccessibleThread } from './thread-access.js';
 
-export const MAX_TAGS_PER_THREAD = 50;
+const MAX_TAGS_PER_THREAD = 50;
 const MAX_TAG_NAME = 50;
 
 /** Readable on white and dark backgrounds; picked by name so a name always gets the same colour. */
 const PALETTE = ['#E11D48', '#DB2777', '#9333EA', '#4F46E5', '#2563EB', '#0891B2', '#0D9488', '#16A34A', '#65A30D', '#CA8A04', '#EA580C', '#64748B'];
 
-export function colorFor(nameKey: string): string {
+function colorFor(nameKey: string): string {
   const digest = createHash('sha256').update(nameKey).digest();
   return PALETTE[digest.readUInt32BE(0) % PALETTE.length]!;
 }
 
-export function tagView(row: TagRow) {
+function tagView(row: TagRow) {
   return {
     id: row.id,
     name: row.name,
@@ -37,7 +37,7 @@ export function tagView(row: TagRow) {
   };
 }
 
-export function reducedTagView(row: Pick<TagRow, 'id' | 'name' | 'color'>) {
+function reducedTagView(row: Pick<TagRow, 'id' | 'name' | 'color'>) {
   return { id: row.id, name: row.name, color: row.color };
 }
 

@@ -161,7 +161,7 @@ function checkSaveExtras(body: Record<string, unknown>, zone: string, now: Date,
   return { tagNames: Array.isArray(body.tags) ? tags.names : null, scheduledAt };
 }
 
-export interface ThreadPostInput extends PostContent {
+interface ThreadPostInput extends PostContent {
   id?: string;
 }
 

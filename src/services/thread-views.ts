@@ -2,7 +2,7 @@ import type { PublishStatus } from '../db/schema/index.js';
 import { iso } from '../lib/time.js';
 import type { PostAggregate, ThreadAggregate } from '../repos/threads.js';
 
-export interface PostMediaView {
+interface PostMediaView {
   id: string;
   url: string;
   altText: string | null;
@@ -20,7 +20,7 @@ interface DraftPostView {
   isSpoilerMedia: boolean;
 }
 
-export interface PostView extends DraftPostView {
+interface PostView extends DraftPostView {
   status: PublishStatus;
   publishedAt: string | null;
   permaLink: string | null;

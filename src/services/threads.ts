@@ -11,15 +11,7 @@ import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
-import {
-  bumpThreadVersion,
-  deleteThread as deleteThreadRow,
-  findAccessibleThreadAggregate,
-  insertThread,
-  listDraftThreadAggregates,
-  listScheduledThreadAggregates,
-  resetThreadForRetry,
-} from '../repos/threads.js';
+import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
@@ -75,7 +67,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
     }
     const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
     const threadId = newId(now.getTime());
-    await insertThread(trx, {
+    await threadsRepo.insertThread(trx, {
       id: threadId,
       account_id: account.id,
       team_id: workspace.teamId,
@@ -241,15 +233,15 @@ export async function listThreads(
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   const range = { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) };
-  if (query.include !== 'tags') return (await listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
+  if (query.include !== 'tags') return (await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
   // include=tags: the tags come in the same statement; sorted as Get Thread Tags sorts them.
-  const aggregates = await listScheduledThreadAggregates(ctx.db, workspace, range, { withTags: true });
+  const aggregates = await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range, { withTags: true });
   return aggregates.map((a) => ({ ...threadView(a), tags: (a.tags ?? []).sort(byTagName).map(({ id, name, color }) => ({ id, name, color })) }));
 }
 
 export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  return (await listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
+  return (await threadsRepo.listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
 }
 
 export async function getThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<ThreadView> {
@@ -258,7 +250,7 @@ export async function getThread(ctx: AppContext, account: AccountRow, threadId: 
 
 /** The thread and its version (Get Thread's ETag), read in the same statement. */
 export async function getVersionedThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ thread: ThreadView; version: number }> {
-  const aggregate = await findAccessibleThreadAggregate(ctx.db, threadId, account.id);
+  const aggregate = await threadsRepo.findAccessibleThreadAggregate(ctx.db, threadId, account.id);
   if (!aggregate) throw new NotFoundError(`Thread ${threadId}`);
   return { thread: threadView(aggregate), version: aggregate.thread.version };
 }
@@ -271,7 +263,7 @@ export async function deleteThread(ctx: AppContext, account: AccountRow, threadI
     // Its follow-ups go with it (ON DELETE CASCADE); locked here, so none is claimed meanwhile.
     for (const followUp of await lockFollowUpsOf(trx, thread.id)) assertFollowUpDeletable(followUp, ctx.clock.now());
     const postsDeleted = await countPosts(trx, thread.id);
-    await deleteThreadRow(trx, thread.id);
+    await threadsRepo.deleteThread(trx, thread.id);
     return { deleted: true, threadId: thread.id, postsDeleted };
   });
 }
@@ -288,7 +280,7 @@ export async function rescheduleThread(ctx: AppContext, account: AccountRow, thr
       posts.map((p) => p.status),
       'Rescheduling',
     );
-    await bumpThreadVersion(trx, thread.id, now, { scheduledAt });
+    await threadsRepo.bumpThreadVersion(trx, thread.id, now, { scheduledAt });
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();
@@ -304,7 +296,7 @@ export async function retryThread(ctx: AppContext, account: AccountRow, threadId
     assertIfMatch(thread, ifMatch);
     assertRetryable(thread);
     await resetUnpublishedPosts(trx, thread.id, now);
-    await resetThreadForRetry(trx, thread.id, scheduledAt, now);
+    await threadsRepo.resetThreadForRetry(trx, thread.id, scheduledAt, now);
   });
   ctx.scheduleSignal.ring();
   return getThread(ctx, account, threadId);

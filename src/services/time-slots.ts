@@ -10,8 +10,8 @@ import { canAccess, resolveWorkspace } from './accounts.js';
 import { requireProviderInWorkspace } from './providers.js';
 
 /** "Within 366 days" of now: how far the queue looks for a free instant. */
-export const QUEUE_HORIZON_MS = 366 * 86_400_000;
-export const MAX_NEXT_COUNT = 50;
+const QUEUE_HORIZON_MS = 366 * 86_400_000;
+const MAX_NEXT_COUNT = 50;
 const DEFAULT_NEXT_COUNT = 5;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
@@ -24,7 +24,7 @@ export interface TimeSlotView {
   createdAt: string;
 }
 
-export function timeSlotView(row: TimeSlotRow): TimeSlotView {
+function timeSlotView(row: TimeSlotRow): TimeSlotView {
   return { id: row.id, providerId: row.provider_id, dayOfWeek: row.day_of_week, time: row.time, timezone: row.timezone, createdAt: iso(row.created_at) };
 }
 
@@ -78,7 +78,7 @@ export async function deleteTimeSlot(ctx: AppContext, account: AccountRow, id: s
 }
 
 /** The count query parameter: a whole number 1–50 written in decimal (queries are not coerced). */
-export function readCount(value: string | undefined): number {
+function readCount(value: string | undefined): number {
   if (value === undefined) return DEFAULT_NEXT_COUNT;
   const n = /^[0-9]{1,3}$/.test(value) ? Number(value) : Number.NaN;
   if (!(n >= 1 && n <= MAX_NEXT_COUNT)) throw new ValidationError({ path: 'count', message: `must be a whole number from 1 to ${MAX_NEXT_COUNT}` });

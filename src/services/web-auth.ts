@@ -27,10 +27,10 @@ export const SESSION_COOKIE = 'skein_session';
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** A session's expiry slides forward on use, written at most once per this interval. */
 const SESSION_TOUCH_MS = 3600_000;
-export const SIGN_IN_LINK_TTL_MS = 24 * 3600_000;
-export const PASSWORD_MIN = 10;
+const SIGN_IN_LINK_TTL_MS = 24 * 3600_000;
+const PASSWORD_MIN = 10;
 /** argon2 reads every byte; a cap keeps one request from costing much more than another. */
-export const PASSWORD_MAX = 256;
+const PASSWORD_MAX = 256;
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane (about 20 ms here). */
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1, algorithm: 2 /* Algorithm.Argon2id (a const enum) */ } as const;
 

@@ -10,7 +10,7 @@ import * as repo from '../repos/webhooks.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 
 /** decisions.md: the deliveries list shows the latest 100 attempts. */
-export const DELIVERIES_SHOWN = 100;
+const DELIVERIES_SHOWN = 100;
 /** A name server that does not answer makes the request fail, not hang. */
 const RESOLVE_TIMEOUT_MS = 5_000;
 
@@ -22,7 +22,7 @@ export interface WebhookView {
   createdAt: string;
 }
 
-export function webhookView(row: WebhookRow): WebhookView {
+function webhookView(row: WebhookRow): WebhookView {
   return { id: row.id, url: row.url, events: row.events, teamId: row.team_id, createdAt: iso(row.created_at) };
 }
 

@@ -11,7 +11,7 @@ import { allRefs, type Concrete, curlLine, type FuzzRequest, fuzzRequest, type K
 import { enumerateRoutes, type RouteSpec, routeKey } from './routes.js';
 import { type TenantName, World } from './world.js';
 
-export type FailureKind =
+type FailureKind =
   | 'server-error'
   | 'not-problem-json'
   | 'undocumented-status'
@@ -63,7 +63,7 @@ export interface FuzzReport {
  * lands. Empty now: the error-path fixes (PATCH /account with nothing to set, deep nesting,
  * Fastify's own 400/414/431 bodies) are merged. Add an entry naming the defect and its branch.
  */
-export function knownDefect(_f: Failure, _request: FuzzRequest, _answer: Answer | null): string | null {
+function knownDefect(_f: Failure, _request: FuzzRequest, _answer: Answer | null): string | null {
   return null;
 }
 
@@ -269,7 +269,7 @@ export function checkAnswer({ route, request, method, answer, before, after, cal
 }
 
 /** The tenant whose key the request presents (Authorization wins over X-Api-Key). */
-export function callerOf(request: FuzzRequest): TenantName {
+function callerOf(request: FuzzRequest): TenantName {
   return request.auth === 'b' || request.auth === 'both-headers' ? 'b' : 'a';
 }
 

@@ -42,15 +42,6 @@ export function toJsonText(node: Node, resolve: Resolver): string {
   return JSON.stringify(node);
 }
 
-/** Plain value → node tree (objects keep their key order). */
-export function fromPlain(value: unknown): Node {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
-  if (value instanceof Ref || value instanceof Raw || value instanceof Obj) return value;
-  if (Array.isArray(value)) return value.map(fromPlain);
-  if (typeof value === 'object') return new Obj(Object.entries(value).map(([k, v]) => [k, fromPlain(v)]));
-  return null;
-}
-
 /** Node tree → plain value with refs resolved (what the server should parse the body into). */
 export function toPlain(node: Node, resolve: Resolver): unknown {
   if (node instanceof Ref) return resolve(node);

@@ -4,10 +4,10 @@ import { type RouteSpec, routeKey } from './routes.js';
 import { arbitraryOf, type Hint, type JsonSchema } from './schema-arb.js';
 
 /** Who calls: tenant a (the usual caller), tenant b, or nobody valid. */
-export type Auth = 'a' | 'b' | 'none' | 'garbage' | 'empty-bearer' | 'basic' | 'x-api-key' | 'both-headers';
+type Auth = 'a' | 'b' | 'none' | 'garbage' | 'empty-bearer' | 'basic' | 'x-api-key' | 'both-headers';
 
 /** A path parameter: a ref, text to encode, or raw text put in the path as it is. */
-export type PathValue = Ref | string | Raw;
+type PathValue = Ref | string | Raw;
 
 export interface FuzzRequest {
   route: string;
@@ -42,7 +42,7 @@ export interface Concrete {
 const REF_KIND_OF_PARAM: Record<string, RefKind> = { threadId: 'thread', postId: 'post' };
 
 /** The ref kind of a path parameter; `id` takes its meaning from the segment before it. */
-export function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
+function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
   if (REF_KIND_OF_PARAM[name]) return REF_KIND_OF_PARAM[name]!;
   if (name === 'id') {
     if (route.path.includes('/keys/')) return 'key';
@@ -74,7 +74,7 @@ function pad(n: number): string {
 }
 
 /** Meaningful values for named fields: ids of rows that exist, times near the clock, URLs, zones. */
-export const hint: Hint = (name: string, schema: JsonSchema) => {
+const hint: Hint = (name: string, schema: JsonSchema) => {
   const nullable = JSON.stringify(schema).includes('"null"');
   switch (name) {
     case 'providerId':
@@ -136,7 +136,7 @@ export const hint: Hint = (name: string, schema: JsonSchema) => {
 };
 
 /** Valid requests of one route: its declared schemas, with meaningful values mixed in. */
-export function validRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
+function validRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
   const params = fc.record(
     Object.fromEntries(
       route.params.map((p) => {
@@ -279,7 +279,7 @@ const HEADER_ODDITIES: Array<[string, string]> = [
 ];
 const RAW_BODIES = ['undefined', "{'a':1}", 'NaN', ' ', '[]', 'null', '"str"', '0', '{', '{"a":', '\ufeff{}', '{}garbage', '1e999999', '-', 'true'];
 
-export type MutationName =
+type MutationName =
   | 'drop-field'
   | 'wrong-type'
   | 'null'
@@ -331,14 +331,14 @@ const MUTATIONS: MutationName[] = [
   'http',
 ];
 
-export interface Mutation {
+interface Mutation {
   name: MutationName;
   /** Picks the slot, value or variant; taken modulo the number of choices. */
   a: number;
   b: number;
 }
 
-export const mutationArb: fc.Arbitrary<Mutation> = fc.record({ name: fc.constantFrom(...MUTATIONS), a: fc.nat(1_000), b: fc.nat(1_000) });
+const mutationArb: fc.Arbitrary<Mutation> = fc.record({ name: fc.constantFrom(...MUTATIONS), a: fc.nat(1_000), b: fc.nat(1_000) });
 
 /** Valid requests of one route, most of them then broken in one to three ways. */
 export function fuzzRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
@@ -363,7 +363,7 @@ function bodyRender(request: FuzzRequest, resolve: Resolver): string {
 }
 
 /** A copy of the request with one mutation applied (a no-op when it does not fit the request). */
-export function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
+function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
   const r: FuzzRequest = {
     ...original,
     params: { ...original.params },
@@ -562,7 +562,7 @@ export function allRefs(r: FuzzRequest): Ref[] {
   return out;
 }
 
-export function replaceRef(r: FuzzRequest, target: Ref, by: Ref): FuzzRequest {
+function replaceRef(r: FuzzRequest, target: Ref, by: Ref): FuzzRequest {
   const swap = (ref: Ref) => (ref === target ? by : ref);
   return {
     ...r,
@@ -592,7 +592,7 @@ function queryValue(v: Node, resolve: Resolver): string {
  * Percent-encoding of every byte but the unreserved ones. A lone surrogate (which
  * encodeURIComponent refuses) is sent as the bytes a careless encoder would produce (ED A0 80).
  */
-export function percentEncode(text: string): string {
+function percentEncode(text: string): string {
   let out = '';
   for (const ch of text) {
     const code = ch.codePointAt(0)!;

@@ -33,7 +33,7 @@ describeEachDb('every fault of a request in one 400', (env) => {
     const cases: Case[] = [
       // Create Post
       {
-        name: 'create: the issue example (a missing text and empty repost delays)',
+        name: 'create: a missing text and empty repost delays, both named in one answer',
         method: 'POST',
         url: posts,
         body: { providerId: threads.id, posts: [{ topic: 'x' }], autoRepost: { enabled: true, delays: [] } },

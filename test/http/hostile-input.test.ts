@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH } from '../../src/http/plugins/json-body.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';
 
-/** Regression tests for the 500s of issue 14 ("No input breaks Skein"). */
+/** Inputs a client should never send, and that the server must still answer with a 4xx, not a 500. */
 describeEachDb('hostile input is a 4xx, never a 500', (env) => {
   test('PATCH /api/v1/account with nothing to change answers the account unchanged', async () => {
     const { app, ctx } = env();

@@ -1,5 +1,5 @@
 /**
- * The key cache (issue 9): an authenticated request needs no round trip for its key, yet a
+ * The key cache: an authenticated request needs no round trip for its key, yet a
  * revocation or an account change is seen at the next request, on every instance.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
- * Round trips to the database per request (issue 9): counted at the driver, so they cannot creep
- * back. BEGIN and COMMIT count; authentication counts (a key's first use reads it, later uses
- * are served from the key cache).
+ * Round trips to the database per request: counted at the driver, so a request that starts
+ * making more fails here. BEGIN and COMMIT count; authentication counts (a key's first use
+ * reads it, later uses are served from the key cache).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

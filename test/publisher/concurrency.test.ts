@@ -161,5 +161,5 @@ describeEachDb(
       assert.equal(new Set(fake.calls).size, calls, 'no post was even attempted twice');
     });
   },
-  { config: (c) => ({ ...c, publisher: { ...c.publisher, concurrency: CONCURRENCY, perProvider: 1 } }) },
+  { config: (c) => ({ ...c, publisher: { ...c.publisher, concurrency: CONCURRENCY, perAccount: 1 } }) },
 );

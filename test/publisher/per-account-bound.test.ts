@@ -94,5 +94,5 @@ describeEachDb(
       for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! > seen[i - 1]!, `a tick between post ${i} and post ${i + 1}: ${seen.join(', ')}`);
     });
   },
-  { config: (c) => ({ ...c, publisher: { ...c.publisher, concurrency: 4, perProvider: PER_ACCOUNT } }) },
+  { config: (c) => ({ ...c, publisher: { ...c.publisher, concurrency: 4, perAccount: PER_ACCOUNT } }) },
 );

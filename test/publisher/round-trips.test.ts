@@ -1,7 +1,7 @@
 /**
- * Round trips to the database per published thread (issue 9): counted at the driver, so they
- * cannot creep back. The claim marks the posts in the same statement; the thread's provider and
- * posts are read at once, in one statement each.
+ * Round trips to the database per published thread: counted at the driver, so publishing that
+ * starts making more fails here. The claim marks the posts in the same statement; the thread's
+ * provider and posts are read at once, in one statement each.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -54,7 +54,6 @@ describeEachDb(
       // follow-up replies' due time in one statement; the next claim (none due); the follow-up
       // replies' claim; the jobs' claim; the webhook deliveries' claim (the last four once per
       // round, not per thread). No lease renewal: the claim's lease is fresh (LeaseWatch).
-      // 21 before issue 9, 14 before the completion became one statement.
       assert.ok(publisher.length <= 9, `${publisher.length} round trips:\n${publisher.join('\n')}`);
     });
 

@@ -50,14 +50,14 @@ describeEachDb('the thread queue', (env) => {
     );
   });
 
-  test('spread over providers: at most perProvider threads of one provider in flight across workers, the least busy first', async () => {
+  test('spread over providers: at most perAccount threads of one provider (connected account) in flight across workers, the least busy first', async () => {
     const { ctx } = env();
     const busy = await owner(ctx);
     const quiet = await owner(ctx);
     const busyThreads = [];
     for (let i = 0; i < 3; i++) busyThreads.push(await insertThread(ctx, busy, { scheduledAt: at(-10 * MINUTE + i) }));
     const quietThread = await insertThread(ctx, quiet, { scheduledAt: at(-MINUTE) });
-    const spread = { perProvider: 1, lastServed: new Map<string, number>() };
+    const spread = { perAccount: 1, lastServed: new Map<string, number>() };
     const first = await threadQueue.claim(ctx.db, lease('w1'), 10, spread);
     assert.deepEqual(first.rows.map((r) => r.id).sort(), [busyThreads[0], quietThread].sort(), 'one per provider');
     assert.deepEqual((await threadQueue.claim(ctx.db, lease('w2'), 10, spread)).rows, [], 'both providers have one in flight');

@@ -198,7 +198,7 @@ test('the web app: first-start link, sign-in, keys, time zone, field errors, CSR
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();
   await shoot(page, 'not-found');
 
-  // Served as the issue asks: hashed assets cached for a year, index.html revalidated.
+  // Hashed assets never change, so they are cached for a year; index.html names them, so it is revalidated.
   const html = await api('/settings');
   assert.equal(html.headers.get('cache-control'), 'no-cache');
   const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())![1]!;

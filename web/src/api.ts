@@ -58,7 +58,7 @@ export interface AutoPlug {
 }
 
 /** What a change may add to its request. */
-export interface SendOptions {
+interface SendOptions {
   /** The ETag the change is based on: a 412 (`PRECONDITION_FAILED`) if the resource changed since. */
   ifMatch?: string | null;
 }

@@ -6,7 +6,7 @@
 
 export type Network = 'THREADS' | 'BLUESKY';
 
-export const TEXT_LIMITS: Record<Network, { bytes: number; graphemes: number | null }> = {
+const TEXT_LIMITS: Record<Network, { bytes: number; graphemes: number | null }> = {
   THREADS: { bytes: 500, graphemes: null },
   BLUESKY: { bytes: 3000, graphemes: 300 },
 };

@@ -1,6 +1,6 @@
 /** The shapes of threads, providers, tags, slots and follow-ups as the API answers them (docs/api.md). */
 
-export type Status = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
+type Status = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
 
 export interface Provider {
   id: string;
@@ -16,7 +16,7 @@ export interface SpoilerRange {
   length: number;
 }
 
-export interface PostMedia {
+interface PostMedia {
   id?: string;
   url: string;
   altText: string | null;
@@ -32,7 +32,7 @@ export interface Analytics {
   fetchedAt: string;
 }
 
-export interface Post {
+interface Post {
   id: string;
   content: string;
   postOrder: number;

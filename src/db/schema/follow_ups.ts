@@ -1,9 +1,9 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
-export type FollowUpStatus = 'PENDING' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
+type FollowUpStatus = 'PENDING' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
 
 /** One image of a follow-up, as given (the thread's network's content rules apply). */
-export interface FollowUpMedia {
+interface FollowUpMedia {
   url: string;
   altText: string | null;
 }

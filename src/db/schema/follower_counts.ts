@@ -1,5 +1,3 @@
-import type { Selectable } from 'kysely';
-
 /** A provider's follower count, one row per UTC day (the day's latest fetch). */
 export interface FollowerCountsTable {
   provider_id: string;
@@ -8,4 +6,3 @@ export interface FollowerCountsTable {
   count: number;
   fetched_at: Date;
 }
-export type FollowerCountRow = Selectable<FollowerCountsTable>;

@@ -3,7 +3,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 /** Thread jobs: REPOST, PLUG, ANALYTICS (`thread_id` set). Provider jobs: FOLLOWERS (`provider_id` set). */
 export type JobKind = 'REPOST' | 'PLUG' | 'ANALYTICS' | 'FOLLOWERS';
 export type ThreadJobKind = Exclude<JobKind, 'FOLLOWERS'>;
-export type JobStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
+type JobStatus = 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
 
 /**
  * Work a worker claims with a lease: follow-up work on a published thread (at most one job of

@@ -1,7 +1,7 @@
 import type { ColumnType, Selectable } from 'kysely';
 
 export type ProviderKind = 'THREADS' | 'BLUESKY';
-export type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
+type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
 
 export interface ProvidersTable {
   id: string;

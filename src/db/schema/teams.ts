@@ -1,11 +1,10 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType } from 'kysely';
 
 export interface TeamsTable {
   id: string;
   name: string;
   created_at: ColumnType<Date, Date | string, never>;
 }
-export type TeamRow = Selectable<TeamsTable>;
 
 export interface MembershipsTable {
   team_id: string;
@@ -13,4 +12,3 @@ export interface MembershipsTable {
   role: 'owner' | 'member';
   created_at: ColumnType<Date, Date | string, never>;
 }
-export type MembershipRow = Selectable<MembershipsTable>;

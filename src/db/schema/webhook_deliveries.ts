@@ -1,6 +1,6 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType } from 'kysely';
 
-export type WebhookDeliveryStatus = 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
+type WebhookDeliveryStatus = 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
 
 /** One event to one endpoint: a job claimed with a lease, retried with backoff until a 2xx or give-up. */
 export interface WebhookDeliveriesTable {
@@ -15,4 +15,3 @@ export interface WebhookDeliveriesTable {
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: Date;
 }
-export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

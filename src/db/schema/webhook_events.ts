@@ -1,4 +1,4 @@
-import type { ColumnType, Selectable } from 'kysely';
+import type { ColumnType } from 'kysely';
 import type { WebhookEventType } from './webhooks.js';
 
 /** The outbox: one row per event, written in the transaction of the change it reports. */
@@ -12,4 +12,3 @@ export interface WebhookEventsTable {
   data: ColumnType<Record<string, unknown>, string, never>;
   created_at: ColumnType<Date, Date | string, never>;
 }
-export type WebhookEventRow = Selectable<WebhookEventsTable>;

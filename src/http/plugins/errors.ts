@@ -8,7 +8,7 @@ import type { WebAppHandler } from '../web-app.js';
 import { dedupe, shapeFaults } from './validation.js';
 
 /** Answers any error with its problem; the one place an error becomes a response. */
-export function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const body = toProblem(err);
   if (body.status >= 500 && body.status !== 503) request.log.error({ err }, 'request failed');
   if (err instanceof RateLimitedError) reply.header('retry-after', String(err.retryAfterSeconds));

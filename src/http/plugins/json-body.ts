@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** Records faults found in the request; the validation guard answers them with the others. */
-export function addInputFaults(request: FastifyRequest, faults: FieldFault[]): void {
+function addInputFaults(request: FastifyRequest, faults: FieldFault[]): void {
   if (faults.length === 0) return;
   request.inputFaults ??= [];
   request.inputFaults.push(...faults);
@@ -72,7 +72,7 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
  * (`posts.0.text`) of strings and keys holding U+0000, in document order, and the path of the
  * first array or object nested deeper than MAX_JSON_DEPTH (null if none; then `nul` is complete).
  */
-export function scanJson(root: unknown): { nul: string[]; tooDeep: string | null } {
+function scanJson(root: unknown): { nul: string[]; tooDeep: string | null } {
   const nul: string[] = [];
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 1 }];
   while (stack.length > 0) {

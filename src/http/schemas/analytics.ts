@@ -15,13 +15,13 @@ const Sum = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
 });
 const metrics = { views: Sum, likes: Sum, replies: Sum, reposts: Sum, quotes: Sum, shares: Sum };
 
-export const AnalyticsDay = Type.Object({
+const AnalyticsDay = Type.Object({
   date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'A calendar day in the account’s time zone' }),
   posts: Count,
   ...metrics,
 });
 
-export const AnalyticsTopPost = Type.Object({
+const AnalyticsTopPost = Type.Object({
   threadId: Id,
   postId: Id,
   permaLink: Type.Union([Type.String(), Type.Null()]),

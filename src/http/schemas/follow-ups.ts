@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Id, NullableIsoDateTime } from './common.js';
 import { MediaInput } from './threads.js';
 
-export const FollowUpStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
+const FollowUpStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
 const DelayMinutes = Type.Integer({ minimum: 5, maximum: 10_080, description: "Minutes after the thread's last post is published: 5 to 10,080 (7 days)" });
 

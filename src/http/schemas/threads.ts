@@ -11,7 +11,7 @@ export const MediaInput = Type.Object({
 // The bounds hold on every network; Threads also needs each range inside the text, without
 // overlaps (content rules). Bluesky posts keep their ranges but never publish them.
 const INT32_MAX = 2_147_483_647;
-export const SpoilerRange = Type.Object({
+const SpoilerRange = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: INT32_MAX, description: '0-based, in UTF-16 code units' }),
   length: Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'In UTF-16 code units, at least 1' }),
 });
@@ -19,7 +19,7 @@ export const SpoilerRange = Type.Object({
 const SpoilerRanges = Type.Array(SpoilerRange, { maxItems: 10 });
 const Topic = Type.Union([Type.String(), Type.Null()]);
 
-export const PostInput = Type.Object({
+const PostInput = Type.Object({
   text: Type.String(),
   topic: Type.Optional(Topic),
   media: Type.Optional(Type.Array(MediaInput)),
@@ -73,7 +73,7 @@ const draftPostFields = {
   isSpoilerMedia: Type.Boolean(),
 };
 
-export const Post = Type.Object({
+const Post = Type.Object({
   ...draftPostFields,
   status: Status,
   publishedAt: NullableIsoDateTime,

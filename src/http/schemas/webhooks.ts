@@ -15,7 +15,7 @@ export const CreateWebhookBody = Type.Object({
   teamId: TeamIdQuery,
 });
 
-export const Webhook = Type.Object({
+const Webhook = Type.Object({
   id: Id,
   url: Type.String(),
   events: Type.Array(EventType),
@@ -46,7 +46,7 @@ export const QueuedPing = Type.Object({
   type: Type.Literal('ping'),
 });
 
-export const Delivery = Type.Object({
+const Delivery = Type.Object({
   eventId: Id,
   type: Type.String(),
   attempt: Type.Integer({ description: '1 for the first attempt of this event to this webhook' }),

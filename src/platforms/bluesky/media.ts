@@ -23,7 +23,7 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 const JPEG_ALIASES = new Set(['image/jpg', 'image/pjpeg']);
 
-export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
+type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface MediaFetchOptions {
   /** SKEIN_ALLOW_PRIVATE_MEDIA: let URLs reach private and loopback addresses (tests only). */
@@ -77,7 +77,7 @@ export async function checkedAddresses(url: URL, options: MediaFetchOptions): Pr
   return addresses;
 }
 
-export function parseMediaUrl(raw: string): URL {
+function parseMediaUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);

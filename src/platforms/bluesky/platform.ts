@@ -216,7 +216,7 @@ export class BlueskyPlatform implements Platform {
 }
 
 /** `https://bsky.app/profile/<did>/post/<rkey>`: the DID form survives handle changes. */
-export function permalinkOf(uri: string): string | null {
+function permalinkOf(uri: string): string | null {
   const parts = parseAtUri(uri);
   return parts && parts.collection === POST ? `https://bsky.app/profile/${parts.repo}/post/${parts.rkey}` : null;
 }

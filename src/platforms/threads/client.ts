@@ -18,9 +18,9 @@ const QUOTA_RETRY_MS = 60 * 60_000;
 /** Code 368 (temporarily blocked for policy reasons): Meta says "retry much later". */
 const POLICY_BLOCK_RETRY_MS = 6 * 60 * 60_000;
 
-export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
+type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
 export type InsightMetric = 'views' | 'likes' | 'replies' | 'reposts' | 'quotes' | 'shares';
-export const INSIGHT_METRICS: readonly InsightMetric[] = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
+const INSIGHT_METRICS: readonly InsightMetric[] = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
 
 export interface ThreadsClientOptions {
   /** Graph host without version, e.g. https://graph.threads.net (THREADS_API_URL). */
@@ -441,7 +441,7 @@ function networkError(action: string, err: unknown): PublishError {
   });
 }
 
-export function responseError(action: string, status: number, headers: Headers, text: string, nowMs: number): PublishError {
+function responseError(action: string, status: number, headers: Headers, text: string, nowMs: number): PublishError {
   const error = readGraphError(text);
   const detail = error ? describeGraphError(error) : `HTTP ${status}`;
   const message = `Threads ${action} failed: ${detail}`;

@@ -1,7 +1,7 @@
 import { type Analytics, type MediaItem, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
 import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.js';
 
-export { ThreadsClient, type ThreadsClientOptions } from './client.js';
+export { ThreadsClient } from './client.js';
 
 /** How long to wait for Meta to process a container (docs/reference/threads-api.md §4.4: at most ~5 min). */
 export interface ContainerPolling {

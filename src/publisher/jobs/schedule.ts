@@ -45,7 +45,7 @@ export const PLUG_GIVE_UP_AFTER_MS = 7 * DAY;
 export const PLUG_FIRST_CHECK_MS = 15 * MINUTE;
 
 /** Likes are checked every 15 min for the first 6 h, every 30 min until a day, then hourly. */
-export function plugCheckIntervalMs(ageMs: number): number {
+function plugCheckIntervalMs(ageMs: number): number {
   if (ageMs < 6 * HOUR) return 15 * MINUTE;
   if (ageMs < DAY) return 30 * MINUTE;
   return HOUR;
@@ -64,7 +64,7 @@ export function nextPlugCheck(firstPublishedAt: Date, now: Date): Date | null {
  * fixed point of the first two hours (from a hash of the job id), so that the accounts of a
  * server do not all call the network at midnight.
  */
-export const FOLLOWERS_SPREAD_MS = 2 * HOUR;
+const FOLLOWERS_SPREAD_MS = 2 * HOUR;
 
 /** The next daily follower fetch after `after`: in the next UTC day. */
 export function nextFollowersRun(after: Date, jobId: string): Date {

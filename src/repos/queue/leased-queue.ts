@@ -16,7 +16,7 @@ import type { DbOrTrx } from '../types.js';
  */
 
 export type QueueTableName = 'threads' | 'jobs' | 'follow_ups' | 'webhook_deliveries';
-export type QueueRow<T extends QueueTableName> = Selectable<Database[T]>;
+type QueueRow<T extends QueueTableName> = Selectable<Database[T]>;
 export type QueueColumn<T extends QueueTableName> = keyof Database[T] & string;
 type StatusOf<T extends QueueTableName> = Database[T] extends { status: infer S extends string } ? S : never;
 
@@ -24,7 +24,7 @@ type StatusOf<T extends QueueTableName> = Database[T] extends { status: infer S 
 export type QueueKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
 
 /** The tables where a post's network state (container, network post id, CID) is saved. */
-export type ContainerTable = 'posts' | 'jobs' | 'follow_ups';
+type ContainerTable = 'posts' | 'jobs' | 'follow_ups';
 
 export interface QueueTable<T extends QueueTableName, K extends QueueColumn<T>> {
   readonly table: T;
@@ -95,7 +95,7 @@ export interface Claimed<Row> {
 }
 
 /** A post's network state as it is saved (see platforms/platform.ts PostProgress). */
-export interface NetworkState {
+interface NetworkState {
   containerId: string | null;
   networkPostId: string | null;
   cid: string | null;

@@ -5,7 +5,7 @@
  * PDS that kills the worker at a chosen write (the XRPC counterpart of harness.ts's GraphProxy).
  */
 import type { Clock } from '../../../src/lib/clock.js';
-import { InterceptingProxy, type WorkerProcess } from './harness.js';
+import { InterceptingProxy } from './harness.js';
 
 /**
  * The fake Graph API's clock in the crash tests: real time plus the jumps the test makes. With a
@@ -41,23 +41,6 @@ export class Gate {
     this.isOpen = true;
     this.#open();
   }
-}
-
-/** Resolves when a line of the worker's log contains `text` (polls its collected lines). */
-export function logLine(worker: WorkerProcess, text: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const timer = setInterval(() => {
-      const line = worker.lines.find((l) => l.includes(text));
-      if (line !== undefined) {
-        clearInterval(timer);
-        resolve(line);
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(timer);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for "${text}" in ${worker.name}'s log`));
-      }
-    }, 20);
-  });
 }
 
 // ---- a proxy in front of a Bluesky PDS ----

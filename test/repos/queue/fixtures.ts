@@ -15,8 +15,6 @@ export interface QueueFixture {
   lease(key: Record<string, string>): Promise<{ status: string; locked_by: string | null; locked_until: Date | null; attempts: number }>;
 }
 
-export const QUEUE_TABLES = ['threads', 'jobs', 'follow_ups', 'webhook_deliveries'] as const satisfies readonly QueueTableName[];
-
 /** Empties every queue table (the tests of a file share one database). */
 export async function emptyQueues(ctx: AppContext): Promise<void> {
   await ctx.db.deleteFrom('webhook_deliveries').execute();

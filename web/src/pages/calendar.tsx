@@ -343,7 +343,7 @@ export function CalendarPage() {
 }
 
 /** The dates a view shows: the Monday-to-Sunday week of `anchor`, or whole weeks covering its month. */
-export function visibleDays(view: View, anchor: string): string[] {
+function visibleDays(view: View, anchor: string): string[] {
   if (view === 'week') {
     const monday = addDays(anchor, 1 - weekday(anchor));
     return Array.from({ length: 7 }, (_, i) => addDays(monday, i));

@@ -13,7 +13,7 @@ export interface ThreadsSetup {
   guideUrl: string;
 }
 
-export const GUIDE_PATH = '/guide/connect-threads';
+const GUIDE_PATH = '/guide/connect-threads';
 
 /** The setup check, read once when the page opens; `loaded` once it answered either way. */
 export function useThreadsSetup(api: Api): { setup: ThreadsSetup | null; setupError: string | null; loaded: boolean } {

@@ -90,7 +90,7 @@ export type FakeEndpoint =
   | 'threads_insights';
 
 /** Parameters each endpoint knows, besides access_token; anything else is refused. */
-export const KNOWN_PARAMS: Record<FakeEndpoint, readonly string[]> = {
+const KNOWN_PARAMS: Record<FakeEndpoint, readonly string[]> = {
   'oauth.access_token': ['client_id', 'client_secret', 'grant_type', 'redirect_uri', 'code'],
   access_token: ['grant_type', 'client_secret'],
   refresh_access_token: ['grant_type'],
@@ -115,7 +115,7 @@ export function rejectUnknownParams(endpoint: FakeEndpoint, params: Params): voi
 }
 
 /** Graph booleans are the strings `true` / `false`. */
-export function readBool(params: Params, name: string): boolean | undefined {
+function readBool(params: Params, name: string): boolean | undefined {
   const value = params[name];
   if (value === undefined) return undefined;
   if (value !== 'true' && value !== 'false') throw invalidParam(`Param ${name} must be a boolean`);
@@ -256,7 +256,7 @@ function parseTopic(raw: string | undefined): string | null {
   return raw;
 }
 
-export function textLength(text: string, unit: SpoilerUnit): number {
+function textLength(text: string, unit: SpoilerUnit): number {
   if (unit === 'utf8') return Buffer.byteLength(text, 'utf8');
   return unit === 'codepoint' ? [...text].length : text.length;
 }
