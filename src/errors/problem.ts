@@ -1,7 +1,14 @@
 import { AppError, type ErrorCode, type FieldFault } from './index.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-const PROBLEM_BASE = 'https://skein.dev/problems/';
+/**
+ * A problem's `type` is the row of its code in docs/errors.md, which every server serves in its
+ * web app: a URI reference relative to the server that answered (RFC 9457 allows it), so it
+ * claims no domain and always points at the documentation of the version that sent it.
+ */
+export function problemType(code: string): string {
+  return `/guide/errors#${code.toLowerCase().replaceAll('_', '-')}`;
+}
 
 export interface Problem {
   type: string;
@@ -12,7 +19,8 @@ export interface Problem {
   errors?: FieldFault[];
 }
 
-const TITLES: Record<ErrorCode, string> = {
+/** Every code a problem carries (but `NOT_READY`, which only /readyz answers), with its title. */
+export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'Validation failed',
   INVALID_LOCAL_TIME: 'Local time does not exist',
   SCHEDULE_IN_PAST: 'Scheduled time is in the past',
@@ -40,7 +48,7 @@ const TITLES: Record<ErrorCode, string> = {
 };
 
 export function problem(status: number, code: ErrorCode, detail: string, errors?: FieldFault[]): Problem {
-  const body: Problem = { type: PROBLEM_BASE + code.toLowerCase().replaceAll('_', '-'), title: TITLES[code], status, detail, code };
+  const body: Problem = { type: problemType(code), title: PROBLEM_TITLES[code], status, detail, code };
   if (errors) body.errors = errors;
   return body;
 }

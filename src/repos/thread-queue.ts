@@ -111,6 +111,9 @@ export async function countDueUnpublishedThreads(db: DbOrTrx, now: Date): Promis
 /** The completed thread as its completing statement returns it. */
 type CompletedThread = ThreadRow & { first_post_published_at: Date | null; data: unknown };
 
+/** A thread that ends (published or failed) is held by no worker and waits for no retry. */
+const LEASE_ENDED = { locked_by: null, locked_until: null, next_attempt_at: null } as const;
+
 /**
  * The thread is PUBLISHED (while `workerId` holds it), and in the same statement its
  * `thread.published` event is written when a webhook of its workspace wants it, its follow-up
@@ -124,9 +127,7 @@ export async function completeThread(db: DbOrTrx, id: string, workerId: string, 
     .set((eb) => ({
       status: 'PUBLISHED',
       published_at: now,
-      locked_by: null,
-      locked_until: null,
-      next_attempt_at: null,
+      ...LEASE_ENDED,
       last_error: null,
       version: eb('version', '+', 1),
       updated_at: now,
@@ -159,9 +160,7 @@ export async function failThread(trx: DbOrTrx, id: string, workerId: string, err
     .updateTable('threads')
     .set((eb) => ({
       status: 'FAILED',
-      locked_by: null,
-      locked_until: null,
-      next_attempt_at: null,
+      ...LEASE_ENDED,
       last_error: `${error.code}: ${error.message}`,
       version: eb('version', '+', 1),
       updated_at: now,

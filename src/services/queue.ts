@@ -1,11 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ThreadRow } from '../db/schema/index.js';
 import type { IfMatch } from '../lib/etag.js';
-import { listPosts } from '../repos/posts.js';
-import { bumpThreadVersion } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { assertAllPostsReady, assertIfMatch } from './edit-rules.js';
-import { requireAccessibleThread } from './thread-access.js';
+import { moveThread } from './threads.js';
 import { takeNextFreeInstant } from './time-slots.js';
 
 /**
@@ -19,21 +16,6 @@ export function queuedInstantFor(trx: DbOrTrx, thread: ThreadRow, now: Date): Pr
 }
 
 /** Moves a draft or a scheduled READY thread to its provider's next free time slot; answers as Reschedule does. */
-export async function queueThread(ctx: AppContext, account: AccountRow, threadId: string, ifMatch?: IfMatch) {
-  const now = ctx.clock.now();
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    assertIfMatch(thread, ifMatch);
-    const posts = await listPosts(trx, thread.id);
-    assertAllPostsReady(
-      thread,
-      posts.map((p) => p.status),
-      'Queueing',
-    );
-    const scheduledAt = await queuedInstantFor(trx, thread, now);
-    await bumpThreadVersion(trx, thread.id, now, { scheduledAt });
-    return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
-  });
-  ctx.scheduleSignal.ring();
-  return result;
+export function queueThread(ctx: AppContext, account: AccountRow, threadId: string, ifMatch?: IfMatch) {
+  return moveThread(ctx, account, threadId, ifMatch, 'Queueing', queuedInstantFor);
 }

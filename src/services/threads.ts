@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderRow } from '../db/schema/index.js';
+import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
@@ -56,7 +56,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const { workspace, provider, plug } = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
   const faults = new Faults();
-  const { repostHours, tagNames } = checkCreate(input, provider, faults);
+  const { repostHours, tagNames } = readCreateContent(input, provider, faults);
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   faults.throwIfAny();
 
@@ -121,11 +121,12 @@ async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: CreateT
 }
 
 /**
- * The content rules of Create Post, over what is well-formed in `body` (it may have shape faults
- * too, see content-rules.ts); `provider` null when it is not known. Returns the repost delay and
- * the tag names, checked.
+ * Reads what Create Post's content rules check (the repost delay in hours, the tag names), adding
+ * a fault for each rule broken, as readScheduleChoice does for the time. Runs over what is
+ * well-formed in `body` (it may have shape faults too, see content-rules.ts); `provider` is null
+ * when it is not known.
  */
-function checkCreate(body: unknown, provider: ProviderRow | null, faults: Faults): { repostHours: number | null; tagNames: string[] } {
+function readCreateContent(body: unknown, provider: ProviderRow | null, faults: Faults): { repostHours: number | null; tagNames: string[] } {
   if (!isRecord(body)) return { repostHours: null, tagNames: [] };
   // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
   // reconnected (same provider id) before then.
@@ -165,7 +166,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
     provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, await resolveWorkspace(ctx.db, account, teamId), providerId));
   }
   const faults = new Faults();
-  checkCreate(body, provider, faults);
+  readCreateContent(body, provider, faults);
   readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
@@ -269,8 +270,24 @@ export async function deleteThread(ctx: AppContext, account: AccountRow, threadI
 }
 
 export async function rescheduleThread(ctx: AppContext, account: AccountRow, threadId: string, scheduleAt: string, ifMatch?: IfMatch) {
+  const scheduledAt = readScheduleAt(scheduleAt, account.timezone, ctx.clock.now());
+  return moveThread(ctx, account, threadId, ifMatch, 'Rescheduling', async () => scheduledAt);
+}
+
+/**
+ * Moves a READY thread (every post READY) to the instant `to` chooses, inside the transaction
+ * that holds the thread row; Reschedule and Queue answer alike: the thread, its new time and its
+ * post count.
+ */
+export async function moveThread(
+  ctx: AppContext,
+  account: AccountRow,
+  threadId: string,
+  ifMatch: IfMatch | undefined,
+  action: 'Rescheduling' | 'Queueing',
+  to: (trx: DbOrTrx, thread: ThreadRow, now: Date) => Promise<Date>,
+) {
   const now = ctx.clock.now();
-  const scheduledAt = readScheduleAt(scheduleAt, account.timezone, now);
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     assertIfMatch(thread, ifMatch);
@@ -278,8 +295,9 @@ export async function rescheduleThread(ctx: AppContext, account: AccountRow, thr
     assertAllPostsReady(
       thread,
       posts.map((p) => p.status),
-      'Rescheduling',
+      action,
     );
+    const scheduledAt = await to(trx, thread, now);
     await threadsRepo.bumpThreadVersion(trx, thread.id, now, { scheduledAt });
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });

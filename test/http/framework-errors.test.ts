@@ -71,7 +71,7 @@ function assertProblem(res: RawResponse | undefined, status: number, code: strin
   assert.equal(body.code, code, what);
   assert.equal(typeof body.title, 'string', what);
   assert.equal(typeof body.detail, 'string', what);
-  assert.match(body.type, /^https:\/\//, what);
+  assert.equal(body.type, `/guide/errors#${body.code.toLowerCase().replaceAll('_', '-')}`, what);
 }
 
 async function listening(options: TestEnvOptions = {}) {

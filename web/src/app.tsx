@@ -5,7 +5,7 @@ import { AccountsPage } from './pages/accounts.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
-import { GuidePage } from './pages/guide.js';
+import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings.js';
@@ -40,7 +40,7 @@ const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
   { path: '/settings', label: 'Settings', page: SettingsPage },
 ];
 
-const PUBLIC_PATHS = new Set(['/sign-in', '/set-password', '/guide/connect-threads']);
+const PUBLIC_PATHS = new Set(['/sign-in', '/set-password', ...GUIDE_PATHS]);
 
 export function App() {
   const { path } = useLocation();
@@ -83,10 +83,10 @@ export function App() {
       </PublicFrame>
     );
   if (path === '/set-password') return <PublicFrame>{<SetPasswordPage api={api} onSignedIn={signedIn} />}</PublicFrame>;
-  if (path === '/guide/connect-threads')
+  if (GUIDE_PATHS.includes(path))
     return (
       <PublicFrame wide>
-        <GuidePage />
+        <GuidePage name={path.slice('/guide/'.length)} />
       </PublicFrame>
     );
   if (session === 'loading' || session === null) return <Shell />;

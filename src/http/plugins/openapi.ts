@@ -26,18 +26,52 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) => problemsAsProblemJson('openapiObject' in document ? document.openapiObject : {}),
   });
-  // Any route that reads a body can answer 413 (too large) and 415 (not JSON) before its handler
-  // runs; say so in every such operation rather than in each route file.
   app.addHook('onRoute', (route) => {
     const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (!response || ![route.method].flat().some((m) => BODY_METHODS.has(m))) return;
-    for (const status of [413, 415]) response[status] ??= ProblemRef;
-    // Signed in by the session cookie, a state change without its CSRF token is refused.
-    if (!route.config?.public) response[403] ??= ProblemRef;
+    if (!response) return;
+    for (const status of impliedProblemStatuses(route)) response[status] ??= ProblemRef;
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/v1/openapi.json' } as never });
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 });
+
+interface RouteShape {
+  method: string | string[];
+  url: string;
+  schema?: { querystring?: unknown; body?: unknown; headers?: unknown };
+  config?: { public?: boolean };
+}
+
+/**
+ * The error statuses a route answers because of what it is, not what it does: every request may
+ * be malformed (400) or over its rate limit (429); a route behind a key may meet a missing one
+ * (401); one that reads a body may get too large a body (413) or one not JSON (415), and, signed
+ * in by the session cookie, lack its CSRF token (403); one that names a resource by id (a path
+ * parameter, or a query or body field ending in `Id`) may not find it (404); one that takes
+ * `If-Match` may find it changed (412). Derived here so that a new route cannot forget one.
+ */
+function impliedProblemStatuses(route: RouteShape): number[] {
+  const statuses = [400, 429];
+  const isPublic = route.config?.public === true;
+  if (!isPublic) statuses.push(401);
+  if ([route.method].flat().some((method) => BODY_METHODS.has(method))) {
+    statuses.push(413, 415);
+    if (!isPublic) statuses.push(403);
+  }
+  const { querystring, body, headers } = route.schema ?? {};
+  if (route.url.includes('/:') || namesAnId(querystring) || namesAnId(body)) statuses.push(404);
+  if (propertyNames(headers).includes('if-match')) statuses.push(412);
+  return statuses;
+}
+
+function namesAnId(schema: unknown): boolean {
+  return propertyNames(schema).some((name) => /Id$/.test(name));
+}
+
+function propertyNames(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties ? Object.keys(properties) : [];
+}
 
 type Responses = Record<string, { content?: Record<string, unknown> }>;
 

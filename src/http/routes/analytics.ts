@@ -36,7 +36,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       summary: "Fetch the analytics of the thread's published posts from the network now; answers the thread",
       params: ThreadIdParams,
       body: RefreshBody,
-      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 413, 415, 429, 502]),
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [409, 502]),
     },
     // The body is optional: no body means the same as {}.
     preValidation: async (request) => {

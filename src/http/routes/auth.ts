@@ -52,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       summary: 'Sign in with email and password; sets the session cookie',
       security: [],
       body: Type.Object({ email: Type.String(), password: Type.String() }),
-      response: withProblems({ 200: Session }, [400, 401, 413, 415, 429]),
+      response: withProblems({ 200: Session }, [401]),
     },
     handler: async (request, reply) => sessionAnswer(request, reply, await signIn(ctx, { ...request.body, ip: request.ip })),
   });
@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags: ['Web sign-in'],
       summary: 'End the session of the cookie (needs X-CSRF-Token while it is live)',
       security: [],
-      response: withProblems({ 200: Type.Object({ signedOut: Type.Boolean() }) }, [400, 403, 413, 415, 429]),
+      response: withProblems({ 200: Type.Object({ signedOut: Type.Boolean() }) }, [403]),
     },
     handler: async (request, reply) => {
       const token = cookieValue(request, SESSION_COOKIE);
@@ -82,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     schema: {
       tags: ['Web sign-in'],
       summary: 'Who is signed in, and the CSRF token of the session',
-      response: withProblems({ 200: Session }, [400, 401, 429]),
+      response: withProblems({ 200: Session }),
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -97,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       summary: 'Set the password with a one-time sign-in link (valid 24 h) and sign in',
       security: [],
       body: Type.Object({ token: Type.String(), password: Type.String() }),
-      response: withProblems({ 200: Session }, [400, 413, 415, 429]),
+      response: withProblems({ 200: Session }),
     },
     handler: async (request, reply) => sessionAnswer(request, reply, await redeemSignInLink(ctx, request.body)),
   });
@@ -108,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags: ['Web sign-in'],
       summary: "Change the password; ends the account's other sessions",
       body: Type.Object({ currentPassword: Type.String(), password: Type.String() }),
-      response: withProblems({ 200: Session }, [400, 401, 403, 413, 415, 429]),
+      response: withProblems({ 200: Session }),
     },
     handler: async (request, reply) => {
       const account = caller(request);
@@ -123,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     schema: {
       tags: ['Account'],
       summary: 'Teams of the calling account',
-      response: withProblems({ 200: Type.Object({ teams: Type.Array(Team) }) }, [400, 401, 429]),
+      response: withProblems({ 200: Type.Object({ teams: Type.Array(Team) }) }),
     },
     handler: async (request) => ({ teams: await listTeams(ctx.db, caller(request)) }),
   });

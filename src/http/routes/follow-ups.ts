@@ -15,7 +15,7 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       summary: "Add a reply published delayMinutes after the thread's last post (at most 10 per thread)",
       params: ThreadIdParams,
       body: CreateFollowUpBody,
-      response: withProblems({ 201: FollowUp }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems({ 201: FollowUp }, [409]),
     },
     handler: async (request, reply) => reply.status(201).send(await createFollowUp(ctx, caller(request), request.params.threadId, request.body)),
   });
@@ -38,7 +38,7 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: "Delete a follow-up (Skein's record only; a published reply stays on the network)",
       params: FollowUpParams,
-      response: withProblems({ 200: DeletedFollowUp }, [400, 401, 404, 409, 429]),
+      response: withProblems({ 200: DeletedFollowUp }, [409]),
     },
     handler: async (request) => deleteFollowUp(ctx, caller(request), request.params.threadId, request.params.id),
   });

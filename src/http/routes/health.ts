@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { pingDatabase } from '../../db/database.js';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../../errors/problem.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -9,8 +10,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     const notReady = (detail: string) =>
       reply
         .status(503)
-        .type('application/problem+json')
-        .send({ type: 'https://skein.dev/problems/not-ready', title: 'Not ready', status: 503, detail, code: 'NOT_READY' });
+        .type(PROBLEM_CONTENT_TYPE)
+        .send({ type: problemType('NOT_READY'), title: 'Not ready', status: 503, detail, code: 'NOT_READY' });
     try {
       await pingDatabase(ctx.db);
     } catch {

@@ -52,7 +52,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       summary: 'Create a thread (scheduled) or a draft (no scheduleAt)',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
       body: CreatePostBody,
-      response: withProblems({ 201: CreatePostResponse }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems({ 201: CreatePostResponse }, [409]),
     },
     handler: async (request, reply) => {
       const result = await createThread(ctx, caller(request), request.body, request.headers['idempotency-key']);
@@ -93,10 +93,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       summary: 'Delete a thread (Skein records only; published posts stay on the network)',
       params: ThreadIdParams,
       headers: IfMatchHeaders,
-      response: withProblems(
-        { 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) },
-        [400, 401, 404, 409, 412, 413, 415, 429],
-      ),
+      response: withProblems({ 200: Type.Object({ deleted: Type.Boolean(), threadId: Id, postsDeleted: Type.Integer() }) }, [409]),
     },
     handler: async (request) => deleteThread(ctx, caller(request), request.params.threadId, ifMatchOf(request)),
   });
@@ -128,7 +125,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             }),
           }),
         },
-        [400, 401, 404, 409, 412, 413, 415, 429],
+        [409],
       ),
     },
     handler: async (request) => editPost(ctx, caller(request), request.params.threadId, request.params.postId, request.body, ifMatchOf(request)),
@@ -152,7 +149,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             totalPosts: Type.Integer(),
           }),
         },
-        [400, 401, 404, 409, 412, 413, 415, 429],
+        [409],
       ),
     },
     handler: async (request) => editThread(ctx, caller(request), request.params.threadId, request.body, ifMatchOf(request)),
@@ -165,10 +162,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       params: ThreadIdParams,
       headers: IfMatchHeaders,
       body: RescheduleBody,
-      response: withProblems(
-        { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
-        [400, 401, 404, 409, 412, 413, 415, 429],
-      ),
+      response: withProblems({ 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) }, [409]),
     },
     handler: async (request) => rescheduleThread(ctx, caller(request), request.params.threadId, request.body.scheduleAt, ifMatchOf(request)),
   });
@@ -180,7 +174,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       params: ThreadIdParams,
       headers: IfMatchHeaders,
       body: RetryBody,
-      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [400, 401, 404, 409, 412, 413, 415, 429]),
+      response: withProblems({ 200: Type.Object({ thread: Thread }) }, [409]),
     },
     // The body is optional: no body means "retry now".
     preValidation: async (request) => {

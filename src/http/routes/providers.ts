@@ -54,7 +54,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
         teamId: Type.Optional(Type.String()),
       }),
-      response: withProblems({ 201: Provider }, [400, 401, 404, 413, 415, 429, 502]),
+      response: withProblems({ 201: Provider }, [502]),
     },
     handler: async (request, reply) => reply.status(201).send(providerView(await connectBlueskyAccount(ctx, caller(request), request.body))),
   });
@@ -70,7 +70,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         accessToken: Type.String({ description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" }),
         teamId: Type.Optional(Type.String()),
       }),
-      response: withProblems({ 200: Provider, 201: Provider }, [400, 401, 404, 413, 415, 429, 502]),
+      response: withProblems({ 200: Provider, 201: Provider }, [502]),
     },
     handler: async (request, reply) => {
       const { provider, created } = await connectThreadsWithToken(ctx, caller(request), request.body);
@@ -82,23 +82,20 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     schema: {
       tags,
       summary: "What the server's settings allow for connecting Threads: what Meta's sign-in still needs, the redirect URL to register, the guide",
-      response: withProblems(
-        {
-          200: Type.Object({
-            oauthReady: Type.Boolean(),
-            missing: Type.Array(
-              Type.Object({
-                setting: Type.Union([Type.Literal('THREADS_APP_ID'), Type.Literal('THREADS_APP_SECRET'), Type.Literal('PUBLIC_URL')]),
-                message: Type.String(),
-              }),
-            ),
-            redirectUri: Type.String(),
-            exchangesTokens: Type.Boolean(),
-            guideUrl: Type.String(),
-          }),
-        },
-        [401, 429],
-      ),
+      response: withProblems({
+        200: Type.Object({
+          oauthReady: Type.Boolean(),
+          missing: Type.Array(
+            Type.Object({
+              setting: Type.Union([Type.Literal('THREADS_APP_ID'), Type.Literal('THREADS_APP_SECRET'), Type.Literal('PUBLIC_URL')]),
+              message: Type.String(),
+            }),
+          ),
+          redirectUri: Type.String(),
+          exchangesTokens: Type.Boolean(),
+          guideUrl: Type.String(),
+        }),
+      }),
     },
     handler: async () => threadsSetup(ctx),
   });
@@ -116,7 +113,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           }),
         ),
       }),
-      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [401, 404, 409, 429]),
+      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [409]),
     },
     handler: async (request) => {
       const { teamId, returnTo } = request.query;
@@ -143,7 +140,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
               'A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure',
           }),
         },
-        [400, 409, 429, 502],
+        [409, 502],
       ),
       security: [],
     },
@@ -168,7 +165,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: 'Disconnect an account (its credentials are forgotten)',
       params: Type.Object({ id: Id }),
-      response: withProblems({ 200: Provider }, [400, 401, 404, 413, 415, 429]),
+      response: withProblems({ 200: Provider }),
     },
     handler: async (request) => providerView(await disconnectProvider(ctx, caller(request), request.params.id)),
   });

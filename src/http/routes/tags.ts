@@ -42,7 +42,7 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       params: ThreadIdParams,
       headers: IfMatchHeaders,
       body: Type.Object({ tagNames: Type.Array(Type.String()) }),
-      response: withProblems({ 200: ThreadTags }, [400, 401, 404, 412, 413, 415, 429]),
+      response: withProblems({ 200: ThreadTags }),
     },
     handler: async (request) => setThreadTags(ctx, caller(request), request.params.threadId, request.body.tagNames, ifMatchOf(request)),
   });

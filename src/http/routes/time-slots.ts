@@ -38,7 +38,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: 'Add a weekly posting time to a provider',
       body: CreateTimeSlotBody,
-      response: withProblems({ 201: TimeSlot }, [400, 401, 404, 409, 413, 415, 429]),
+      response: withProblems({ 201: TimeSlot }, [409]),
     },
     handler: async (request, reply) => reply.status(201).send(await createTimeSlot(ctx, caller(request), request.body)),
   });
@@ -58,7 +58,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: 'Delete a time slot (threads already scheduled stay where they are)',
       params: TimeSlotIdParams,
-      response: withProblems({ 200: DeletedTimeSlot }, [400, 401, 404, 429]),
+      response: withProblems({ 200: DeletedTimeSlot }),
     },
     handler: async (request) => deleteTimeSlot(ctx, caller(request), request.params.id),
   });
@@ -70,10 +70,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       params: ThreadIdParams,
       headers: IfMatchHeaders,
       body: QueueBody,
-      response: withProblems(
-        { 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) },
-        [400, 401, 404, 409, 412, 413, 415, 429],
-      ),
+      response: withProblems({ 200: Type.Object({ threadId: Id, scheduledAt: IsoDateTime, postsUpdated: Type.Integer() }) }, [409]),
     },
     // An empty body counts as no body, and means the same as {}.
     preValidation: async (request) => {

@@ -28,10 +28,11 @@ export const Problem = Type.Object(
 export const ProblemRef = Type.Ref('Problem');
 
 /**
- * Every route documents its error answers with the shared Problem schema. 400 is always one:
- * any request can carry a NUL character in its path or query string.
+ * A route's success answers plus the error statuses only it can answer (409, 502, …). The
+ * statuses every route of its kind answers (400, 401, 403, 404, 412, 413, 415, 429) are added
+ * from the route's own shape when it is registered: `impliedProblemStatuses` in
+ * plugins/openapi.ts.
  */
-export function withProblems<R extends Record<number, TSchema>>(ok: R, codes: number[] = [400, 401, 404, 429]) {
-  const errors = Object.fromEntries([...new Set([400, ...codes])].sort((a, b) => a - b).map((c) => [c, ProblemRef]));
-  return { ...ok, ...errors };
+export function withProblems<R extends Record<number, TSchema>>(ok: R, ownStatuses: number[] = []) {
+  return { ...ok, ...Object.fromEntries(ownStatuses.map((status) => [status, ProblemRef])) };
 }

@@ -1,9 +1,13 @@
 import { marked } from 'marked';
 import connectThreads from '../../../docs/connect-threads.md?raw';
+import errors from '../../../docs/errors.md?raw';
 
 /**
- * The guide is docs/connect-threads.md itself, rendered at build time's bundle load: one text for
- * the repository and the app. It is the project's own file, so its HTML is trusted. Links to
+ * The guides are docs/ files themselves, rendered when this chunk loads: one text for the
+ * repository and the app. They are the project's own files, so their HTML is trusted. Links to
  * other docs/ files point at the repository's copies, which the app does not serve.
  */
-export const connectThreadsHtml = marked.parse(connectThreads, { async: false });
+export const GUIDES = {
+  'connect-threads': { title: 'Connecting Threads', html: marked.parse(connectThreads, { async: false }) },
+  errors: { title: 'Errors', html: marked.parse(errors, { async: false }) },
+};
