@@ -2,10 +2,10 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newId } from '../../../../src/lib/ids.js';
-import type { BlueskySession, BlueskySessions } from '../../../../src/platforms/bluesky/platform.js';
-import type { MediaItem, PlatformAccount, PostProgress, PostToPublish } from '../../../../src/platforms/platform.js';
-import type { LocalAccount } from '../../../support/pds.js';
+import { newId } from '../../src/lib/ids.js';
+import type { BlueskySession, BlueskySessions } from '../../src/platforms/bluesky/platform.js';
+import type { MediaItem, PlatformAccount, PostProgress, PostToPublish } from '../../src/platforms/platform.js';
+import type { LocalAccount } from './fakes/bluesky-pds.js';
 
 /** dev-env's PDS signs session tokens with this HS256 secret (@atproto/dev-env const JWT_SECRET). */
 const DEV_ENV_JWT_SECRET = 'jwt-secret';

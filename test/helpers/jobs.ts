@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { JobKind, JobRow } from '../../../src/db/schema/index.js';
-import { PublisherLoop } from '../../../src/publisher/loop.js';
-import type { TestEnv } from '../../helpers/context.js';
-import { FakePlatform } from '../../helpers/fake-platform.js';
-import { createProvider, createUser, type TestUser } from '../../helpers/seeds.js';
+import type { JobKind, JobRow } from '../../src/db/schema/index.js';
+import { PublisherLoop } from '../../src/publisher/loop.js';
+import type { TestEnv } from './context.js';
+import { FakePlatform } from './fakes/platform.js';
+import { createProvider, createUser, type TestUser } from './seeds.js';
 
 export const START = '2026-11-22T12:00:00.000Z';
 export const MINUTE = 60_000;

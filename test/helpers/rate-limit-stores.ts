@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { Redis } from 'ioredis';
-import { MemoryRateLimitStore } from '../../../src/lib/rate-limit/memory-store.js';
-import { RedisRateLimitStore } from '../../../src/lib/rate-limit/redis-store.js';
-import type { RateLimitStore } from '../../../src/lib/rate-limit/store.js';
+import { MemoryRateLimitStore } from '../../src/lib/rate-limit/memory-store.js';
+import { RedisRateLimitStore } from '../../src/lib/rate-limit/redis-store.js';
+import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
 
 export const REDIS_URL = `redis://${process.env.SKEIN_TEST_REDIS_HOST ?? '127.0.0.1:6379'}`;
 

@@ -1,4 +1,4 @@
-// `node --import ./test/support/record-loads.mjs …`: appends to the file named by SKEIN_LOAD_LOG
+// `node --import ./test/helpers/record-loads.mjs …`: appends to the file named by SKEIN_LOAD_LOG
 // every module the process loads, one URL or path a line: what ESM resolution resolved (through
 // a resolve hook) and, at exit, what sits in the CommonJS cache (require() bypasses the hook).
 import { appendFileSync } from 'node:fs';

@@ -1,29 +1,28 @@
 /**
- * Helpers for the system tests: real `skein worker` child processes, a real PostgreSQL database
- * of the test file's own, the strict fake Graph API over real HTTP, and a small HTTP proxy in
- * front of the fake that adds latency and kills workers at chosen requests.
+ * Helpers for the system tests (test/system/): real `skein worker` child processes, a real
+ * PostgreSQL database of the test file's own, the strict fake Graph API over real HTTP, a clock
+ * and a gate that let a crash test arrange its case, and checks of what reached the network.
+ * The proxies that delay requests and kill workers at chosen ones are in fakes/proxies.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../../src/app.js';
-import { type Config, loadConfig } from '../../../src/config/config.js';
-import { type AppContext, createContext } from '../../../src/context.js';
-import type { DbHandle } from '../../../src/db/database.js';
-import type { Clock } from '../../../src/lib/clock.js';
-import { createLogger } from '../../../src/lib/logger.js';
-import { personalWorkspace } from '../../../src/lib/workspace.js';
-import { addProvider } from '../../../src/services/providers.js';
-import { openTestDb } from '../../helpers/db.js';
-import type { FakeGraphApi, PublishedPost } from '../platforms/threads/fake-graph-api.js';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import { type AppContext, createContext } from '../../src/context.js';
+import type { DbHandle } from '../../src/db/database.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { personalWorkspace } from '../../src/lib/workspace.js';
+import { addProvider } from '../../src/services/providers.js';
+import { openTestDb } from './db.js';
+import type { FakeGraphApi, PublishedPost } from './fakes/threads-graph-api.js';
 
 export const SYSTEM_SECRET = 'system-test-secret-0123456789-abcdefghij';
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 // ---- randomness that can be replayed ----
 
@@ -258,143 +257,41 @@ export function dumpWorkerLogs(workers: WorkerProcess[], label: string): string 
   return file;
 }
 
-// ---- a proxy in front of the fake Graph API ----
-
-export type GraphCall = 'limit' | 'create' | 'status' | 'publish' | 'permalink' | 'list' | 'other';
-
-export interface ProxiedRequest {
-  /** 1-based count of requests since the proxy was last reset. */
-  seq: number;
-  method: string;
-  path: string;
-  call: GraphCall;
-  params: Record<string, string>;
-}
+// ---- arranging the case instead of hoping for it: a clock the test moves, a gate a call is held on ----
 
 /**
- * What to do with one request: `forward` (after `delayMs`, answering after `answerDelayMs`), `kill-before` (the hook kills the
- * worker; the request never reaches the fake), `kill-after` (the fake carries it out, then the
- * hook kills the worker before the answer is delivered).
+ * The fake Graph API's clock in the crash tests: real time plus the jumps the test makes. With a
+ * container processing time far longer than any test runs, a container is IN_PROGRESS until the
+ * test jumps the clock past it, whatever the speed of the machine; the jumps only ever move the
+ * fake's time forward, so its publish times stay in order.
  */
-export type ProxyDecision =
-  | {
-      action: 'forward';
-      delayMs?: number;
-      /** Holds the fake's answer back this long (Meta slow to answer). */
-      answerDelayMs?: number;
-      /** Holds the request until this settles (a test arranging a state while a call is in flight), then forwards it. */
-      until?: Promise<unknown>;
-    }
-  | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> };
+export class JumpClock implements Clock {
+  #offsetMs = 0;
 
-export function classify(method: string, path: string, params: Record<string, string>): GraphCall {
-  if (method === 'POST' && /\/threads_publish$/.test(path)) return 'publish';
-  if (method === 'POST' && /\/me\/threads$/.test(path)) return 'create';
-  if (method === 'GET' && /\/threads_publishing_limit$/.test(path)) return 'limit';
-  if (method === 'GET' && /\/me\/(threads|replies)$/.test(path)) return 'list';
-  if (method === 'GET' && /^\/v1\.0\/[^/]+$/.test(path)) {
-    const fields = params.fields ?? '';
-    if (fields.includes('status')) return 'status';
-    if (fields.includes('permalink')) return 'permalink';
-  }
-  return 'other';
-}
-
-/**
- * An HTTP proxy in front of a local fake of a network: each request is described (`describe`)
- * and handed to `decide`, which forwards it (after a delay, or once a promise settles, the
- * answer held back as long as asked) or kills the worker before or after the fake carries it
- * out. GraphProxy and XrpcProxy (waits.ts) are its two descriptions.
- */
-export class InterceptingProxy<R> {
-  seq = 0;
-  decide: (req: R) => ProxyDecision = () => ({ action: 'forward' });
-  readonly #server: http.Server;
-  readonly #target: URL;
-  #url = '';
-
-  protected constructor(
-    target: string,
-    private readonly describe: (seq: number, req: IncomingMessage, url: URL, body: Buffer) => R,
-  ) {
-    this.#target = new URL(target);
-    this.#server = http.createServer((req, res) => {
-      this.#handle(req, res).catch(() => res.destroy());
-    });
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs);
   }
 
-  protected async listen(): Promise<this> {
-    await new Promise<void>((r) => this.#server.listen(0, '127.0.0.1', r));
-    this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  get url(): string {
-    return this.#url;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((r) => this.#server.close(() => r()));
-  }
-
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const body = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
-    const decision = this.decide(this.describe(++this.seq, req, url, body));
-    if (decision.action === 'kill-before') {
-      await decision.kill();
-      res.destroy();
-      return;
-    }
-    if (decision.action === 'forward' && decision.until) await decision.until;
-    if (decision.action === 'forward' && decision.delayMs) await sleep(decision.delayMs);
-    const answer = await this.#forward(req, url, body);
-    if (decision.action === 'kill-after') {
-      await decision.kill();
-      res.destroy();
-      return;
-    }
-    if (decision.action === 'forward' && decision.answerDelayMs) await sleep(decision.answerDelayMs);
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
-  }
-
-  #forward(req: IncomingMessage, url: URL, body: Buffer): Promise<{ status: number; headers: http.OutgoingHttpHeaders; body: Buffer }> {
-    return new Promise((resolveAnswer, reject) => {
-      const headers = { ...req.headers, host: this.#target.host };
-      const out = http.request(
-        { host: this.#target.hostname, port: this.#target.port, method: req.method, path: url.pathname + url.search, headers },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (c: Buffer) => parts.push(c));
-          answer.on('end', () => {
-            const { 'transfer-encoding': _te, connection: _c, ...rest } = answer.headers;
-            resolveAnswer({ status: answer.statusCode ?? 502, headers: rest, body: Buffer.concat(parts) });
-          });
-          answer.on('error', reject);
-        },
-      );
-      out.on('error', reject);
-      out.end(body);
-    });
+  jump(ms: number): void {
+    this.#offsetMs += ms;
   }
 }
 
-/** The proxy in front of the fake Graph API: requests described by the Graph call they make. */
-export class GraphProxy extends InterceptingProxy<ProxiedRequest> {
-  static start(target: string): Promise<GraphProxy> {
-    return new GraphProxy(target).listen();
+/** A promise opened from outside: a held call waits on it. */
+export class Gate {
+  readonly opened: Promise<void>;
+  #open!: () => void;
+  isOpen = false;
+
+  constructor() {
+    this.opened = new Promise<void>((resolve) => {
+      this.#open = resolve;
+    });
   }
 
-  private constructor(target: string) {
-    super(target, (seq, req, url, body) => {
-      const params: Record<string, string> = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body.toString('utf8'))) };
-      const method = req.method ?? 'GET';
-      return { seq, method, path: url.pathname, call: classify(method, url.pathname, params), params };
-    });
+  open(): void {
+    this.isOpen = true;
+    this.#open();
   }
 }
 

@@ -22,24 +22,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { loadConfig } from '../../../src/config/config.js';
-import { createContext } from '../../../src/context.js';
-import { createUser } from '../../helpers/seeds.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
-import {
-  checkThreadOnNetwork,
-  connectFakeThreads,
-  GraphProxy,
-  type ProxyDecision,
-  pickSeed,
-  SYSTEM_SECRET,
-  seconds,
-  seededRandom,
-  sleep,
-  waitFor,
-} from './harness.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createContext } from '../../src/context.js';
+import { GraphProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { createUser } from '../helpers/seeds.js';
+import { checkThreadOnNetwork, connectFakeThreads, pickSeed, SYSTEM_SECRET, seconds, seededRandom, sleep, waitFor } from '../helpers/system.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const POSTS = 5;
 const KILLS = 10;
 const BURST = 200;

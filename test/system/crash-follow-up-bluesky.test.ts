@@ -18,13 +18,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pds.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
+import { type ProxyDecision, writtenPostText, XrpcProxy } from '../helpers/fakes/proxies.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   dumpWorkerLogs,
+  Gate,
   openSystemEnv,
-  type ProxyDecision,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -33,8 +34,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitFor,
-} from './harness.js';
-import { Gate, writtenPostText, XrpcProxy } from './waits.js';
+} from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const KILLS = 6;

@@ -15,15 +15,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { GraphProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   connectFakeThreads,
   dumpWorkerLogs,
-  GraphProxy,
+  Gate,
   openSystemEnv,
-  type ProxyDecision,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -32,8 +32,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitFor,
-} from './harness.js';
-import { Gate } from './waits.js';
+} from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const ROUNDS = 8;

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser } from '../../helpers/seeds.js';
-import { dumpWorkerLogs, openSystemEnv, type SystemEnv, shutDown, startWorker, type WorkerProcess, waitFor } from './harness.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { createUser } from '../helpers/seeds.js';
+import { dumpWorkerLogs, openSystemEnv, type SystemEnv, shutDown, startWorker, type WorkerProcess, waitFor } from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const ROUNDS = 3;

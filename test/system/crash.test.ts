@@ -25,19 +25,19 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createThread } from '../../../src/services/threads.js';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
+import { createThread } from '../../src/services/threads.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { GraphProxy, type ProxiedRequest, type ProxyDecision } from '../helpers/fakes/proxies.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   checkThreadInDb,
   checkThreadOnNetwork,
   connectFakeThreads,
   dumpWorkerLogs,
-  GraphProxy,
+  Gate,
+  JumpClock,
   openSystemEnv,
-  type ProxiedRequest,
-  type ProxyDecision,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -46,8 +46,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitFor,
-} from './harness.js';
-import { Gate, JumpClock } from './waits.js';
+} from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const THREADS = 20;

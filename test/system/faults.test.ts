@@ -21,21 +21,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ManualClock } from '../../../src/lib/clock.js';
-import { ThreadsClient, ThreadsPlatform } from '../../../src/platforms/threads/platform.js';
-import type { PublisherLoop as Loop } from '../../../src/publisher/loop.js';
-import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { createThread } from '../../../src/services/threads.js';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { type FakeEndpoint, FakeGraphApi, type Fault } from '../platforms/threads/fake-graph-api.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { ThreadsClient, ThreadsPlatform } from '../../src/platforms/threads/platform.js';
+import type { PublisherLoop as Loop } from '../../src/publisher/loop.js';
+import { PublisherLoop } from '../../src/publisher/loop.js';
+import { createThread } from '../../src/services/threads.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { classify, GraphProxy } from '../helpers/fakes/proxies.js';
+import { type FakeEndpoint, FakeGraphApi, type Fault } from '../helpers/fakes/threads-graph-api.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   checkThreadInDb,
   checkThreadOnNetwork,
-  classify,
   connectFakeThreads,
   dumpWorkerLogs,
-  GraphProxy,
   openSystemEnv,
   pickSeed,
   type SystemEnv,
@@ -46,7 +45,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitFor,
-} from './harness.js';
+} from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 /** The in-process clients' timeout: only a hang guard (hangs are played at once, see net). */

@@ -26,15 +26,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { createThread } from '../../../src/services/threads.js';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi, type PublishedPost } from '../platforms/threads/fake-graph-api.js';
+import { createThread } from '../../src/services/threads.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { GraphProxy } from '../helpers/fakes/proxies.js';
+import { FakeGraphApi, type PublishedPost } from '../helpers/fakes/threads-graph-api.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   checkThreadInDb,
   connectFakeThreads,
   dumpWorkerLogs,
-  GraphProxy,
   openSystemEnv,
   pickSeed,
   type SystemEnv,
@@ -45,7 +45,7 @@ import {
   startWorker,
   type WorkerProcess,
   waitFor,
-} from './harness.js';
+} from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const THREADS = 200;

@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { createThread } from '../../../src/services/threads.js';
-import { postgresSkipReason } from '../../helpers/db.js';
-import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
-import { connectFakeThreads, openSystemEnv, type SystemEnv, shutDown, startWorker, type WorkerProcess, waitFor } from './harness.js';
+import { createThread } from '../../src/services/threads.js';
+import { postgresSkipReason } from '../helpers/db.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { createUser, type TestUser } from '../helpers/seeds.js';
+import { connectFakeThreads, openSystemEnv, type SystemEnv, shutDown, startWorker, type WorkerProcess, waitFor } from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const POLL_MS = 3_600_000;

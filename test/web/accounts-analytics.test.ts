@@ -11,9 +11,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../support/pds.js';
-import { eventually, fieldError, firstApiKey, layoutShift, shoot, signInFirstTime, skipReason, startWebHarness, type WebHarness, waitFor } from './harness.js';
+import {
+  eventually,
+  fieldError,
+  firstApiKey,
+  layoutShift,
+  shoot,
+  signInFirstTime,
+  skipReason,
+  startWebHarness,
+  type WebHarness,
+  waitFor,
+} from '../helpers/browser.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
+import { WebhookReceiver } from '../helpers/fakes/webhook-receiver.js';
 
 const skip = skipReason('accounts and analytics');
 let pds: LocalNetwork<TestNetworkNoAppView> | null = null;

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import {
   DESKTOP,
   fieldError,
@@ -21,7 +20,8 @@ import {
   skipReason,
   startWebHarness,
   type WebHarness,
-} from './harness.js';
+} from '../helpers/browser.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const skip = skipReason('connecting Threads');
 let fake: FakeGraphApi | null = null;

@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { type LocalAccount, type LocalNetwork, startPds } from '../support/pds.js';
-import { layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from './harness.js';
+import { layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from '../helpers/browser.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
 
 const skip = skipReason('newcomer walkthrough');
 let pds: LocalNetwork<TestNetworkNoAppView> | null = null;

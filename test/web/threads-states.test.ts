@@ -14,7 +14,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import {
   apiRequests,
   DESKTOP,
@@ -28,7 +27,8 @@ import {
   startWebHarness,
   type WebHarness,
   waitFor,
-} from './harness.js';
+} from '../helpers/browser.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const APP_ID = '4242424242';
 const APP_SECRET = 'browser-test-app-secret';

@@ -1,45 +1,151 @@
 /**
- * Helpers that let the crash and fault tests arrange the case they need instead of hoping the
- * machine's speed produces it: a clock for the fake Graph API that only makes a container ready
- * when the test says so, a gate a proxied call can be held on, and a proxy in front of a Bluesky
- * PDS that kills the worker at a chosen write (the XRPC counterpart of harness.ts's GraphProxy).
+ * HTTP proxies in front of the local fakes of the networks (the fake Graph API, a Bluesky PDS):
+ * each request is described and handed to the test's `decide`, which delays it, holds it, or
+ * kills the worker before or after the fake carries it out. The crash, race and fault tests
+ * (test/system/) put them between the `skein worker` processes and the fakes.
  */
-import type { Clock } from '../../../src/lib/clock.js';
-import { InterceptingProxy } from './harness.js';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-/**
- * The fake Graph API's clock in the crash tests: real time plus the jumps the test makes. With a
- * container processing time far longer than any test runs, a container is IN_PROGRESS until the
- * test jumps the clock past it, whatever the speed of the machine; the jumps only ever move the
- * fake's time forward, so its publish times stay in order.
- */
-export class JumpClock implements Clock {
-  #offsetMs = 0;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-  now(): Date {
-    return new Date(Date.now() + this.#offsetMs);
-  }
+// ---- a proxy in front of the fake Graph API ----
 
-  jump(ms: number): void {
-    this.#offsetMs += ms;
-  }
+export type GraphCall = 'limit' | 'create' | 'status' | 'publish' | 'permalink' | 'list' | 'other';
+
+export interface ProxiedRequest {
+  /** 1-based count of requests since the proxy was last reset. */
+  seq: number;
+  method: string;
+  path: string;
+  call: GraphCall;
+  params: Record<string, string>;
 }
 
-/** A promise opened from outside: a held call waits on it. */
-export class Gate {
-  readonly opened: Promise<void>;
-  #open!: () => void;
-  isOpen = false;
+/**
+ * What to do with one request: `forward` (after `delayMs`, answering after `answerDelayMs`), `kill-before` (the hook kills the
+ * worker; the request never reaches the fake), `kill-after` (the fake carries it out, then the
+ * hook kills the worker before the answer is delivered).
+ */
+export type ProxyDecision =
+  | {
+      action: 'forward';
+      delayMs?: number;
+      /** Holds the fake's answer back this long (Meta slow to answer). */
+      answerDelayMs?: number;
+      /** Holds the request until this settles (a test arranging a state while a call is in flight), then forwards it. */
+      until?: Promise<unknown>;
+    }
+  | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> };
 
-  constructor() {
-    this.opened = new Promise<void>((resolve) => {
-      this.#open = resolve;
+export function classify(method: string, path: string, params: Record<string, string>): GraphCall {
+  if (method === 'POST' && /\/threads_publish$/.test(path)) return 'publish';
+  if (method === 'POST' && /\/me\/threads$/.test(path)) return 'create';
+  if (method === 'GET' && /\/threads_publishing_limit$/.test(path)) return 'limit';
+  if (method === 'GET' && /\/me\/(threads|replies)$/.test(path)) return 'list';
+  if (method === 'GET' && /^\/v1\.0\/[^/]+$/.test(path)) {
+    const fields = params.fields ?? '';
+    if (fields.includes('status')) return 'status';
+    if (fields.includes('permalink')) return 'permalink';
+  }
+  return 'other';
+}
+
+/**
+ * An HTTP proxy in front of a local fake of a network: each request is described (`describe`)
+ * and handed to `decide`, which forwards it (after a delay, or once a promise settles, the
+ * answer held back as long as asked) or kills the worker before or after the fake carries it
+ * out. GraphProxy and XrpcProxy are its two descriptions.
+ */
+class InterceptingProxy<R> {
+  seq = 0;
+  decide: (req: R) => ProxyDecision = () => ({ action: 'forward' });
+  readonly #server: http.Server;
+  readonly #target: URL;
+  #url = '';
+
+  protected constructor(
+    target: string,
+    private readonly describe: (seq: number, req: IncomingMessage, url: URL, body: Buffer) => R,
+  ) {
+    this.#target = new URL(target);
+    this.#server = http.createServer((req, res) => {
+      this.#handle(req, res).catch(() => res.destroy());
     });
   }
 
-  open(): void {
-    this.isOpen = true;
-    this.#open();
+  protected async listen(): Promise<this> {
+    await new Promise<void>((r) => this.#server.listen(0, '127.0.0.1', r));
+    this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((r) => this.#server.close(() => r()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+    const decision = this.decide(this.describe(++this.seq, req, url, body));
+    if (decision.action === 'kill-before') {
+      await decision.kill();
+      res.destroy();
+      return;
+    }
+    if (decision.action === 'forward' && decision.until) await decision.until;
+    if (decision.action === 'forward' && decision.delayMs) await sleep(decision.delayMs);
+    const answer = await this.#forward(req, url, body);
+    if (decision.action === 'kill-after') {
+      await decision.kill();
+      res.destroy();
+      return;
+    }
+    if (decision.action === 'forward' && decision.answerDelayMs) await sleep(decision.answerDelayMs);
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  }
+
+  #forward(req: IncomingMessage, url: URL, body: Buffer): Promise<{ status: number; headers: http.OutgoingHttpHeaders; body: Buffer }> {
+    return new Promise((resolveAnswer, reject) => {
+      const headers = { ...req.headers, host: this.#target.host };
+      const out = http.request(
+        { host: this.#target.hostname, port: this.#target.port, method: req.method, path: url.pathname + url.search, headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            const { 'transfer-encoding': _te, connection: _c, ...rest } = answer.headers;
+            resolveAnswer({ status: answer.statusCode ?? 502, headers: rest, body: Buffer.concat(parts) });
+          });
+          answer.on('error', reject);
+        },
+      );
+      out.on('error', reject);
+      out.end(body);
+    });
+  }
+}
+
+/** The proxy in front of the fake Graph API: requests described by the Graph call they make. */
+export class GraphProxy extends InterceptingProxy<ProxiedRequest> {
+  static start(target: string): Promise<GraphProxy> {
+    return new GraphProxy(target).listen();
+  }
+
+  private constructor(target: string) {
+    super(target, (seq, req, url, body) => {
+      const params: Record<string, string> = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body.toString('utf8'))) };
+      const method = req.method ?? 'GET';
+      return { seq, method, path: url.pathname, call: classify(method, url.pathname, params), params };
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import { ManualClock } from '../../../../src/lib/clock.js';
-import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { FakeGraphApi, type FakeGraphApiOptions } from './threads-graph-api.js';
 
 /**
  * The fake is only useful if it refuses what Meta refuses; these tests talk to it with raw

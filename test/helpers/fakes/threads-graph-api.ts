@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, systemClock } from '../../../../src/lib/clock.js';
+import { type Clock, systemClock } from '../../../src/lib/clock.js';
 import {
   CONTAINER_FIELDS,
   type ContainerSpec,
@@ -27,9 +27,9 @@ import {
   type Spoiler,
   type SpoilerUnit,
   USER_INSIGHT_METRICS,
-} from './fake-graph-rules.js';
+} from './threads-graph-rules.js';
 
-export type { FakeEndpoint } from './fake-graph-rules.js';
+export type { FakeEndpoint } from './threads-graph-rules.js';
 
 /**
  * A local stand-in for graph.threads.net, as strict as Meta where docs/reference/threads-api.md says how Meta

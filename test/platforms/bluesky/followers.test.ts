@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetwork } from '@atproto/dev-env';
-import { BlueskyPlatform } from '../../../../src/platforms/bluesky/platform.js';
-import { createPlatforms } from '../../../../src/platforms/index.js';
-import { PublisherLoop } from '../../../../src/publisher/loop.js';
-import { describeEachDb } from '../../../helpers/context.js';
-import { createUser } from '../../../helpers/seeds.js';
-import { type LocalAccount, type LocalNetwork, startFullNetwork } from '../../../support/pds.js';
-import { MemorySessions, platformAccount } from './support.js';
+import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
+import { createPlatforms } from '../../../src/platforms/index.js';
+import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { MemorySessions, platformAccount } from '../../helpers/bluesky.js';
+import { describeEachDb } from '../../helpers/context.js';
+import { type LocalAccount, type LocalNetwork, startFullNetwork } from '../../helpers/fakes/bluesky-pds.js';
+import { createUser } from '../../helpers/seeds.js';
 
 let net: LocalNetwork<TestNetwork>;
 let alice: LocalAccount;

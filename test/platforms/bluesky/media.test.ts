@@ -3,11 +3,11 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { isPublicAddress } from '../../../../src/lib/ip-policy.js';
-import { imageSize, sniffImageType } from '../../../../src/platforms/bluesky/image-info.js';
-import { checkedAddresses, downloadImage, MAX_IMAGE_BYTES, type MediaFetchOptions } from '../../../../src/platforms/bluesky/media.js';
-import { PublishError } from '../../../../src/platforms/platform.js';
-import { gifHeader, jpegHeader, pngImage, webpHeader } from './fixtures.js';
+import { isPublicAddress } from '../../../src/lib/ip-policy.js';
+import { imageSize, sniffImageType } from '../../../src/platforms/bluesky/image-info.js';
+import { checkedAddresses, downloadImage, MAX_IMAGE_BYTES, type MediaFetchOptions } from '../../../src/platforms/bluesky/media.js';
+import { PublishError } from '../../../src/platforms/platform.js';
+import { gifHeader, jpegHeader, pngImage, webpHeader } from '../../helpers/images.js';
 
 async function rejection(promise: Promise<unknown>): Promise<PublishError> {
   try {

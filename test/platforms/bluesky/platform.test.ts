@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AppBskyFeedPost } from '@atproto/api';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../../src/platforms/bluesky/platform.js';
-import { postRkey, repostRkey } from '../../../../src/platforms/bluesky/rkey.js';
+import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../src/platforms/bluesky/platform.js';
+import { postRkey, repostRkey } from '../../../src/platforms/bluesky/rkey.js';
 import {
   type PlatformAccount,
   type PostProgress,
@@ -11,10 +11,19 @@ import {
   PublishError,
   type PublishedRef,
   type ReplyTarget,
-} from '../../../../src/platforms/platform.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../../../support/pds.js';
-import { pngImage, pngWithMetadata } from './fixtures.js';
-import { CountingFetch, emptyProgress, expireAccessToken, MemorySessions, newPost, platformAccount, progressLog, startFileServer } from './support.js';
+} from '../../../src/platforms/platform.js';
+import {
+  CountingFetch,
+  emptyProgress,
+  expireAccessToken,
+  MemorySessions,
+  newPost,
+  platformAccount,
+  progressLog,
+  startFileServer,
+} from '../../helpers/bluesky.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
+import { pngImage, pngWithMetadata } from '../../helpers/images.js';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { exifOrientation, imageSize } from '../../../../src/platforms/bluesky/image-info.js';
-import { stripMetadata } from '../../../../src/platforms/bluesky/strip-metadata.js';
-import { pngImage, pngWithMetadata, webpHeader } from './fixtures.js';
+import { exifOrientation, imageSize } from '../../../src/platforms/bluesky/image-info.js';
+import { stripMetadata } from '../../../src/platforms/bluesky/strip-metadata.js';
+import { pngImage, pngWithMetadata, webpHeader } from '../../helpers/images.js';
 
 const SOI = Buffer.from([0xff, 0xd8]);
 const EOI = Buffer.from([0xff, 0xd9]);

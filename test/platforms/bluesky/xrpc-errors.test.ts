@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { BlueskyPlatform } from '../../../../src/platforms/bluesky/platform.js';
-import { type PlatformAccount, PublishError } from '../../../../src/platforms/platform.js';
-import { emptyProgress, MemorySessions, newPost } from './support.js';
+import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
+import { type PlatformAccount, PublishError } from '../../../src/platforms/platform.js';
+import { emptyProgress, MemorySessions, newPost } from '../../helpers/bluesky.js';
 
 type Answer = (res: http.ServerResponse) => void;
 

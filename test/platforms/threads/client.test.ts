@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import { ManualClock } from '../../../../src/lib/clock.js';
-import { PublishError } from '../../../../src/platforms/platform.js';
-import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../../src/platforms/threads/client.js';
-import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { PublishError } from '../../../src/platforms/platform.js';
+import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../src/platforms/threads/client.js';
+import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
 
 const REDIRECT_URI = 'https://skein.example/api/v1/providers/threads/callback';
 const DAY = 24 * 3_600_000;

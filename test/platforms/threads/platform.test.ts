@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import { ManualClock } from '../../../../src/lib/clock.js';
-import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../../src/platforms/platform.js';
-import { ThreadsClient } from '../../../../src/platforms/threads/client.js';
-import { type ContainerPolling, ThreadsPlatform } from '../../../../src/platforms/threads/platform.js';
-import { FakeGraphApi, type FakeGraphApiOptions } from './fake-graph-api.js';
+import { ManualClock } from '../../../src/lib/clock.js';
+import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../src/platforms/platform.js';
+import { ThreadsClient } from '../../../src/platforms/threads/client.js';
+import { type ContainerPolling, ThreadsPlatform } from '../../../src/platforms/threads/platform.js';
+import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
 
 /** Everything a test needs: a fake Meta on a manual clock, and a platform whose sleep moves that clock. */
 async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?: Partial<ContainerPolling>, timeoutMs = 1_000) {
