@@ -22,13 +22,12 @@ import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { createThread } from '../../src/services/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
-import { type ProxyDecision, writtenPostText, XrpcProxy } from '../helpers/fakes/proxies.js';
-import { createUser, type TestUser } from '../helpers/seeds.js';
+import type { LocalAccount, LocalNetwork } from '../helpers/fakes/bluesky-pds.js';
+import { type ProxyDecision, writtenPostText, type XrpcProxy } from '../helpers/fakes/proxies.js';
+import type { TestUser } from '../helpers/seeds.js';
 import {
   dumpWorkerLogs,
   Gate,
-  openSystemEnv,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -38,6 +37,7 @@ import {
   type WorkerProcess,
   waitFor,
 } from '../helpers/system.js';
+import { type PdsPost, postsOnPds, startBlueskySystem } from '../helpers/system-bluesky.js';
 
 const skip = postgresSkipReason();
 const KILLS = 10;
@@ -59,47 +59,13 @@ const workers: WorkerProcess[] = [];
 
 before(async () => {
   if (skip) return;
-  pds = await startPds();
-  proxy = await XrpcProxy.start(pds.url);
-  env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) }); // the PDS is on loopback
-  user = await createUser(env.ctx);
-  account = await pds.createAccount(`crash${Math.floor(Math.random() * 1e6)}`);
-  const connected = await user.call(env.app, {
-    method: 'POST',
-    url: '/api/v1/providers/bluesky',
-    payload: { identifier: account.handle, appPassword: account.appPassword, service: pds.url },
-  });
-  assert.equal(connected.statusCode, 201, connected.body);
-  providerId = connected.json().id;
-  // The workers' calls go through the proxy (connecting stored the PDS's own URL).
-  await env.ctx.db.updateTable('providers').set({ service_url: proxy.url }).where('id', '=', providerId).execute();
+  ({ pds, proxy, env, user, account, providerId } = await startBlueskySystem('crash'));
 });
 
 after(async () => {
   if (skip) return;
   await shutDown({ workers, env, servers: [proxy, pds] });
 });
-
-interface PdsPost {
-  uri: string;
-  cid: string;
-  text: string;
-  reply: { root: { uri: string }; parent: { uri: string } } | undefined;
-}
-
-async function postsOnPds(): Promise<PdsPost[]> {
-  const out: PdsPost[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await account.agent.com.atproto.repo.listRecords({ repo: account.did, collection: 'app.bsky.feed.post', limit: 100, cursor });
-    for (const r of res.data.records) {
-      const value = r.value as { text: string; reply?: PdsPost['reply'] };
-      out.push({ uri: r.uri, cid: r.cid, text: value.text, reply: value.reply });
-    }
-    cursor = res.data.records.length === 100 ? res.data.cursor : undefined;
-  } while (cursor);
-  return out;
-}
 
 /** Each text once, the first top-level, each other one a reply to the one before with the first as root. */
 function checkChain(all: PdsPost[], texts: string[]): string[] {
@@ -159,7 +125,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
         description ||= what;
         killed ??= (async () => {
           await victim.kill('SIGKILL');
-          const onPds = await postsOnPds();
+          const onPds = await postsOnPds(account);
           kills.push({
             mode,
             at: description,
@@ -212,7 +178,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
       armed = false;
       current = spawn();
       await ended(threadId);
-      const found = checkChain(await postsOnPds(), texts);
+      const found = checkChain(await postsOnPds(account), texts);
       const posts = await env.ctx.db
         .selectFrom('posts')
         .select(['status', 'permalink', 'network_post_id'])
@@ -231,7 +197,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
     throw err;
   }
 
-  const onPds = await postsOnPds();
+  const onPds = await postsOnPds(account);
   const duplicates = allTexts.reduce((n, t) => n + Math.max(0, onPds.filter((p) => p.text === t).length - 1), 0);
   const missing = allTexts.filter((t) => !onPds.some((p) => p.text === t)).length;
   const midThread = kills.filter((k) => !k.done).length;

@@ -19,13 +19,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { postgresSkipReason } from '../helpers/db.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
-import { type ProxyDecision, writtenPostText, XrpcProxy } from '../helpers/fakes/proxies.js';
-import { createUser, type TestUser } from '../helpers/seeds.js';
+import type { LocalAccount, LocalNetwork } from '../helpers/fakes/bluesky-pds.js';
+import { type ProxyDecision, writtenPostText, type XrpcProxy } from '../helpers/fakes/proxies.js';
+import type { TestUser } from '../helpers/seeds.js';
 import {
   dumpWorkerLogs,
   Gate,
-  openSystemEnv,
   pickSeed,
   type SystemEnv,
   seconds,
@@ -35,6 +34,7 @@ import {
   type WorkerProcess,
   waitFor,
 } from '../helpers/system.js';
+import { postsOnPds, startBlueskySystem } from '../helpers/system-bluesky.js';
 
 const skip = postgresSkipReason();
 const KILLS = 6;
@@ -53,40 +53,13 @@ const workers: WorkerProcess[] = [];
 
 before(async () => {
   if (skip) return;
-  pds = await startPds();
-  proxy = await XrpcProxy.start(pds.url);
-  env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) }); // the PDS is on loopback
-  user = await createUser(env.ctx);
-  account = await pds.createAccount(`crashfu${Math.floor(Math.random() * 1e6)}`);
-  const connected = await user.call(env.app, {
-    method: 'POST',
-    url: '/api/v1/providers/bluesky',
-    payload: { identifier: account.handle, appPassword: account.appPassword, service: pds.url },
-  });
-  assert.equal(connected.statusCode, 201, connected.body);
-  providerId = connected.json().id;
-  // The workers' calls go through the proxy (connecting stored the PDS's own URL).
-  await env.ctx.db.updateTable('providers').set({ service_url: proxy.url }).where('id', '=', providerId).execute();
+  ({ pds, proxy, env, user, account, providerId } = await startBlueskySystem('crashfu'));
 });
 
 after(async () => {
   if (skip) return;
   await shutDown({ workers, env, servers: [proxy, pds] });
 });
-
-interface PdsPost {
-  uri: string;
-  text: string;
-  reply: { root: { uri: string }; parent: { uri: string } } | undefined;
-}
-
-async function postsOnPds(): Promise<PdsPost[]> {
-  const res = await account.agent.com.atproto.repo.listRecords({ repo: account.did, collection: 'app.bsky.feed.post', limit: 100 });
-  return res.data.records.map((r) => {
-    const value = r.value as { text: string; reply?: PdsPost['reply'] };
-    return { uri: r.uri, text: value.text, reply: value.reply };
-  });
-}
 
 async function followUpRow(id: string) {
   return env.ctx.db.selectFrom('follow_ups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -149,7 +122,7 @@ test(`a worker killed (SIGKILL) while writing a follow-up reply to a real PDS, $
         description ||= what;
         killed ??= (async () => {
           await victim.kill('SIGKILL');
-          const out = (await postsOnPds()).some((p) => p.text === reply);
+          const out = (await postsOnPds(account)).some((p) => p.text === reply);
           kills.push({ mode, at: description, out, done: (await followUpRow(id)).status === 'PUBLISHED' });
         })();
         return killed;
@@ -186,7 +159,7 @@ test(`a worker killed (SIGKILL) while writing a follow-up reply to a real PDS, $
       armed = false;
       current = spawn();
       await ended(id);
-      const onPds = await postsOnPds();
+      const onPds = await postsOnPds(account);
       const copies = onPds.filter((p) => p.text === reply);
       const [first, last] = texts.map((t) => onPds.find((p) => p.text === t));
       const row = await followUpRow(id);
@@ -201,7 +174,7 @@ test(`a worker killed (SIGKILL) while writing a follow-up reply to a real PDS, $
     console.log(`# crash-follow-up bluesky: worker logs in ${dumpWorkerLogs(workers, 'crash-follow-up-bluesky')}`);
     throw err;
   }
-  const onPds = await postsOnPds();
+  const onPds = await postsOnPds(account);
   for (const [i, k] of kills.entries())
     console.log(`#   round ${i}: ${k.mode.padEnd(6)} killed ${k.at}; reply ${k.out ? 'out' : 'not out'}${k.done ? ' (already recorded)' : ''}`);
   console.log(
