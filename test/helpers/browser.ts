@@ -181,6 +181,20 @@ export async function fieldError(page: Page, field: string): Promise<string> {
 }
 
 /**
+ * The page's script errors and console errors from now on: a test ends by asserting the list is
+ * empty. The API's 4xx answers a test provokes are logged by Chromium as failed loads and are
+ * left out; anything else is a fault.
+ */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(msg.text());
+  });
+  return errors;
+}
+
+/**
  * Cumulative layout shift of the page's load (0.1 is "good" in Web Vitals), read once the load is
  * over: no request for 500 ms since the last navigation (Playwright's "networkidle": a fetch still
  * on its way, however slow, holds it back), the fonts in, and two frames drawn after that, so

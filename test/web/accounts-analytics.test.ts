@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import {
+  collectPageErrors,
   eventually,
   fieldError,
   firstApiKey,
@@ -53,12 +54,7 @@ test('accounts: connect Bluesky, time slots on the grid; webhooks; analytics', {
   const key = firstApiKey(harness);
   const asOwner = { headers: { authorization: `Bearer ${key}` } };
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers the test provokes are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
   await signInFirstTime(harness, page, 'a long browser password');
   const { timezone } = await (await harness.api('/api/v1/account', asOwner)).json();
 

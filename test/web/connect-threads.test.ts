@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
+  collectPageErrors,
   DESKTOP,
   fieldError,
   firstApiKey,
@@ -48,12 +49,7 @@ test('connecting Threads on a laptop: the missing settings before any click, the
   const key = firstApiKey(harness);
   const api = keyedApi(harness.base, () => key);
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers the test provokes are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
   await signInFirstTime(harness, page, 'a long laptop password');
 
   await page.getByRole('link', { name: 'Accounts' }).click();

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from '../helpers/browser.js';
+import { collectPageErrors, layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from '../helpers/browser.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
 
 const skip = skipReason('newcomer walkthrough');
@@ -41,11 +41,7 @@ function dateIn(zone: string, days: number): string {
 test('a newcomer: sign-in link → password → Bluesky account → 2-post thread scheduled → seen in the calendar', { skip, timeout: 600_000 }, async () => {
   const harness = h!;
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
 
   // What the first start printed: the one-time link, and the address it opens.
   const output = harness.output();

@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   apiRequests,
+  collectPageErrors,
   DESKTOP,
   firstApiKey,
   keyedApi,
@@ -72,12 +73,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   const key = firstApiKey(harness);
   const api = keyedApi(harness.base, () => key);
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
 
   // "Meta": the authorize page approves as the next user in line (or refuses), then sends the
   // browser to Skein's redirect_uri with the code and the state, as Meta does.
