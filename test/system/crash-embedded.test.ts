@@ -12,7 +12,7 @@
  *    before.
  * 2. A burst of creates, killed mid-burst: every create answered 201 is there after the restart.
  *
- * The server talks to the strict fake Graph API through the proxy of harness.ts, which kills the
+ * The server talks to the strict fake Graph API through the GraphProxy of test/helpers/fakes/proxies.ts, which kills the
  * server at the chosen request. Replay a run with SKEIN_SYSTEM_SEED=<seed printed below>.
  */
 import assert from 'node:assert/strict';

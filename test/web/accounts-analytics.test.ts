@@ -1,7 +1,7 @@
 /**
- * The Accounts, Analytics and Webhooks pages in a real browser (test/web/harness.ts: Chromium
+ * The Accounts, Analytics and Webhooks pages in a real browser (test/helpers/browser.ts: Chromium
  * against a real `skein serve` on the embedded database). A real Bluesky PDS runs on loopback
- * (test/support/pds.ts, as the Bluesky publisher tests start it) and the server points at it
+ * (test/helpers/fakes/bluesky-pds.ts, as the Bluesky publisher tests start it) and the server points at it
  * (BLUESKY_SERVICE_URL); SKEIN_ALLOW_PRIVATE_MEDIA=1 lets a webhook point at a receiver on
  * loopback. It connects a Bluesky account through the form (a wrong app password refused at its
  * field first), edits the account's weekly time slots on the grid and checks them through the

@@ -1,5 +1,5 @@
 /**
- * Connecting Threads as a user on a laptop does (test/web/harness.ts: Chromium against a real
+ * Connecting Threads as a user on a laptop does (test/helpers/browser.ts: Chromium against a real
  * `skein serve` on the embedded database). The server has no Meta app configured and an http
  * PUBLIC_URL, as on a laptop; Threads is the strict local fake of the Graph API. The Accounts
  * page names what Meta's sign-in lacks before any click and links to the guide; the guide

@@ -1,9 +1,9 @@
 /**
  * The README's promise, walked through in a real browser: from a fresh data folder, Skein starts
- * as `npm start` starts it (`bin/skein.js serve` on the embedded database; test/web/harness.ts),
+ * as `npm start` starts it (`bin/skein.js serve` on the embedded database; test/helpers/browser.ts),
  * and a newcomer goes from the sign-in link it prints to a scheduled thread without curl or any
  * API call of the test's own: set a password, connect a Bluesky account (on a real local PDS,
- * test/support/pds.ts, which BLUESKY_SERVICE_URL names as the server's default), write a 2-post
+ * test/helpers/fakes/bluesky-pds.ts, which BLUESKY_SERVICE_URL names as the server's default), write a 2-post
  * thread in the editor, schedule it, and find it in the calendar at its day and hour. Every page
  * visited is photographed at 1280×800 and 375×812 (test-results/screenshots/newcomer-*.png).
  */

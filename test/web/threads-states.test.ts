@@ -1,7 +1,7 @@
 /**
- * The thread states and the calendar's filters in a real browser (test/web/harness.ts: Chromium
+ * The thread states and the calendar's filters in a real browser (test/helpers/browser.ts: Chromium
  * against a real `skein serve` on the embedded database, its publisher running). Threads is the
- * strict local fake of the Graph API (test/publisher/platforms/threads/fake-graph-api.ts) the
+ * strict local fake of the Graph API (test/helpers/fakes/threads-graph-api.ts) the
  * publisher tests use, set with THREADS_API_URL; the browser's visit to Meta's authorize page is
  * answered by the test as Meta would (the fake issues the code, the page is redirected back).
  *
