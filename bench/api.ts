@@ -2,7 +2,7 @@
  * The API rows: a Skein server (`node bin/skein.js serve`, SKEIN_PUBLISHER=0) on PGlite or on
  * PostgreSQL + Redis, seeded through the CLI and the API, then loaded one route at a time.
  */
-import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
+import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { type LoadResult, type LoadSpec, type LoadTool, medianRun, UNIQUE } from './load.js';
 import {
   apiClient,

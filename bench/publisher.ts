@@ -4,7 +4,7 @@
  * Lateness (published_at − scheduled_at) is read from the database afterwards.
  */
 import pg from 'pg';
-import { FakeGraphApi } from '../test/publisher/platforms/threads/fake-graph-api.js';
+import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { median } from './load.js';
 import {
   apiClient,

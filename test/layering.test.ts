@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkLayers } from '../scripts/check-layers.js';
@@ -24,4 +24,25 @@ test('the check finds a forbidden import, static, type-only or dynamic', (t) => 
   write('repos/threads.ts', 'export const z = 1;\n');
   const found = checkLayers(dir).map((v) => `${v.file} -> ${v.to}`);
   assert.deepEqual(found.sort(), ['publisher/runner.ts -> services', 'publisher/runner.ts -> services', 'services/connections.ts -> publisher']);
+});
+
+/** Folders of test/ that are not a mirror of src/: shared helpers and fakes, the suites of real processes, the browser and the fuzz suite. */
+const BESIDE_THE_MIRROR = new Set(['helpers', 'fuzz', 'system', 'web']);
+
+test('test/ mirrors src/: every folder of tests has its counterpart in src/ (or is helpers/, fuzz/, system/, web/, or an e2e/ of one)', () => {
+  const testRoot = fileURLToPath(new URL('.', import.meta.url));
+  const srcRoot = fileURLToPath(new URL('../src', import.meta.url));
+  const strays: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      const rel = relative(testRoot, path);
+      if (BESIDE_THE_MIRROR.has(rel) || entry.name === 'e2e') continue;
+      if (!existsSync(join(srcRoot, rel))) strays.push(`test/${rel}/`);
+      visit(path);
+    }
+  };
+  visit(testRoot);
+  assert.deepEqual(strays, [], 'a folder of tests without its src/ counterpart: move it to mirror src/, or its helpers to test/helpers/');
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { controlSocketPath } from '../../src/cli/control-socket.js';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const BIN = join(process.cwd(), 'bin', 'skein.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'skein-cli-server-'));

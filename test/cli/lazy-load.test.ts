@@ -7,13 +7,13 @@ import { after, describe, test } from 'node:test';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { LONG, RUN } from '../../src/cli/handlers.js';
 
-// What a `skein` process loads, recorded by test/support/record-loads.mjs (an ESM resolve hook
+// What a `skein` process loads, recorded by test/helpers/record-loads.mjs (an ESM resolve hook
 // plus the CommonJS cache at exit). A static import of a heavy module anywhere on the path of
 // `--help` (the CLI entry, the command table) makes these tests fail.
 
 const ROOT = process.cwd();
 const BIN = join(ROOT, 'bin', 'skein.js');
-const RECORDER = join(ROOT, 'test', 'support', 'record-loads.mjs');
+const RECORDER = join(ROOT, 'test', 'helpers', 'record-loads.mjs');
 
 const dir = mkdtempSync(join(tmpdir(), 'skein-loads-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

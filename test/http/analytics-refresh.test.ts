@@ -12,8 +12,8 @@ import { createPlatforms } from '../../src/platforms/index.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb } from '../helpers/context.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 
 const clock = new ManualClock('2026-11-22T12:00:00.000Z');
 let fake: FakeGraphApi;

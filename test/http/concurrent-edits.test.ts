@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/context.js';
 import { PublishError } from '../../src/platforms/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
 
 interface Fixture {

@@ -3,8 +3,8 @@ import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
 import { refreshExpiringThreadsTokens } from '../../src/publisher/token-refresh.js';
 import { describeEachDb } from '../helpers/context.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createTeamWith, createUser, rowCounts } from '../helpers/seeds.js';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 
 const APP_ID = '1234567890';
 const APP_SECRET = 'app-secret-for-tests';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createTeamWith, createUser, type TestUser } from '../helpers/seeds.js';
 
 describeEachDb('follow-up replies: the API', (env) => {

@@ -8,7 +8,7 @@ import { PublisherLoop } from '../../src/publisher/loop.js';
 import { jobQueue } from '../../src/repos/jobs.js';
 import { threadQueue } from '../../src/repos/thread-queue.js';
 import { createTestEnv, describeEachDb, type TestEnv } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 type Labels = Record<string, string>;

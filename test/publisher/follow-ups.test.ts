@@ -6,7 +6,7 @@ import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { followUpQueue } from '../../src/repos/follow-ups.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
 
 const MINUTE = 60_000;

@@ -6,7 +6,7 @@ import { PublisherLoop } from '../../src/publisher/loop.js';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';
 import { threadQueue } from '../../src/repos/thread-queue.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 describeEachDb('publisher loop', (env) => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform, overlapFirstTwo } from '../helpers/fake-platform.js';
+import { FakePlatform, overlapFirstTwo } from '../helpers/fakes/platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 const PER_ACCOUNT = 2;

@@ -10,10 +10,10 @@ import { createPlatforms } from '../../src/platforms/index.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { RoundTripCounter } from '../helpers/round-trips.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
-import { FakeGraphApi } from './platforms/threads/fake-graph-api.js';
 
 const counter = new RoundTripCounter();
 let graph: FakeGraphApi;

@@ -6,7 +6,7 @@ import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { jobQueue } from '../../src/repos/jobs.js';
 import { threadQueue } from '../../src/repos/thread-queue.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createUser } from '../helpers/seeds.js';
 
 /**

@@ -9,9 +9,9 @@ import { markProviderExpired } from '../../src/repos/providers.js';
 import { deliveryQueue } from '../../src/repos/webhook-deliveries.js';
 import { insertPing } from '../../src/repos/webhook-outbox.js';
 import { describeEachDb } from '../helpers/context.js';
-import { FakePlatform } from '../helpers/fake-platform.js';
+import { FakePlatform } from '../helpers/fakes/platform.js';
+import { type ReceivedWebhook, WebhookReceiver } from '../helpers/fakes/webhook-receiver.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
-import { type ReceivedWebhook, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** The receiver's check, as a user would write it (docs/api.md has the runnable one: webhook-docs.test.ts). */
 function signatureValid(request: ReceivedWebhook, secret: string): boolean {

@@ -16,9 +16,9 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { migrations } from '../../src/db/migrations/index.js';
 import { postgresSkipReason } from '../helpers/db.js';
-import { REDIS_URL, redisReady } from '../lib/rate-limit/stores.js';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
-import { checkThreadOnNetwork, SYSTEM_SECRET, waitFor } from '../publisher/system/harness.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { REDIS_URL, redisReady } from '../helpers/rate-limit-stores.js';
+import { checkThreadOnNetwork, SYSTEM_SECRET, waitFor } from '../helpers/system.js';
 
 const skip = postgresSkipReason();
 const REPO_ROOT = resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 /**
- * The Accounts, Analytics and Webhooks pages in a real browser (test/web/harness.ts: Chromium
+ * The Accounts, Analytics and Webhooks pages in a real browser (test/helpers/browser.ts: Chromium
  * against a real `skein serve` on the embedded database). A real Bluesky PDS runs on loopback
- * (test/support/pds.ts, as the Bluesky publisher tests start it) and the server points at it
+ * (test/helpers/fakes/bluesky-pds.ts, as the Bluesky publisher tests start it) and the server points at it
  * (BLUESKY_SERVICE_URL); SKEIN_ALLOW_PRIVATE_MEDIA=1 lets a webhook point at a receiver on
  * loopback. It connects a Bluesky account through the form (a wrong app password refused at its
  * field first), edits the account's weekly time slots on the grid and checks them through the
@@ -11,9 +11,21 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../support/pds.js';
-import { eventually, fieldError, firstApiKey, layoutShift, shoot, signInFirstTime, skipReason, startWebHarness, type WebHarness, waitFor } from './harness.js';
+import {
+  collectPageErrors,
+  eventually,
+  fieldError,
+  firstApiKey,
+  layoutShift,
+  shoot,
+  signInFirstTime,
+  skipReason,
+  startWebHarness,
+  type WebHarness,
+  waitFor,
+} from '../helpers/browser.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
+import { WebhookReceiver } from '../helpers/fakes/webhook-receiver.js';
 
 const skip = skipReason('accounts and analytics');
 let pds: LocalNetwork<TestNetworkNoAppView> | null = null;
@@ -42,12 +54,7 @@ test('accounts: connect Bluesky, time slots on the grid; webhooks; analytics', {
   const key = firstApiKey(harness);
   const asOwner = { headers: { authorization: `Bearer ${key}` } };
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers the test provokes are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
   await signInFirstTime(harness, page, 'a long browser password');
   const { timezone } = await (await harness.api('/api/v1/account', asOwner)).json();
 

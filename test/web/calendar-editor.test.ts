@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
-import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, keyedApi, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
+import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, keyedApi, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from '../helpers/browser.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const PASSWORD = 'a long calendar password';
 const EMAIL = 'planner@localhost';

@@ -1,5 +1,5 @@
 /**
- * Connecting Threads as a user on a laptop does (test/web/harness.ts: Chromium against a real
+ * Connecting Threads as a user on a laptop does (test/helpers/browser.ts: Chromium against a real
  * `skein serve` on the embedded database). The server has no Meta app configured and an http
  * PUBLIC_URL, as on a laptop; Threads is the strict local fake of the Graph API. The Accounts
  * page names what Meta's sign-in lacks before any click and links to the guide; the guide
@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import {
+  collectPageErrors,
   DESKTOP,
   fieldError,
   firstApiKey,
@@ -21,7 +21,8 @@ import {
   skipReason,
   startWebHarness,
   type WebHarness,
-} from './harness.js';
+} from '../helpers/browser.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const skip = skipReason('connecting Threads');
 let fake: FakeGraphApi | null = null;
@@ -48,12 +49,7 @@ test('connecting Threads on a laptop: the missing settings before any click, the
   const key = firstApiKey(harness);
   const api = keyedApi(harness.base, () => key);
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers the test provokes are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
   await signInFirstTime(harness, page, 'a long laptop password');
 
   await page.getByRole('link', { name: 'Accounts' }).click();

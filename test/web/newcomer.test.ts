@@ -1,17 +1,17 @@
 /**
  * The README's promise, walked through in a real browser: from a fresh data folder, Skein starts
- * as `npm start` starts it (`bin/skein.js serve` on the embedded database; test/web/harness.ts),
+ * as `npm start` starts it (`bin/skein.js serve` on the embedded database; test/helpers/browser.ts),
  * and a newcomer goes from the sign-in link it prints to a scheduled thread without curl or any
  * API call of the test's own: set a password, connect a Bluesky account (on a real local PDS,
- * test/support/pds.ts, which BLUESKY_SERVICE_URL names as the server's default), write a 2-post
+ * test/helpers/fakes/bluesky-pds.ts, which BLUESKY_SERVICE_URL names as the server's default), write a 2-post
  * thread in the editor, schedule it, and find it in the calendar at its day and hour. Every page
  * visited is photographed at 1280×800 and 375×812 (test-results/screenshots/newcomer-*.png).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { type LocalAccount, type LocalNetwork, startPds } from '../support/pds.js';
-import { layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from './harness.js';
+import { collectPageErrors, layoutShift, shoot, skipReason, startWebHarness, type WebHarness } from '../helpers/browser.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../helpers/fakes/bluesky-pds.js';
 
 const skip = skipReason('newcomer walkthrough');
 let pds: LocalNetwork<TestNetworkNoAppView> | null = null;
@@ -41,11 +41,7 @@ function dateIn(zone: string, days: number): string {
 test('a newcomer: sign-in link → password → Bluesky account → 2-post thread scheduled → seen in the calendar', { skip, timeout: 600_000 }, async () => {
   const harness = h!;
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
 
   // What the first start printed: the one-time link, and the address it opens.
   const output = harness.output();

@@ -1,7 +1,7 @@
 /**
- * The thread states and the calendar's filters in a real browser (test/web/harness.ts: Chromium
+ * The thread states and the calendar's filters in a real browser (test/helpers/browser.ts: Chromium
  * against a real `skein serve` on the embedded database, its publisher running). Threads is the
- * strict local fake of the Graph API (test/publisher/platforms/threads/fake-graph-api.ts) the
+ * strict local fake of the Graph API (test/helpers/fakes/threads-graph-api.ts) the
  * publisher tests use, set with THREADS_API_URL; the browser's visit to Meta's authorize page is
  * answered by the test as Meta would (the fake issues the code, the page is redirected back).
  *
@@ -14,9 +14,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { FakeGraphApi } from '../publisher/platforms/threads/fake-graph-api.js';
 import {
   apiRequests,
+  collectPageErrors,
   DESKTOP,
   firstApiKey,
   keyedApi,
@@ -28,7 +28,8 @@ import {
   startWebHarness,
   type WebHarness,
   waitFor,
-} from './harness.js';
+} from '../helpers/browser.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const APP_ID = '4242424242';
 const APP_SECRET = 'browser-test-app-secret';
@@ -72,12 +73,7 @@ test('thread states: Threads OAuth from the browser, a FAILED thread retried, a 
   const key = firstApiKey(harness);
   const api = keyedApi(harness.base, () => key);
   const page = await harness.context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (msg) => {
-    // The API's 4xx answers are logged by Chromium as failed loads; anything else is a fault.
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) pageErrors.push(msg.text());
-  });
+  const pageErrors = collectPageErrors(page);
 
   // "Meta": the authorize page approves as the next user in line (or refuses), then sends the
   // browser to Skein's redirect_uri with the code and the state, as Meta does.

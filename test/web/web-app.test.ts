@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from './harness.js';
+import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from '../helpers/browser.js';
 
 const PASSWORD = 'a long browser password';
 

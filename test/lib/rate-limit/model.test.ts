@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { MemoryRateLimitStore } from '../../../src/lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from '../../../src/lib/rate-limit/redis-store.js';
 import type { RateLimitResult, RateLimitRule, RateLimitStore } from '../../../src/lib/rate-limit/store.js';
-import { deleteKeys, REDIS_URL, redisReady, uniquePrefix } from './stores.js';
+import { deleteKeys, REDIS_URL, redisReady, uniquePrefix } from '../../helpers/rate-limit-stores.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 /** Small limits so that refusals and expiries are frequent. */

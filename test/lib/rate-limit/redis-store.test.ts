@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { RedisRateLimitStore } from '../../../src/lib/rate-limit/redis-store.js';
-import { deleteKeys, REDIS_URL, redisReady, uniquePrefix } from './stores.js';
+import { deleteKeys, REDIS_URL, redisReady, uniquePrefix } from '../../helpers/rate-limit-stores.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 const WINDOW = 60_000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { type RateLimitResult, type RateLimitRule, type RateLimitStore, tighterLimit } from '../../../src/lib/rate-limit/store.js';
-import { forEachStore } from './stores.js';
+import { forEachStore } from '../../helpers/rate-limit-stores.js';
 
 const WINDOW = 60_000;
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);

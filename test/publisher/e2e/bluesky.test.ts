@@ -3,11 +3,11 @@ import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { startFileServer } from '../../helpers/bluesky.js';
 import { describeEachDb } from '../../helpers/context.js';
+import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
+import { pngImage } from '../../helpers/images.js';
 import { createUser } from '../../helpers/seeds.js';
-import { type LocalAccount, type LocalNetwork, startPds } from '../../support/pds.js';
-import { pngImage } from '../platforms/bluesky/fixtures.js';
-import { startFileServer } from '../platforms/bluesky/support.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
 let files: Awaited<ReturnType<typeof startFileServer>>;

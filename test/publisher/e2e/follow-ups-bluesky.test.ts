@@ -4,8 +4,8 @@ import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb } from '../../helpers/context.js';
+import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { createUser } from '../../helpers/seeds.js';
-import { type LocalNetwork, startPds } from '../../support/pds.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
 let accountSeq = 0;

@@ -7,8 +7,8 @@ import { ThreadsClient } from '../../../src/platforms/threads/client.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { refreshExpiringThreadsTokens } from '../../../src/publisher/token-refresh.js';
 import { describeEachDb } from '../../helpers/context.js';
+import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
 
 const APP_ID = '1234567890';
 const APP_SECRET = 'app-secret-for-tests';

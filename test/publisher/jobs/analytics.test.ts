@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PublishError } from '../../../src/platforms/platform.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { DAY, HOUR, MINUTE, publishedThread, runAt } from './support.js';
+import { DAY, HOUR, MINUTE, publishedThread, runAt } from '../../helpers/jobs.js';
 
 describeEachDb('analytics refresh job', (env) => {
   test('analytics appear in Get Thread after the first refresh and are refreshed on schedule', async () => {

@@ -13,9 +13,9 @@ import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { startPublisher } from '../../../src/publisher/runner.js';
 import { saveFollowerCount } from '../../../src/repos/followers.js';
 import { describeEachDb } from '../../helpers/context.js';
+import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { until } from '../../helpers/wait.js';
-import { FakeGraphApi } from '../platforms/threads/fake-graph-api.js';
 
 const APP_ID = '1234567890';
 const APP_SECRET = 'app-secret-for-tests';

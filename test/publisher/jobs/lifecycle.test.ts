@@ -6,9 +6,9 @@ import { enqueueFollowUpJobs } from '../../../src/publisher/jobs/enqueue.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { FakePlatform } from '../../helpers/fake-platform.js';
+import { FakePlatform } from '../../helpers/fakes/platform.js';
+import { DAY, HOUR, MINUTE, publishedThread, runAt, START } from '../../helpers/jobs.js';
 import { createProvider, createUser } from '../../helpers/seeds.js';
-import { DAY, HOUR, MINUTE, publishedThread, runAt, START } from './support.js';
 
 describeEachDb('follow-up jobs', (env) => {
   const jobsOf = (threadId: string) => env().ctx.db.selectFrom('jobs').selectAll().where('thread_id', '=', threadId).orderBy('kind').execute();

@@ -4,7 +4,7 @@ import { PublishError } from '../../../src/platforms/platform.js';
 import { claimDue } from '../../../src/publisher/claim.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { DAY, HOUR, MINUTE, type PublishedThread, publishedThread, runAt } from './support.js';
+import { DAY, HOUR, MINUTE, type PublishedThread, publishedThread, runAt } from '../../helpers/jobs.js';
 
 const PLUG = { text: 'Liked it? Follow me for more', minLikes: 5 };
 

@@ -6,7 +6,7 @@ import { claimDue } from '../../../src/publisher/claim.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
-import { DAY, HOUR, publishedThread, runAt } from './support.js';
+import { DAY, HOUR, publishedThread, runAt } from '../../helpers/jobs.js';
 
 describeEachDb('auto-repost job', (env) => {
   test('reposts the first post once, exactly when the delay has passed', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newId } from '../../../src/lib/ids.js';
 import { ANALYTICS_OFFSETS_MS, jobBackoffMs, MAX_JOB_ATTEMPTS, nextAnalyticsRun, nextPlugCheck, spreadOf } from '../../../src/publisher/jobs/schedule.js';
-import { DAY, HOUR, MINUTE } from './support.js';
+import { DAY, HOUR, MINUTE } from '../../helpers/jobs.js';
 
 // Pure functions: no database involved, so no describeEachDb.
 describe('follow-up job schedule', () => {
