@@ -35,6 +35,28 @@ export async function createProvider(ctx: AppContext, account: AccountRow, kind:
   });
 }
 
+/** A user with a THREADS provider, on the app and context of a test environment. */
+export interface UserWithProvider {
+  app: FastifyInstance;
+  ctx: AppContext;
+  user: TestUser;
+  providerId: string;
+}
+
+export async function userWithProvider(env: () => { app: FastifyInstance; ctx: AppContext }): Promise<UserWithProvider> {
+  const { app, ctx } = env();
+  const user = await createUser(ctx);
+  const provider = await createProvider(ctx, user.account);
+  return { app, ctx, user, providerId: provider.id };
+}
+
+/** The names of a thread's tags, as Get Thread Tags answers them. */
+export async function threadTagNames(f: UserWithProvider, threadId: string): Promise<string[]> {
+  const res = await f.user.call(f.app, { method: 'GET', url: `/api/v1/posts/${threadId}/tags` });
+  if (res.statusCode !== 200) throw new Error(`Get Thread Tags answered ${res.statusCode}: ${res.body}`);
+  return res.json().tags.map((t: { name: string }) => t.name);
+}
+
 export async function createTeamWith(ctx: AppContext, owner: AccountRow, members: AccountRow[] = []) {
   const team = await createTeam(ctx, owner, `Team ${randomBytes(3).toString('hex')}`);
   for (const m of members) await addTeamMember(ctx, team.id, m);

@@ -4,27 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { AppContext } from '../../src/context.js';
+import type { LightMyRequestResponse } from 'fastify';
 import { PublishError } from '../../src/platforms/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';
-import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
+import { createUser, threadTagNames, type UserWithProvider, userWithProvider } from '../helpers/seeds.js';
 
-interface Fixture {
-  app: FastifyInstance;
-  ctx: AppContext;
-  user: TestUser;
-  providerId: string;
-}
-
-async function fixture(env: () => { app: FastifyInstance; ctx: AppContext }): Promise<Fixture> {
-  const { app, ctx } = env();
-  const user = await createUser(ctx);
-  const provider = await createProvider(ctx, user.account);
-  return { app, ctx, user, providerId: provider.id };
-}
+type Fixture = UserWithProvider;
 
 async function newThread(f: Fixture, body: object = {}): Promise<string> {
   const res = await f.user.call(f.app, {
@@ -44,11 +31,6 @@ async function read(f: Fixture, threadId: string): Promise<{ thread: any; etag: 
   assert.equal(typeof etag, 'string');
   assert.match(etag as string, /^"[0-9]+"$/, 'a strong entity tag');
   return { thread: res.json().thread, etag: etag as string, res };
-}
-
-async function tagsOf(f: Fixture, threadId: string): Promise<string[]> {
-  const res = await f.user.call(f.app, { method: 'GET', url: `/api/v1/posts/${threadId}/tags` });
-  return res.json().tags.map((t: { name: string }) => t.name);
 }
 
 /** Each of the five changes, as a request with optional headers. */
@@ -79,7 +61,7 @@ function assertPreconditionFailed(res: LightMyRequestResponse): void {
 
 describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   test('Get Thread answers a strong ETag that every kind of change renews; a read leaves it alone', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = await newThread(f);
     const seen = new Set<string>();
     let { thread, etag } = await read(f, threadId);
@@ -122,7 +104,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   });
 
   test('publishing gives new ETags (claimed, published; failed), and a stale If-Match after it is 412', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const fake = new FakePlatform();
     const now = f.ctx.clock.now();
     const create = async (text: string) => {
@@ -157,7 +139,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
       headers: { 'if-match': before },
     });
     assertPreconditionFailed(stale);
-    assert.deepEqual(await tagsOf(f, threadId), []);
+    assert.deepEqual(await threadTagNames(f, threadId), []);
     const fresh = await f.user.call(f.app, {
       method: 'PUT',
       url: `/api/v1/posts/${threadId}/tags`,
@@ -188,7 +170,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
 
   for (const change of CHANGES) {
     test(`${change}: a matching If-Match changes it; a stale one is 412 and changes nothing`, async () => {
-      const f = await fixture(env);
+      const f = await userWithProvider(env);
       const threadId = await newThread(f, { tags: ['kept'] });
       const first = await read(f, threadId);
       const run = changes(f, threadId, first.thread.posts[0].id)[change];
@@ -209,7 +191,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
       const unchanged = await read(f, threadId);
       assert.deepEqual(unchanged.thread, current.thread);
       assert.equal(unchanged.etag, current.etag);
-      assert.deepEqual(await tagsOf(f, threadId), ['kept']);
+      assert.deepEqual(await threadTagNames(f, threadId), ['kept']);
 
       // A list that holds the current tag matches (odd spacing and empty elements included).
       const ok = await run({ 'if-match': ` ${first.etag} ,, W/${current.etag},${current.etag} ` });
@@ -234,7 +216,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   }
 
   test('the queue endpoint honours If-Match as Reschedule does', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = await newThread(f);
     await f.user.call(f.app, { method: 'POST', url: '/api/v1/time-slots', payload: { providerId: f.providerId, dayOfWeek: 2, time: '06:30' } });
     const first = await read(f, threadId);
@@ -250,7 +232,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   });
 
   test('Delete with If-Match: * on an existing thread; stale leaves it in place; 404 comes before 412', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = await newThread(f);
     const { etag } = await read(f, threadId);
     await f.user.call(f.app, { method: 'PUT', url: `/api/v1/posts/${threadId}/tags`, payload: { tagNames: ['x'] } });
@@ -273,7 +255,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   });
 
   test('a malformed If-Match is a 400 naming it, with the body faults, and changes nothing', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = await newThread(f);
     const before = await read(f, threadId);
     for (const value of ['12', '"1" "2"', '*, "1"', 'W/12']) {
@@ -309,7 +291,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
   });
 
   test('two edits at once with the same If-Match: exactly one wins, the other is 412', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     for (let round = 0; round < 5; round++) {
       const threadId = await newThread(f);
       const { etag, thread } = await read(f, threadId);
@@ -327,7 +309,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
         after.thread.posts.map((p: { content: string }) => p.content),
         [['from A'], ['from B'], ['one', 'two']][winner],
       );
-      assert.deepEqual(await tagsOf(f, threadId), winner === 2 ? ['race'] : []);
+      assert.deepEqual(await threadTagNames(f, threadId), winner === 2 ? ['race'] : []);
     }
   });
 });

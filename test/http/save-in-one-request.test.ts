@@ -4,24 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { AppContext } from '../../src/context.js';
+import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDb } from '../helpers/context.js';
-import { createProvider, createTeamWith, createUser, rowCounts, type TestUser } from '../helpers/seeds.js';
+import { createProvider, createTeamWith, createUser, rowCounts, threadTagNames, type UserWithProvider, userWithProvider } from '../helpers/seeds.js';
 
-interface Fixture {
-  app: FastifyInstance;
-  ctx: AppContext;
-  user: TestUser;
-  providerId: string;
-}
-
-async function fixture(env: () => { app: FastifyInstance; ctx: AppContext }): Promise<Fixture> {
-  const { app, ctx } = env();
-  const user = await createUser(ctx);
-  const provider = await createProvider(ctx, user.account);
-  return { app, ctx, user, providerId: provider.id };
-}
+type Fixture = UserWithProvider;
 
 function create(f: Fixture, body: object): Promise<LightMyRequestResponse> {
   return f.user.call(f.app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: f.providerId, posts: [{ text: 'one' }], ...body } });
@@ -31,16 +18,10 @@ function edit(f: Fixture, threadId: string, body: object, headers: Record<string
   return f.user.call(f.app, { method: 'PUT', url: `/api/v1/posts/${threadId}/edit`, payload: body, headers });
 }
 
-async function tagNames(f: Fixture, threadId: string): Promise<string[]> {
-  const res = await f.user.call(f.app, { method: 'GET', url: `/api/v1/posts/${threadId}/tags` });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json().tags.map((t: { name: string }) => t.name);
-}
-
 async function snapshot(f: Fixture, threadId: string) {
   const res = await f.user.call(f.app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
   assert.equal(res.statusCode, 200, res.body);
-  return { thread: res.json().thread, etag: res.headers.etag, tags: await tagNames(f, threadId) };
+  return { thread: res.json().thread, etag: res.headers.etag, tags: await threadTagNames(f, threadId) };
 }
 
 function paths(res: LightMyRequestResponse): string[] {
@@ -52,26 +33,26 @@ function paths(res: LightMyRequestResponse): string[] {
 
 describeEachDb('saving in one request', (env) => {
   test('Create Post with tags: created or matched case-insensitively, trimmed, duplicates ignored, first spelling kept', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const first = await create(f, { tags: ['Launch', ' launch ', 'beta'] });
     assert.equal(first.statusCode, 201, first.body);
     assert.deepEqual(Object.keys(first.json()).sort(), ['autoPlugApplied', 'postCount', 'scheduledAt', 'status', 'threadId']);
-    assert.deepEqual(await tagNames(f, first.json().threadId), ['beta', 'Launch']);
+    assert.deepEqual(await threadTagNames(f, first.json().threadId), ['beta', 'Launch']);
     const second = await create(f, { tags: ['LAUNCH', 'new'], scheduleAt: '2026-12-01T10:00:00Z' });
     assert.equal(second.statusCode, 201, second.body);
-    assert.deepEqual(await tagNames(f, second.json().threadId), ['Launch', 'new']);
+    assert.deepEqual(await threadTagNames(f, second.json().threadId), ['Launch', 'new']);
     const all = (await f.user.call(f.app, { method: 'GET', url: '/api/v1/tags' })).json().tags;
     assert.deepEqual(
       all.map((t: { name: string }) => t.name),
       ['beta', 'Launch', 'new'],
     );
     // Without tags, or with [], the thread has none.
-    assert.deepEqual(await tagNames(f, (await create(f, { tags: [] })).json().threadId), []);
-    assert.deepEqual(await tagNames(f, (await create(f, {})).json().threadId), []);
+    assert.deepEqual(await threadTagNames(f, (await create(f, { tags: [] })).json().threadId), []);
+    assert.deepEqual(await threadTagNames(f, (await create(f, {})).json().threadId), []);
   });
 
   test('Create Post in a team: the tags are the team scope’s', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const member = await createUser(f.ctx);
     const team = await createTeamWith(f.ctx, f.user.account, [member.account]);
     const teamProvider = await createProvider(f.ctx, f.user.account, 'THREADS', team.id);
@@ -90,7 +71,7 @@ describeEachDb('saving in one request', (env) => {
   });
 
   test('Create Post: tag faults at tags.N, with every other fault in one 400; nothing is created', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const before = await rowCounts(f.ctx);
     const res = await create(f, { posts: [{ text: '   ' }], tags: ['ok', '  ', 'x'.repeat(51)], scheduleAt: '2026-13-01T00:00:00' });
     assert.equal(res.statusCode, 400, res.body);
@@ -107,22 +88,22 @@ describeEachDb('saving in one request', (env) => {
   });
 
   test('Edit Entire Thread with tags: replaced as Set Thread Tags replaces them; omitted, they stay; [] clears', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = (await create(f, { tags: ['a', 'b'] })).json().threadId;
     const { thread } = await snapshot(f, threadId);
     const postId = thread.posts[0].id;
     const res = await edit(f, threadId, { posts: [{ id: postId, text: 'edited' }], tags: ['B', 'c'] });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { threadId, postsUpdated: 1, postsCreated: 0, postsDeleted: 0, totalPosts: 1 });
-    assert.deepEqual(await tagNames(f, threadId), ['b', 'c']);
+    assert.deepEqual(await threadTagNames(f, threadId), ['b', 'c']);
     assert.equal((await edit(f, threadId, { posts: [{ id: postId, text: 'again' }] })).statusCode, 200);
-    assert.deepEqual(await tagNames(f, threadId), ['b', 'c']);
+    assert.deepEqual(await threadTagNames(f, threadId), ['b', 'c']);
     assert.equal((await edit(f, threadId, { posts: [{ id: postId, text: 'again' }], tags: [] })).statusCode, 200);
-    assert.deepEqual(await tagNames(f, threadId), []);
+    assert.deepEqual(await threadTagNames(f, threadId), []);
   });
 
   test('Edit Entire Thread: a bad tag with a valid text edit changes nothing, and all faults come in one 400', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = (await create(f, { tags: ['kept'], posts: [{ text: 'one' }, { text: 'two' }] })).json().threadId;
     const before = await snapshot(f, threadId);
     const counts = await rowCounts(f.ctx);
@@ -154,7 +135,7 @@ describeEachDb('saving in one request', (env) => {
   });
 
   test('Edit Entire Thread with scheduleAt: a draft is scheduled, a scheduled thread moves, as Reschedule reads the time', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const draft = (await create(f, {})).json().threadId;
     const { thread } = await snapshot(f, draft);
     assert.equal(thread.scheduledAt, null);
@@ -178,7 +159,7 @@ describeEachDb('saving in one request', (env) => {
   });
 
   test('Edit Entire Thread with queue: true takes the next free slot; with scheduleAt, or without a free slot, 400 at queue', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = (await create(f, {})).json().threadId;
     const { thread } = await snapshot(f, threadId);
     const postId = thread.posts[0].id;
@@ -206,7 +187,7 @@ describeEachDb('saving in one request', (env) => {
   });
 
   test('Edit Entire Thread with everything and a stale If-Match: 412, nothing changed; with the fresh one, all of it saved', async () => {
-    const f = await fixture(env);
+    const f = await userWithProvider(env);
     const threadId = (await create(f, { tags: ['old'] })).json().threadId;
     const read = await snapshot(f, threadId);
     const postId = read.thread.posts[0].id;
