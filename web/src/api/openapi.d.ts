@@ -40,7 +40,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 threadId: string;
                                 scheduledAt: string | null;
-                                provider: string;
+                                provider: "THREADS" | "BLUESKY";
                                 providerUserId: string;
                                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                                 posts: {
@@ -313,7 +313,7 @@ export interface paths {
                             drafts: {
                                 /** @description Opaque identifier */
                                 threadId: string;
-                                provider: string;
+                                provider: "THREADS" | "BLUESKY";
                                 providerUserId: string;
                                 /**
                                  * Format: date-time
@@ -2657,7 +2657,7 @@ export interface paths {
                             providers: {
                                 /** @description Opaque identifier */
                                 id: string;
-                                provider: string;
+                                provider: "THREADS" | "BLUESKY";
                                 providerUserId: string;
                                 username: string;
                                 teamId: string | null;
@@ -2758,7 +2758,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: string;
+                            provider: "THREADS" | "BLUESKY";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -2890,7 +2890,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: string;
+                            provider: "THREADS" | "BLUESKY";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -2912,7 +2912,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: string;
+                            provider: "THREADS" | "BLUESKY";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3196,7 +3196,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: string;
+                            provider: "THREADS" | "BLUESKY";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3294,7 +3294,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: string;
+                            provider: "THREADS" | "BLUESKY";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -5184,7 +5184,7 @@ export interface components {
             /** @description Opaque identifier */
             threadId: string;
             scheduledAt: string | null;
-            provider: string;
+            provider: "THREADS" | "BLUESKY";
             providerUserId: string;
             status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             posts: {

@@ -1,9 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import type { Provider, ProviderStatus, TimeSlot } from '../api/providers.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { navigate } from '../router.js';
 import './accounts.css';
-import { formatDate, formatInstant, NETWORK_NAMES, type Provider, type ProviderStatus, providerLabel, useProviders } from '../providers.js';
+import { NETWORK_NAMES, providerLabel, useProviders } from '../providers.js';
+import { formatInZone } from '../time.js';
 import { ConnectThreads, startThreadsConnect, threadsConnectOutcome, useThreadsSetup } from './connect-threads.js';
 
 /**
@@ -90,9 +92,11 @@ function ConnectBluesky(props: { prefill: { handle: string; at: number } | null;
     event.preventDefault();
     setConnected(null);
     void run(async () => {
-      const body: Record<string, string> = { identifier: identifier.trim(), appPassword: appPassword.trim() };
-      if (service.trim()) body.service = service.trim();
-      const provider = await api.send<Provider>('POST', '/api/v1/providers/bluesky', body);
+      const provider = await api.providers.connectBluesky({
+        identifier: identifier.trim(),
+        appPassword: appPassword.trim(),
+        ...(service.trim() ? { service: service.trim() } : {}),
+      });
       setAppPassword('');
       setIdentifier('');
       setConnected(`Connected ${providerLabel(provider)}.`);
@@ -169,7 +173,7 @@ function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void
   const onDisconnect = () => {
     if (!window.confirm(`Disconnect ${providerLabel(p)}? Its scheduled posts will fail when they come due until you reconnect it.`)) return;
     void disconnect.run(async () => {
-      await api.send('DELETE', `/api/v1/providers/${encodeURIComponent(p.id)}`);
+      await api.providers.disconnect(p.id);
       await props.onChanged();
     });
   };
@@ -190,7 +194,7 @@ function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void
         </span>
       </div>
       <p class="hint">
-        {STATUS_ADVICE[p.status]} Connected {formatDate(p.connectedAt, account.timezone)}.
+        {STATUS_ADVICE[p.status]} Connected {formatInZone(p.connectedAt, account.timezone, { dateStyle: 'medium' })}.
       </p>
       <div class="actions">
         {p.status !== 'ACTIVE' && (
@@ -210,15 +214,6 @@ function ProviderCard(props: { provider: Provider; onChanged: () => Promise<void
   );
 }
 
-interface TimeSlot {
-  id: string;
-  providerId: string;
-  dayOfWeek: number;
-  time: string;
-  timezone: string;
-  createdAt: string;
-}
-
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** The grid's rows: each posting time (and zone) any day uses, in time order. */
@@ -233,15 +228,13 @@ function TimeSlots({ provider }: { provider: Provider }) {
   const [slots, setSlots] = useState<TimeSlot[] | null>(null);
   const [next, setNext] = useState<string[] | null>(null);
   const toggle = useSubmit();
-  const q = `providerId=${encodeURIComponent(provider.id)}`;
 
   const loadNext = async () => {
-    const upcoming = await api.get<{ slots: string[] }>(`/api/v1/time-slots/next?${q}&count=5`).catch(() => ({ slots: [] }));
-    setNext(upcoming.slots);
+    setNext(await api.timeSlots.next(provider.id, 5).catch(() => []));
   };
   const load = async () => {
-    const [list] = await Promise.all([api.get<{ timeSlots: TimeSlot[] }>(`/api/v1/time-slots?${q}`), loadNext()]);
-    setSlots(list.timeSlots);
+    const [list] = await Promise.all([api.timeSlots.list(provider.id), loadNext()]);
+    setSlots(list);
   };
   useEffect(() => {
     load().catch(() => setSlots([]));
@@ -265,10 +258,10 @@ function TimeSlots({ provider }: { provider: Provider }) {
   // The cells stay enabled while a change is saved (aria-disabled only): disabling the focused
   // button would drop the keyboard focus; useSubmit runs one change at a time anyway.
   const add = (dayOfWeek: number, time: string, timezone: string) =>
-    toggle.run(async () => added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek, time, timezone })));
+    toggle.run(async () => added(await api.timeSlots.add({ providerId: provider.id, dayOfWeek, time, timezone })));
   const remove = (slot: TimeSlot) =>
     toggle.run(async () => {
-      await api.send('DELETE', `/api/v1/time-slots/${encodeURIComponent(slot.id)}`);
+      await api.timeSlots.delete(slot.id);
       setSlots((list) => (list ?? []).filter((s) => s.id !== slot.id));
       refreshNextSoon();
     });
@@ -337,9 +330,7 @@ function TimeSlots({ provider }: { provider: Provider }) {
       <FormMessage message={toggle.error?.detail ?? null} />
       <AddSlotForm
         defaultZone={account.timezone}
-        onAdd={async (day, time, zone) =>
-          added(await api.send<TimeSlot>('POST', '/api/v1/time-slots', { providerId: provider.id, dayOfWeek: day, time, timezone: zone }))
-        }
+        onAdd={async (day, time, zone) => added(await api.timeSlots.add({ providerId: provider.id, dayOfWeek: day, time, timezone: zone }))}
       />
       <h4>Next free times</h4>
       {next === null ? (
@@ -350,7 +341,9 @@ function TimeSlots({ provider }: { provider: Provider }) {
         <ol class="next-slots" aria-label={`Next free times of ${providerLabel(provider)}, in ${account.timezone}`}>
           {next.map((iso) => (
             <li key={iso}>
-              <time dateTime={iso}>{formatInstant(iso, account.timezone)}</time>
+              <time dateTime={iso}>
+                {formatInZone(iso, account.timezone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })}
+              </time>
             </li>
           ))}
         </ol>

@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import type { Account, ApiKey, AutoPlug, Session, Team } from '../api.js';
+import type { ApiKey, AutoPlug, Team } from '../api/account.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import { formatInZone } from '../time.js';
 import { WebhookSettings } from './webhooks.js';
 
 /** Settings: time zone and workspace, password, API keys, auto-plug, webhooks. */
@@ -38,9 +39,9 @@ function AccountSettings() {
   const workspaceId = useId();
 
   useEffect(() => {
-    api
-      .get<{ teams: Team[] }>('/api/v1/teams')
-      .then((r) => setTeams(r.teams))
+    api.teams
+      .list()
+      .then(setTeams)
       .catch(() => setTeams([]));
   }, [api]);
 
@@ -48,7 +49,7 @@ function AccountSettings() {
     event.preventDefault();
     setSaved(false);
     void run(async () => {
-      const updated = await api.send<Account>('PATCH', '/api/v1/account', { timezone: timezone.trim(), activeTeamId: workspace });
+      const updated = await api.account.update({ timezone: timezone.trim(), activeTeamId: workspace });
       setAccount(updated);
       setSaved(true);
     });
@@ -115,8 +116,7 @@ function AccountSettings() {
 }
 
 function formatTime(iso: string | null, timeZone: string): string {
-  if (!iso) return 'never';
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
+  return iso ? formatInZone(iso, timeZone) : 'never';
 }
 
 function ApiKeys() {
@@ -129,9 +129,9 @@ function ApiKeys() {
   const revoke = useSubmit();
 
   const load = () =>
-    api
-      .get<{ keys: ApiKey[] }>('/api/v1/keys')
-      .then((r) => setKeys(r.keys))
+    api.keys
+      .list()
+      .then(setKeys)
       .catch(() => setKeys([]));
   useEffect(() => {
     void load();
@@ -140,7 +140,7 @@ function ApiKeys() {
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const key = await api.send<ApiKey & { key: string }>('POST', '/api/v1/keys', { name });
+      const key = await api.keys.create(name);
       setCreated({ name: key.name, key: key.key });
       setCopied(false);
       setName('');
@@ -227,7 +227,7 @@ function ApiKeys() {
                     onClick={() => {
                       if (!window.confirm(`Revoke "${k.name}" (…${k.last4})? Scripts using it stop working at once.`)) return;
                       void revoke.run(async () => {
-                        await api.send('DELETE', `/api/v1/keys/${encodeURIComponent(k.id)}`);
+                        await api.keys.revoke(k.id);
                         await load();
                       });
                     }}
@@ -262,8 +262,8 @@ function AutoPlugSettings() {
 
   useEffect(() => {
     setPlug(null);
-    api
-      .get<AutoPlug>(`/api/v1/auto-plug?teamId=${encodeURIComponent(team)}`)
+    api.autoPlug
+      .get(team)
       .then((p) => {
         setPlug(p);
         setMinLikes(String(p.minLikes));
@@ -279,7 +279,7 @@ function AutoPlugSettings() {
       const likes = minLikes.trim() === '' ? Number.NaN : Number(minLikes);
       // Not a whole number: sent as typed, so the API's answer names the field.
       const body = { ...plug, minLikes: Number.isInteger(likes) ? likes : minLikes };
-      const updated = await api.send<AutoPlug>('PUT', `/api/v1/auto-plug?teamId=${encodeURIComponent(team)}`, body);
+      const updated = await api.autoPlug.save(team, body);
       setPlug(updated);
       setSaved(true);
     });
@@ -354,7 +354,7 @@ function PasswordSettings() {
     event.preventDefault();
     setSaved(false);
     void run(async () => {
-      const s = await api.send<Session>('PUT', '/api/v1/account/password', { currentPassword: current, password: next });
+      const s = await api.account.changePassword(current, next);
       // The session was renewed (other browsers were signed out): use its new CSRF token.
       api.setCsrf(s.csrfToken);
       setCurrent('');
