@@ -2,14 +2,14 @@ import { type ComponentChildren, createContext, type JSX } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import type { Account, Session } from './api/account.js';
 import { type Api, createApi } from './api/index.js';
-import { AccountsPage } from './pages/accounts.js';
+import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
 import { GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
-import { SettingsPage } from './pages/settings.js';
+import { SettingsPage } from './pages/settings/index.js';
 import { SignInPage } from './pages/sign-in.js';
 import { navigate, onLinkClick, useLocation } from './router.js';
 

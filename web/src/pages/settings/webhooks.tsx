@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import type { Delivery, Webhook, WebhookEvent } from '../api/webhooks.js';
-import { useApp } from '../app.js';
-import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
-import { formatInZone } from '../time.js';
+import type { Delivery, Webhook, WebhookEvent } from '../../api/webhooks.js';
+import { useApp } from '../../app.js';
+import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
+import { formatInZone } from '../../time.js';
 import './webhooks.css';
 
 /**
