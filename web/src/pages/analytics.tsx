@@ -54,7 +54,7 @@ export function AnalyticsPage() {
 
   const provider = providers?.find((p) => p.id === providerId) ?? null;
   return (
-    <div class="stack">
+    <div class="stack analytics-page">
       <h1>Analytics</h1>
       <div class="card analytics-controls">
         <div class="field">

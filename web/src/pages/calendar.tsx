@@ -4,6 +4,7 @@ import type { Provider } from '../api/providers.js';
 import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { navigate, useLocation } from '../router.js';
+import './calendar.css';
 import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
 
 /**

@@ -10,6 +10,7 @@ import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
+import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
@@ -178,7 +179,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   }, [api, thread, publishing]);
 
   if (loadError) return <Missing message={loadError} />;
-  if (threadId && !thread) return <section aria-busy="true" class="editor-loading" />;
+  if (threadId && !thread) return <section aria-busy="true" class="editor-page editor-loading" />;
 
   const updatePost = (i: number, post: PostDraft) => setPosts(posts.map((p, k) => (k === i ? post : p)));
   const movePost = (i: number, by: -1 | 1) => {
@@ -210,7 +211,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   );
 
   return (
-    <div class="stack editor">
+    <div class="stack editor editor-page">
       <h1>{thread ? (editable ? 'Edit thread' : 'Thread') : 'New thread'}</h1>
       {thread && (
         <p class="hint">

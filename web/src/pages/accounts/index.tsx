@@ -26,7 +26,7 @@ export function AccountsPage() {
   }, []);
 
   return (
-    <div class="stack">
+    <div class="stack accounts-page">
       <h1>Accounts</h1>
       {threadsOutcome?.ok && (
         <p class="connect-outcome ok" role="status">

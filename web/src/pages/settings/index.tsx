@@ -11,7 +11,7 @@ export function SettingsPage() {
     document.title = 'Settings · Skein';
   }, []);
   return (
-    <div class="stack">
+    <div class="stack settings-page">
       <h1>Settings</h1>
       <AccountSettings />
       <ApiKeys />
