@@ -48,8 +48,8 @@ export function isChangedElsewhere(error: ApiError | null): boolean {
   return error?.status === 412 && error.code === 'PRECONDITION_FAILED';
 }
 
-/** What a resource module calls: the typed client, and the step that turns its answer into data or an ApiError. */
-export interface Transport {
+/** The typed client the resource modules call (their answers go through `ok` or `answer`), and the CSRF token it sends. */
+interface Transport {
   client: Client;
   setCsrf(token: string | null): void;
 }

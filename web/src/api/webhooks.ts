@@ -6,6 +6,8 @@ export type Webhook = Answer<'/api/v1/webhooks', 'get'>['webhooks'][number];
 export type WebhookEvent = Webhook['events'][number];
 export type Delivery = Answer<'/api/v1/webhooks/{id}/deliveries', 'get'>['deliveries'][number];
 export type NewWebhook = RequestBody<'/api/v1/webhooks', 'post'>;
+/** The new endpoint, with its signing secret (shown only once). */
+export type NewWebhookAnswer = Answer<'/api/v1/webhooks', 'post'>;
 
 export function webhooksApi(client: Client) {
   const hook = (id: string) => ({ params: { path: { id } } });

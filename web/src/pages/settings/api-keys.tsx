@@ -30,11 +30,12 @@ export function ApiKeys() {
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const key = await api.keys.create(name);
-      setCreated({ name: key.name, key: key.key });
+      // One request: the answer is the new key, added to the list as it is (never used yet).
+      const { key, ...created } = await api.keys.create(name);
+      setCreated({ name: created.name, key });
       setCopied(false);
       setName('');
-      await load();
+      setKeys((list) => [...(list ?? []), { ...created, lastUsedAt: null }]);
     });
   };
 
@@ -118,7 +119,7 @@ export function ApiKeys() {
                       if (!window.confirm(`Revoke "${k.name}" (…${k.last4})? Scripts using it stop working at once.`)) return;
                       void revoke.run(async () => {
                         await api.keys.revoke(k.id);
-                        await load();
+                        setKeys((list) => (list ?? []).filter((other) => other.id !== k.id));
                       });
                     }}
                   >

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import type { Delivery, Webhook, WebhookEvent } from '../../api/webhooks.js';
+import type { Delivery, NewWebhookAnswer, Webhook, WebhookEvent } from '../../api/webhooks.js';
 import { useApp } from '../../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 import { formatInZone } from '../../time.js';
@@ -51,15 +51,16 @@ export function WebhookSettings() {
       {hooks && hooks.length > 0 && (
         <ul class="webhooks">
           {hooks.map((h) => (
-            <WebhookItem key={h.id} hook={h} onDeleted={load} />
+            <WebhookItem key={h.id} hook={h} onDeleted={() => setHooks((list) => (list ?? []).filter((other) => other.id !== h.id))} />
           ))}
         </ul>
       )}
       <AddWebhookForm
         team={team}
-        onCreated={async (url, secret) => {
-          setCreated({ url, secret });
-          await load();
+        onCreated={({ secret, ...hook }) => {
+          // One request: the answer is the new endpoint; its secret is shown once, never listed.
+          setCreated({ url: hook.url, secret });
+          setHooks((list) => [...(list ?? []), { ...hook, teamId: team === 'personal' ? null : team }]);
         }}
       />
     </section>
@@ -95,7 +96,7 @@ function NewSecret(props: { url: string; secret: string; onDone: () => void }) {
   );
 }
 
-function WebhookItem(props: { hook: Webhook; onDeleted: () => Promise<void> }) {
+function WebhookItem(props: { hook: Webhook; onDeleted: () => void }) {
   const { api, account } = useApp();
   const h = props.hook;
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
@@ -122,7 +123,7 @@ function WebhookItem(props: { hook: Webhook; onDeleted: () => Promise<void> }) {
     if (!window.confirm(`Delete the webhook to ${h.url}? Its pending deliveries are dropped.`)) return;
     void action.run(async () => {
       await api.webhooks.delete(h.id);
-      await props.onDeleted();
+      props.onDeleted();
     });
   };
 
@@ -202,7 +203,7 @@ function DeliveryList(props: { deliveries: Delivery[] | null; onRefresh: () => v
   );
 }
 
-function AddWebhookForm(props: { team: string; onCreated: (url: string, secret: string) => Promise<void> }) {
+function AddWebhookForm(props: { team: string; onCreated: (hook: NewWebhookAnswer) => void }) {
   const { api } = useApp();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(EVENTS.map((e) => e.type));
@@ -216,7 +217,7 @@ function AddWebhookForm(props: { team: string; onCreated: (url: string, secret: 
     void run(async () => {
       const hook = await api.webhooks.create({ url: url.trim(), events, teamId: props.team });
       setUrl('');
-      await props.onCreated(hook.url, hook.secret);
+      props.onCreated(hook);
     });
   };
   const toggle = (type: WebhookEvent, on: boolean) => setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
