@@ -1,14 +1,15 @@
 import { type ComponentChildren, createContext, type JSX } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { type Account, type Api, createApi, type Session } from './api.js';
-import { AccountsPage } from './pages/accounts.js';
+import type { Account, Session } from './api/account.js';
+import { type Api, createApi } from './api/index.js';
+import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home.js';
 import { SetPasswordPage } from './pages/set-password.js';
-import { SettingsPage } from './pages/settings.js';
+import { SettingsPage } from './pages/settings/index.js';
 import { SignInPage } from './pages/sign-in.js';
 import { navigate, onLinkClick, useLocation } from './router.js';
 
@@ -54,8 +55,8 @@ export function App() {
   );
 
   useEffect(() => {
-    api
-      .get<Session>('/api/v1/auth/session')
+    api.auth
+      .session()
       .then((s) => {
         api.setCsrf(s.csrfToken);
         setSession(s);
@@ -100,7 +101,7 @@ export function App() {
         email={session.account.email}
         current={path}
         onSignOut={async () => {
-          await api.send('POST', '/api/v1/auth/sign-out').catch(() => undefined);
+          await api.auth.signOut().catch(() => undefined);
           api.setCsrf(null);
           setSession(null);
           navigate('/sign-in', { replace: true });

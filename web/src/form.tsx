@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
-import { ApiError } from './api.js';
+import { ApiError } from './api/client.js';
 
 /**
  * Form plumbing: a submit runs once at a time, and an API error is shown where it belongs:

@@ -1,10 +1,10 @@
+import type { Network } from './api/providers.js';
+
 /**
  * The networks' text limits, counted as the server counts them (src/lib/text.ts and
  * src/services/content-rules.ts, which use Node's Buffer and so cannot be bundled): Threads 500
  * UTF-8 bytes; Bluesky 300 graphemes and 3,000 bytes. test/web/text-rules.test.ts compares both.
  */
-
-export type Network = 'THREADS' | 'BLUESKY';
 
 const TEXT_LIMITS: Record<Network, { bytes: number; graphemes: number | null }> = {
   THREADS: { bytes: 500, graphemes: null },

@@ -1,6 +1,8 @@
 /**
- * Times in the account's time zone (never the browser's): the parts of an instant in a zone, and
- * the local `YYYY-MM-DDThh:mm:ss` strings the API reads in the account's zone.
+ * Times in the account's time zone (never the browser's): the parts of an instant in a zone, the
+ * local `YYYY-MM-DDThh:mm:ss` strings the API reads in the account's zone, and calendar dates
+ * (`YYYY-MM-DD`, no zone). The app's one module for dates: an instant is shown with
+ * `formatInZone`, a calendar date with `formatDay`, and days are walked with `addDays`.
  */
 
 export interface LocalParts {
@@ -60,6 +62,7 @@ export function weekday(key: string): number {
   return ((new Date(`${key}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
 }
 
+/** An instant as a time of a zone; by default its date and time ("30 Nov 2026, 09:00"). */
 export function formatInZone(
   instant: Date | string,
   timeZone: string,
@@ -68,7 +71,12 @@ export function formatInZone(
   return new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(new Date(instant));
 }
 
-/** A `YYYY-MM-DD` as a readable date (it is a date, not an instant: formatted in UTC). */
-export function formatDate(key: string, options: Intl.DateTimeFormatOptions): string {
+/** A calendar date `YYYY-MM-DD` as a readable date (a date, not an instant: formatted in UTC). */
+export function formatDay(key: string, options: Intl.DateTimeFormatOptions): string {
   return new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' }).format(new Date(`${key}T00:00:00Z`));
+}
+
+/** Today's date (`YYYY-MM-DD`) in a time zone. */
+export function todayIn(timeZone: string): string {
+  return dateKey(partsIn(new Date(), timeZone));
 }

@@ -15,13 +15,13 @@ import {
 } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
 import { caller } from '../plugins/auth-and-limits.js';
-import { Id, IsoDateTime, withProblems } from '../schemas/common.js';
+import { Id, IsoDateTime, NetworkKind, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Providers'];
 const Provider = Type.Object({
   id: Id,
-  provider: Type.String(),
+  provider: NetworkKind,
   providerUserId: Type.String(),
   username: Type.String(),
   teamId: Type.Union([Id, Type.Null()]),

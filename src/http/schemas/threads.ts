@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id, IsoDateTime, LocalDateTime, NullableIsoDateTime, TeamIdQuery } from './common.js';
+import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
@@ -87,7 +87,7 @@ export const Thread = Type.Object(
   {
     threadId: Id,
     scheduledAt: NullableIsoDateTime,
-    provider: Type.String(),
+    provider: NetworkKind,
     providerUserId: Type.String(),
     status: Status,
     posts: Type.Array(Post),
@@ -105,7 +105,7 @@ export const ListedThread = Type.Object({
 
 export const Draft = Type.Object({
   threadId: Id,
-  provider: Type.String(),
+  provider: NetworkKind,
   providerUserId: Type.String(),
   createdAt: IsoDateTime,
   posts: Type.Array(Type.Object(draftPostFields)),

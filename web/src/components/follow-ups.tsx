@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { Network } from '../api/providers.js';
+import type { FollowUp } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, useSubmit } from '../form.js';
-import { countText, type Network } from '../text-rules.js';
-import type { FollowUp } from '../threads.js';
+import { countText } from '../text-rules.js';
 import { formatInZone } from '../time.js';
 import { Field } from './field.js';
 import { faultAt } from './post-editor.js';
@@ -14,21 +15,20 @@ export function FollowUps({ threadId, network, zone }: { threadId: string; netwo
   const [text, setText] = useState('');
   const [delay, setDelay] = useState('60');
   const { busy, error, run } = useSubmit();
-  const base = `/api/v1/posts/${encodeURIComponent(threadId)}/follow-ups`;
 
   const reload = () =>
-    api
-      .get<{ followUps: FollowUp[] }>(base)
-      .then((r) => setItems(r.followUps))
+    api.followUps
+      .list(threadId)
+      .then(setItems)
       .catch(() => undefined);
   useEffect(() => {
     void reload();
-  }, [base]);
+  }, [api, threadId]);
 
   const add = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await api.send('POST', base, { text, delayMinutes: Number(delay) });
+      await api.followUps.add(threadId, { text, delayMinutes: Number(delay) });
       setText('');
       await reload();
     });
@@ -63,7 +63,7 @@ export function FollowUps({ threadId, network, zone }: { threadId: string; netwo
                 aria-label={`Delete follow-up ${f.text.slice(0, 30)}`}
                 onClick={() =>
                   void run(async () => {
-                    await api.send('DELETE', `${base}/${encodeURIComponent(f.id)}`);
+                    await api.followUps.delete(threadId, f.id);
                     await reload();
                   })
                 }

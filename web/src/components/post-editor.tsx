@@ -1,7 +1,8 @@
 import { useRef } from 'preact/hooks';
-import type { ApiError } from '../api.js';
-import { countText, type Network } from '../text-rules.js';
-import type { SpoilerRange } from '../threads.js';
+import type { ApiError } from '../api/client.js';
+import type { Network } from '../api/providers.js';
+import type { SpoilerRange } from '../api/threads.js';
+import { countText } from '../text-rules.js';
 import { Field } from './field.js';
 
 /** One post of a thread being written (`id` once saved; `key` keeps the textarea across reorders). */

@@ -1,7 +1,7 @@
-import type { Analytics, Thread } from '../threads.js';
+import type { PostAnalytics, Thread } from '../api/threads.js';
 import { formatInZone } from '../time.js';
 
-const METRICS: Array<keyof Omit<Analytics, 'fetchedAt'>> = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
+const METRICS: Array<keyof Omit<PostAnalytics, 'fetchedAt'>> = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
 
 /** A thread that is published, publishing or failed: read-only, with permalinks and analytics. */
 export function PublishedThread({ thread, zone }: { thread: Thread; zone: string }) {

@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import type { Tag } from '../threads.js';
+import type { Tag } from '../api/threads.js';
 
 /** Tag names as removable chips; the input completes from the workspace's tags (a datalist). */
 export function TagInput(props: { tags: string[]; known: Tag[]; onChange: (tags: string[]) => void; error?: string | undefined }) {

@@ -1,8 +1,11 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import type { ApiError } from '../api.js';
+import type { ProviderAnalytics as AnalyticsView, Followers } from '../api/analytics.js';
+import type { ApiError } from '../api/client.js';
+import type { Provider } from '../api/providers.js';
 import { useApp } from '../app.js';
 import { FormMessage } from '../form.js';
-import { addDays, formatDate, type Provider, providerLabel, todayIn, useProviders } from '../providers.js';
+import { providerLabel, useProviders } from '../providers.js';
+import { addDays, formatDay, formatInZone, todayIn } from '../time.js';
 import './analytics.css';
 
 /**
@@ -14,29 +17,9 @@ const METRICS = ['views', 'likes', 'replies', 'reposts'] as const;
 type Metric = (typeof METRICS)[number];
 const METRIC_NAMES: Record<Metric, string> = { views: 'Views', likes: 'Likes', replies: 'Replies', reposts: 'Reposts' };
 
-type Counts = { posts: number } & Record<Metric | 'quotes' | 'shares', number | null>;
-interface DayCounts extends Counts {
-  date: string;
-}
-interface TopPost extends Omit<Counts, 'posts'> {
-  threadId: string;
-  postId: string;
-  permaLink: string | null;
-  publishedAt: string;
-}
-interface AnalyticsView {
-  providerId: string;
-  from: string;
-  to: string;
-  totals: Counts;
-  days: DayCounts[];
-  topPosts: TopPost[];
-}
-interface Followers {
-  providerId: string;
-  current: { count: number; fetchedAt: string } | null;
-  history: Array<{ date: string; count: number }>;
-}
+type Counts = AnalyticsView['totals'];
+type DayCounts = AnalyticsView['days'][number];
+type TopPost = AnalyticsView['topPosts'][number];
 
 const RANGES = [
   { days: 7, label: 'Last 7 days' },
@@ -46,7 +29,7 @@ const RANGES = [
 ];
 
 function shortDate(date: string): string {
-  return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  return formatDay(date, { day: 'numeric', month: 'short' });
 }
 
 function number(n: number | null): string {
@@ -71,7 +54,7 @@ export function AnalyticsPage() {
 
   const provider = providers?.find((p) => p.id === providerId) ?? null;
   return (
-    <div class="stack">
+    <div class="stack analytics-page">
       <h1>Analytics</h1>
       <div class="card analytics-controls">
         <div class="field">
@@ -124,14 +107,13 @@ function ProviderAnalytics({ provider, rangeDays }: { provider: Provider; rangeD
   useEffect(() => {
     const to = todayIn(account.timezone);
     const from = addDays(to, -(rangeDays - 1));
-    const range = `from=${from}T00:00:00&to=${to}T23:59:59`;
-    const id = encodeURIComponent(provider.id);
-    api
-      .get<AnalyticsView>(`/api/v1/analytics?providerId=${id}&${range}`)
+    const range = { from: `${from}T00:00:00`, to: `${to}T23:59:59` };
+    api.analytics
+      .get(provider.id, range)
       .then(setData)
       .catch((err: ApiError) => setError(err.detail));
-    api
-      .get<Followers>(`/api/v1/providers/${id}/followers?${range}`)
+    api.analytics
+      .followers(provider.id, range)
       .then(setFollowers)
       .catch(() => setFollowers({ providerId: provider.id, current: null, history: [] }));
   }, [api, provider.id, rangeDays, account.timezone]);
@@ -278,7 +260,7 @@ function FollowerSection({ followers }: { followers: Followers | null }) {
         ) : followers.current ? (
           <>
             <strong>{number(followers.current.count)}</strong> followers{' '}
-            <span class="hint">(counted {formatDate(followers.current.fetchedAt, account.timezone)})</span>
+            <span class="hint">(counted {formatInZone(followers.current.fetchedAt, account.timezone, { dateStyle: 'medium' })})</span>
           </>
         ) : (
           <span class="hint">Not counted yet: Skein counts followers once a day, and shortly after an account is connected.</span>
@@ -325,7 +307,7 @@ function TopPosts({ posts }: { posts: TopPost[] | null }) {
             <tbody>
               {posts.map((p) => (
                 <tr key={p.postId}>
-                  <td data-label="Published">{formatDate(p.publishedAt, account.timezone)}</td>
+                  <td data-label="Published">{formatInZone(p.publishedAt, account.timezone, { dateStyle: 'medium' })}</td>
                   {METRICS.map((m) => (
                     <td key={m} data-label={METRIC_NAMES[m]}>
                       {number(p[m])}
@@ -334,7 +316,7 @@ function TopPosts({ posts }: { posts: TopPost[] | null }) {
                   <td data-label="Post">
                     {p.permaLink ? (
                       <a href={p.permaLink} target="_blank" rel="noopener noreferrer">
-                        Open<span class="visually-hidden"> the post of {formatDate(p.publishedAt, account.timezone)}</span>
+                        Open<span class="visually-hidden"> the post of {formatInZone(p.publishedAt, account.timezone, { dateStyle: 'medium' })}</span>
                       </a>
                     ) : (
                       'no link yet'

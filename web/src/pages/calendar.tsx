@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError } from '../api.js';
+import { ApiError } from '../api/client.js';
+import type { Provider } from '../api/providers.js';
+import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { navigate, useLocation } from '../router.js';
-import { type Draft, type Provider, providerOf, type Tag, type Thread } from '../threads.js';
-import { addDays, dateKey, formatDate, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
+import './calendar.css';
+import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
 
 /**
  * The calendar: scheduled and published threads by week or month in the account's time zone,
@@ -17,9 +19,6 @@ interface Placed {
   thread: TaggedThread;
   at: LocalParts;
 }
-
-/** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
-type TaggedThread = Thread & { tags: Tag[] };
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -47,27 +46,25 @@ export function CalendarPage() {
 
   useEffect(() => {
     document.title = 'Calendar · Skein';
-    api
-      .get<{ providers: Provider[] }>('/api/v1/providers')
-      .then((r) => setProviders(r.providers.filter((p) => p.status !== 'REVOKED')))
+    api.providers
+      .list()
+      .then((list) => setProviders(list.filter((p) => p.status !== 'REVOKED')))
       .catch(() => setProviders([]));
-    api
-      .get<{ tags: Tag[] }>('/api/v1/tags')
-      .then((r) => setKnownTags(r.tags))
+    api.tags
+      .list()
+      .then(setKnownTags)
       .catch(() => undefined);
   }, [api]);
 
   useEffect(() => {
     // One request for the threads and their tags (the account's limit is 60 requests a minute).
-    const query = new URLSearchParams({ from: `${first}T00:00:00`, to: `${last}T23:59:59`, include: 'tags' });
-    if (providerFilter) query.set('providerId', providerFilter);
-    api
-      .get<{ threads: TaggedThread[] }>(`/api/v1/posts?${query}`)
-      .then((r) => setThreads(r.threads))
+    api.threads
+      .list({ from: `${first}T00:00:00`, to: `${last}T23:59:59`, ...(providerFilter ? { providerId: providerFilter } : {}) })
+      .then(setThreads)
       .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
-    api
-      .get<{ drafts: Draft[] }>('/api/v1/posts/drafts')
-      .then((r) => setDrafts(r.drafts))
+    api.threads
+      .drafts()
+      .then(setDrafts)
       .catch(() => undefined);
   }, [api, first, last, providerFilter, reload]);
 
@@ -76,9 +73,9 @@ export function CalendarPage() {
     const wanted = providers.filter((p) => !providerFilter || p.id === providerFilter);
     Promise.all(
       wanted.map((p) =>
-        api
-          .get<{ slots: string[] }>(`/api/v1/time-slots/next?providerId=${encodeURIComponent(p.id)}&count=50`)
-          .then((r) => r.slots.map((at) => ({ providerId: p.id, at })))
+        api.timeSlots
+          .next(p.id, 50)
+          .then((next) => next.map((at) => ({ providerId: p.id, at })))
           .catch(() => []),
       ),
     ).then((all) => setSlots(all.flat()));
@@ -99,9 +96,9 @@ export function CalendarPage() {
     const target = { year, month, day, hour: hour ?? old.hour, minute: old.minute };
     setMessage('');
     try {
-      await api.send('PUT', `/api/v1/posts/${encodeURIComponent(threadId)}/reschedule`, { scheduleAt: localDateTime(target) });
+      await api.threads.reschedule(threadId, localDateTime(target));
       setMessage(
-        `Moved to ${formatDate(date, { weekday: 'short', day: 'numeric', month: 'short' })}, ${String(target.hour).padStart(2, '0')}:${String(target.minute).padStart(2, '0')}.`,
+        `Moved to ${formatDay(date, { weekday: 'short', day: 'numeric', month: 'short' })}, ${String(target.hour).padStart(2, '0')}:${String(target.minute).padStart(2, '0')}.`,
       );
       setReload((n) => n + 1);
     } catch (err) {
@@ -132,7 +129,7 @@ export function CalendarPage() {
     return (
       <a
         key={p.thread.threadId}
-        href={`/threads/${p.thread.threadId}`}
+        href={threadPath(p.thread.threadId)}
         class={`thread-chip status-${p.thread.status.toLowerCase()}`}
         style={{ borderLeftColor: tags[0]?.color ?? 'var(--accent)' }}
         draggable={movable}
@@ -161,8 +158,8 @@ export function CalendarPage() {
   const move = (by: number) => setAnchor(view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by));
   const title =
     view === 'week'
-      ? `${formatDate(first, { day: 'numeric', month: 'short' })} – ${formatDate(last, { day: 'numeric', month: 'short', year: 'numeric' })}`
-      : formatDate(anchor, { month: 'long', year: 'numeric' });
+      ? `${formatDay(first, { day: 'numeric', month: 'short' })} – ${formatDay(last, { day: 'numeric', month: 'short', year: 'numeric' })}`
+      : formatDay(anchor, { month: 'long', year: 'numeric' });
 
   return (
     <div class="stack calendar-page">
@@ -239,7 +236,7 @@ export function CalendarPage() {
                 return (
                   <li key={d} class={`agenda-day${d === today ? ' today' : ''}`} data-agenda-date={d}>
                     <h3>
-                      {formatDate(d, { weekday: 'long', day: 'numeric', month: 'short' })}
+                      {formatDay(d, { weekday: 'long', day: 'numeric', month: 'short' })}
                       {d === today && <span class="hint"> · today</span>}
                     </h3>
                     {entries.length === 0 ? <p class="hint">Nothing scheduled.</p> : entries.map((e) => e.node)}
@@ -257,7 +254,7 @@ export function CalendarPage() {
                 </th>
                 {days.map((d) => (
                   <th scope="col" key={d} class={d === today ? 'today' : undefined}>
-                    {formatDate(d, { weekday: 'short', day: 'numeric', month: 'short' })}
+                    {formatDay(d, { weekday: 'short', day: 'numeric', month: 'short' })}
                   </th>
                 ))}
               </tr>
@@ -284,7 +281,7 @@ export function CalendarPage() {
               <tr>
                 {days.slice(0, 7).map((d) => (
                   <th scope="col" key={d}>
-                    {formatDate(d, { weekday: 'short' })}
+                    {formatDay(d, { weekday: 'short' })}
                   </th>
                 ))}
               </tr>
@@ -328,7 +325,7 @@ export function CalendarPage() {
                 .filter((d) => !providerFilter || providerOf(d, providerList)?.id === providerFilter)
                 .map((d) => (
                   <li key={d.threadId}>
-                    <a href={`/threads/${d.threadId}`}>{d.posts[0]?.content || '(empty)'}</a>{' '}
+                    <a href={threadPath(d.threadId)}>{d.posts[0]?.content || '(empty)'}</a>{' '}
                     <span class="hint">
                       {d.posts.length} post{d.posts.length === 1 ? '' : 's'} · saved {formatInZone(d.createdAt, zone)}
                     </span>

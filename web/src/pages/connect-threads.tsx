@@ -1,17 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api.js';
+import type { Api } from '../api/index.js';
+import type { ThreadsSetup } from '../api/providers.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
-import { type Provider, providerLabel } from '../providers.js';
-
-/** GET /api/v1/providers/threads/setup: what the server's settings allow, read before any click. */
-export interface ThreadsSetup {
-  oauthReady: boolean;
-  missing: Array<{ setting: 'THREADS_APP_ID' | 'THREADS_APP_SECRET' | 'PUBLIC_URL'; message: string }>;
-  redirectUri: string;
-  exchangesTokens: boolean;
-  guideUrl: string;
-}
+import { providerLabel } from '../providers.js';
 
 const GUIDE_PATH = '/guide/connect-threads';
 
@@ -20,7 +12,7 @@ export function useThreadsSetup(api: Api): { setup: ThreadsSetup | null; setupEr
   const [setup, setSetup] = useState<ThreadsSetup | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
   useEffect(() => {
-    api.get<ThreadsSetup>('/api/v1/providers/threads/setup').then(setSetup, (err: Error) => setSetupError(err.message));
+    api.providers.threadsSetup().then(setSetup, (err: Error) => setSetupError(err.message));
   }, []);
   return { setup, setupError, loaded: setup !== null || setupError !== null };
 }
@@ -91,7 +83,7 @@ function ConnectThreadsWithToken(props: { setup: ThreadsSetup | null; onConnecte
     event.preventDefault();
     setConnected(null);
     void run(async () => {
-      const provider = await api.send<Provider>('POST', '/api/v1/providers/threads', { accessToken: accessToken.trim() });
+      const provider = await api.providers.connectThreadsToken(accessToken.trim());
       setAccessToken('');
       setConnected(`Connected ${providerLabel(provider)}.`);
       await props.onConnected();
@@ -129,8 +121,7 @@ function ConnectThreadsWithToken(props: { setup: ThreadsSetup | null; onConnecte
 }
 
 export async function startThreadsConnect(api: Api): Promise<void> {
-  const { authorizeUrl } = await api.get<{ authorizeUrl: string }>('/api/v1/providers/threads/connect?returnTo=web');
-  window.location.assign(authorizeUrl);
+  window.location.assign(await api.providers.threadsAuthorizeUrl());
 }
 
 /** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */

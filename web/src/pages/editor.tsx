@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, isChangedElsewhere } from '../api.js';
+import { ApiError, isChangedElsewhere } from '../api/client.js';
+import type { Provider } from '../api/providers.js';
+import { providerOf, type Tag, type Thread, threadPath } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { Field } from '../components/field.js';
 import { FollowUps } from '../components/follow-ups.js';
@@ -8,7 +10,7 @@ import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
-import { type Provider, providerOf, type Tag, type Thread } from '../threads.js';
+import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
@@ -43,10 +45,10 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
 
   useEffect(() => {
     document.title = threadId ? 'Thread · Skein' : 'New thread · Skein';
-    api
-      .get<{ providers: Provider[] }>('/api/v1/providers')
-      .then((r) => {
-        const usable = r.providers.filter((p) => p.status !== 'REVOKED');
+    api.providers
+      .list()
+      .then((list) => {
+        const usable = list.filter((p) => p.status !== 'REVOKED');
         setProviders(usable);
         if (!threadId) setProviderId((current) => current || usable[0]?.id || '');
       })
@@ -54,9 +56,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         setProviders([]);
         setNotice(`The accounts could not be loaded: ${err instanceof ApiError ? err.detail : String(err)}`);
       });
-    api
-      .get<{ tags: Tag[] }>('/api/v1/tags')
-      .then((r) => setKnownTags(r.tags))
+    api.tags
+      .list()
+      .then(setKnownTags)
       .catch(() => undefined);
     if (threadId) void load(threadId);
   }, [api, threadId]);
@@ -65,9 +67,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     try {
       // The thread (and its ETag) before its tags: a tag change in between makes the ETag stale,
       // so the save is refused (412) rather than the change lost under the tags shown.
-      const read = await api.read<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(id)}`);
-      const tagAnswer = await api.get<{ tags: Tag[] }>(`/api/v1/posts/${encodeURIComponent(id)}/tags`);
-      const t = read.body.thread;
+      const read = await api.threads.get(id);
+      const threadTags = await api.threads.tags(id);
+      const t = read.thread;
       setThread(t);
       setEtag(read.etag);
       setPosts(
@@ -80,7 +82,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           spoilerRanges: p.spoilerRanges,
         })),
       );
-      setTags(tagAnswer.tags.map((tag) => tag.name));
+      setTags(threadTags.map((tag) => tag.name));
       setWhen(t.scheduledAt ? inputValue(t.scheduledAt, zone) : '');
       setRepostHours(t.posts[0]?.autoRepostDelay[0] ?? '');
     } catch (err) {
@@ -123,11 +125,11 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           ...(repostHours.trim() ? { autoRepost: { enabled: true, delays: [repostHours.trim()] } } : {}),
           ...(tags.length ? { tags } : {}),
         };
-        const created = await api.send<{ threadId: string }>('POST', '/api/v1/posts', body);
-        navigate(`/threads/${encodeURIComponent(created.threadId)}`, { replace: true });
+        const created = await api.threads.create(body);
+        navigate(threadPath(created.threadId), { replace: true });
         return;
       }
-      await api.send('PUT', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/edit`, { posts: postBodies(), tags, ...time }, { ifMatch: etag });
+      await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...time }, etag);
       await load(thread.threadId);
       setNotice(action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
     });
@@ -135,14 +137,14 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const remove = () =>
     run(async () => {
       if (!thread || !confirm('Delete this thread? What is published stays on the network.')) return;
-      await api.send('DELETE', `/api/v1/posts/${encodeURIComponent(thread.threadId)}`, undefined, { ifMatch: etag });
+      await api.threads.delete(thread.threadId, etag);
       navigate('/calendar');
     });
 
   const retry = () =>
     run(async () => {
       if (!thread) return;
-      await api.send('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/retry`, {}, { ifMatch: etag });
+      await api.threads.retry(thread.threadId, etag);
       await load(thread.threadId);
       setNotice('Retrying now.');
     });
@@ -150,8 +152,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const refreshAnalytics = () =>
     run(async () => {
       if (!thread) return;
-      const r = await api.send<{ thread: Thread }>('POST', `/api/v1/posts/${encodeURIComponent(thread.threadId)}/analytics/refresh`, {});
-      setThread(r.thread);
+      setThread(await api.threads.refreshAnalytics(thread.threadId));
       setNotice('Analytics refreshed.');
     });
 
@@ -164,13 +165,13 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   useEffect(() => {
     if (!publishing || !thread) return;
     const timer = setTimeout(() => {
-      api
-        .read<{ thread: Thread }>(`/api/v1/posts/${encodeURIComponent(thread.threadId)}`)
+      api.threads
+        .get(thread.threadId)
         .then((r) => {
-          setThread(r.body.thread);
+          setThread(r.thread);
           // Once it cannot be edited the page shows what was read; while it can, the form still
           // holds what was loaded, and its ETag stays the one that goes with it.
-          if (!r.body.thread.posts.every((p) => p.status === 'READY')) setEtag(r.etag);
+          if (!r.thread.posts.every((p) => p.status === 'READY')) setEtag(r.etag);
         })
         .catch(() => undefined);
     }, 4000);
@@ -178,7 +179,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   }, [api, thread, publishing]);
 
   if (loadError) return <Missing message={loadError} />;
-  if (threadId && !thread) return <section aria-busy="true" class="editor-loading" />;
+  if (threadId && !thread) return <section aria-busy="true" class="editor-page editor-loading" />;
 
   const updatePost = (i: number, post: PostDraft) => setPosts(posts.map((p, k) => (k === i ? post : p)));
   const movePost = (i: number, by: -1 | 1) => {
@@ -210,7 +211,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   );
 
   return (
-    <div class="stack editor">
+    <div class="stack editor editor-page">
       <h1>{thread ? (editable ? 'Edit thread' : 'Thread') : 'New thread'}</h1>
       {thread && (
         <p class="hint">

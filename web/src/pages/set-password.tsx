@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api, Session } from '../api.js';
+import type { Session } from '../api/account.js';
+import type { Api } from '../api/index.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { navigate } from '../router.js';
 
@@ -24,7 +25,7 @@ export function SetPasswordPage({ api, onSignedIn }: { api: Api; onSignedIn: (s:
     setMismatch(password !== confirm);
     if (password !== confirm) return;
     void run(async () => {
-      const s = await api.send<Session>('POST', '/api/v1/auth/password', { token, password });
+      const s = await api.auth.setPassword(token, password);
       onSignedIn(s);
       navigate('/settings', { replace: true });
     });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api, Session } from '../api.js';
+import type { Session } from '../api/account.js';
+import type { Api } from '../api/index.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 
@@ -26,7 +27,7 @@ export function SignInPage({ api, session, onSignedIn }: { api: Api; session: Se
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const s = await api.send<Session>('POST', '/api/v1/auth/sign-in', { email, password });
+      const s = await api.auth.signIn(email, password);
       onSignedIn(s);
       navigate(next, { replace: true });
     });

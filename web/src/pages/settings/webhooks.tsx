@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { useApp } from '../app.js';
-import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
+import type { Delivery, NewWebhookAnswer, Webhook, WebhookEvent } from '../../api/webhooks.js';
+import { useApp } from '../../app.js';
+import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
+import { formatInZone } from '../../time.js';
 import './webhooks.css';
 
 /**
@@ -8,25 +10,7 @@ import './webhooks.css';
  * once), list, delete, send a test ping, and see the latest delivery attempts.
  */
 
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  teamId: string | null;
-  createdAt: string;
-}
-
-interface Delivery {
-  eventId: string;
-  type: string;
-  attempt: number;
-  status: 'DELIVERED' | 'FAILED';
-  responseStatus: number | null;
-  error: string | null;
-  at: string;
-}
-
-const EVENTS: Array<{ type: string; what: string }> = [
+const EVENTS: Array<{ type: WebhookEvent; what: string }> = [
   { type: 'post.published', what: 'a post of a thread is published' },
   { type: 'thread.published', what: 'a whole thread is published' },
   { type: 'thread.failed', what: 'publishing a thread stopped on an error' },
@@ -36,7 +20,7 @@ const EVENTS: Array<{ type: string; what: string }> = [
 ];
 
 function formatWhen(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(new Date(iso));
+  return formatInZone(iso, timeZone, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
 export function WebhookSettings() {
@@ -46,9 +30,9 @@ export function WebhookSettings() {
   const team = account.activeTeamId ?? 'personal';
 
   const load = () =>
-    api
-      .get<{ webhooks: Webhook[] }>(`/api/v1/webhooks?teamId=${encodeURIComponent(team)}`)
-      .then((r) => setHooks(r.webhooks))
+    api.webhooks
+      .list(team)
+      .then(setHooks)
       .catch(() => setHooks([]));
   useEffect(() => {
     setHooks(null);
@@ -67,15 +51,16 @@ export function WebhookSettings() {
       {hooks && hooks.length > 0 && (
         <ul class="webhooks">
           {hooks.map((h) => (
-            <WebhookItem key={h.id} hook={h} onDeleted={load} />
+            <WebhookItem key={h.id} hook={h} onDeleted={() => setHooks((list) => (list ?? []).filter((other) => other.id !== h.id))} />
           ))}
         </ul>
       )}
       <AddWebhookForm
         team={team}
-        onCreated={async (url, secret) => {
-          setCreated({ url, secret });
-          await load();
+        onCreated={({ secret, ...hook }) => {
+          // One request: the answer is the new endpoint; its secret is shown once, never listed.
+          setCreated({ url: hook.url, secret });
+          setHooks((list) => [...(list ?? []), { ...hook, teamId: team === 'personal' ? null : team }]);
         }}
       />
     </section>
@@ -111,7 +96,7 @@ function NewSecret(props: { url: string; secret: string; onDone: () => void }) {
   );
 }
 
-function WebhookItem(props: { hook: Webhook; onDeleted: () => Promise<void> }) {
+function WebhookItem(props: { hook: Webhook; onDeleted: () => void }) {
   const { api, account } = useApp();
   const h = props.hook;
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
@@ -121,8 +106,7 @@ function WebhookItem(props: { hook: Webhook; onDeleted: () => Promise<void> }) {
   const listId = useId();
 
   const loadDeliveries = async () => {
-    const r = await api.get<{ deliveries: Delivery[] }>(`/api/v1/webhooks/${encodeURIComponent(h.id)}/deliveries`);
-    setDeliveries(r.deliveries);
+    setDeliveries(await api.webhooks.deliveries(h.id));
   };
   const toggleDeliveries = () => {
     const next = !open;
@@ -131,15 +115,15 @@ function WebhookItem(props: { hook: Webhook; onDeleted: () => Promise<void> }) {
   };
   const sendTest = () =>
     void action.run(async () => {
-      const r = await api.send<{ eventId: string }>('POST', `/api/v1/webhooks/${encodeURIComponent(h.id)}/test`);
+      const r = await api.webhooks.test(h.id);
       setSent(`Test ping queued (event ${r.eventId}); it is sent within moments.`);
       if (open) await loadDeliveries();
     });
   const remove = () => {
     if (!window.confirm(`Delete the webhook to ${h.url}? Its pending deliveries are dropped.`)) return;
     void action.run(async () => {
-      await api.send('DELETE', `/api/v1/webhooks/${encodeURIComponent(h.id)}`);
-      await props.onDeleted();
+      await api.webhooks.delete(h.id);
+      props.onDeleted();
     });
   };
 
@@ -219,10 +203,10 @@ function DeliveryList(props: { deliveries: Delivery[] | null; onRefresh: () => v
   );
 }
 
-function AddWebhookForm(props: { team: string; onCreated: (url: string, secret: string) => Promise<void> }) {
+function AddWebhookForm(props: { team: string; onCreated: (hook: NewWebhookAnswer) => void }) {
   const { api } = useApp();
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(EVENTS.map((e) => e.type));
+  const [events, setEvents] = useState<WebhookEvent[]>(EVENTS.map((e) => e.type));
   const { busy, error, run } = useSubmit();
   const eventsError = error?.errors
     .filter((e) => e.path === 'events' || e.path.startsWith('events.'))
@@ -231,12 +215,12 @@ function AddWebhookForm(props: { team: string; onCreated: (url: string, secret: 
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const hook = await api.send<Webhook & { secret: string }>('POST', '/api/v1/webhooks', { url: url.trim(), events, teamId: props.team });
+      const hook = await api.webhooks.create({ url: url.trim(), events, teamId: props.team });
       setUrl('');
-      await props.onCreated(hook.url, hook.secret);
+      props.onCreated(hook);
     });
   };
-  const toggle = (type: string, on: boolean) => setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
+  const toggle = (type: WebhookEvent, on: boolean) => setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
   const placed = ['url', 'events', ...events.map((_, i) => `events.${i}`)];
   return (
     <form onSubmit={submit} noValidate class="add-webhook">

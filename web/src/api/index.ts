@@ -1,0 +1,32 @@
+import { accountApi, authApi, autoPlugApi, keysApi, teamsApi } from './account.js';
+import { analyticsApi } from './analytics.js';
+import { createTransport } from './client.js';
+import { providersApi, timeSlotsApi } from './providers.js';
+import { followUpsApi, tagsApi, threadsApi } from './threads.js';
+import { webhooksApi } from './webhooks.js';
+
+/**
+ * The web app's API: one typed client per resource (`api.threads.reschedule(id, at)`), never a
+ * URL string in a page. Paths, parameters, bodies and answers are the types generated from the
+ * server's OpenAPI document (openapi.d.ts, `npm run openapi:web`; npm test checks it is current).
+ */
+export function createApi(onSignedOut: () => void) {
+  const { client, setCsrf } = createTransport(onSignedOut);
+  return {
+    setCsrf,
+    auth: authApi(client),
+    account: accountApi(client),
+    keys: keysApi(client),
+    teams: teamsApi(client),
+    autoPlug: autoPlugApi(client),
+    providers: providersApi(client),
+    timeSlots: timeSlotsApi(client),
+    threads: threadsApi(client),
+    tags: tagsApi(client),
+    followUps: followUpsApi(client),
+    analytics: analyticsApi(client),
+    webhooks: webhooksApi(client),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

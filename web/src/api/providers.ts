@@ -1,0 +1,36 @@
+import { type Answer, type Client, ok, type RequestBody } from './client.js';
+
+/** Connected network accounts (providers), connecting them, and their weekly time slots. */
+
+export type Provider = Answer<'/api/v1/providers', 'get'>['providers'][number];
+export type Network = Provider['provider'];
+export type ProviderStatus = Provider['status'];
+export type ThreadsSetup = Answer<'/api/v1/providers/threads/setup', 'get'>;
+export type BlueskySignIn = RequestBody<'/api/v1/providers/bluesky', 'post'>;
+export type TimeSlot = Answer<'/api/v1/time-slots', 'get'>['timeSlots'][number];
+export type NewTimeSlot = RequestBody<'/api/v1/time-slots', 'post'>;
+
+export function providersApi(client: Client) {
+  return {
+    /** The accounts of a workspace (a team id or "personal"), or of the active one. */
+    list: async (teamId?: string) => (await ok(client.GET('/api/v1/providers', { params: { query: teamId ? { teamId } : {} } }))).providers,
+    connectBluesky: (body: BlueskySignIn) => ok(client.POST('/api/v1/providers/bluesky', { body })),
+    connectThreadsToken: (accessToken: string) => ok(client.POST('/api/v1/providers/threads', { body: { accessToken } })),
+    /** What the server's settings allow for Threads' own sign-in, read before any click. */
+    threadsSetup: () => ok(client.GET('/api/v1/providers/threads/setup')),
+    /** The address of Meta's sign-in page; Meta's redirect back ends on the accounts page. */
+    threadsAuthorizeUrl: async () => (await ok(client.GET('/api/v1/providers/threads/connect', { params: { query: { returnTo: 'web' } } }))).authorizeUrl,
+    disconnect: (id: string) => ok(client.DELETE('/api/v1/providers/{id}', { params: { path: { id } } })),
+  };
+}
+
+export function timeSlotsApi(client: Client) {
+  return {
+    list: async (providerId: string) => (await ok(client.GET('/api/v1/time-slots', { params: { query: { providerId } } }))).timeSlots,
+    /** The provider's next free slots (instants). */
+    next: async (providerId: string, count: number) =>
+      (await ok(client.GET('/api/v1/time-slots/next', { params: { query: { providerId, count: String(count) } } }))).slots,
+    add: (body: NewTimeSlot) => ok(client.POST('/api/v1/time-slots', { body })),
+    delete: (id: string) => ok(client.DELETE('/api/v1/time-slots/{id}', { params: { path: { id } } })),
+  };
+}

@@ -1,0 +1,74 @@
+import { type Answer, answer, type Client, ifMatch, ok, type RequestBody } from './client.js';
+import type { components } from './openapi.js';
+
+/** Threads (the API's posts routes), their tags and follow-up replies. */
+
+export type Thread = components['schemas']['Thread'];
+type Post = Thread['posts'][number];
+export type PostAnalytics = NonNullable<Post['analytics']>;
+export type SpoilerRange = Post['spoilerRanges'][number];
+type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
+/** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
+export type TaggedThread = ListedThread & { tags: NonNullable<ListedThread['tags']> };
+export type Draft = Answer<'/api/v1/posts/drafts', 'get'>['drafts'][number];
+export type Tag = Answer<'/api/v1/tags', 'get'>['tags'][number];
+export type FollowUp = Answer<'/api/v1/posts/{threadId}/follow-ups', 'get'>['followUps'][number];
+export type NewThread = RequestBody<'/api/v1/posts', 'post'>;
+export type ThreadEdit = RequestBody<'/api/v1/posts/{threadId}/edit', 'put'>;
+export type NewFollowUp = RequestBody<'/api/v1/posts/{threadId}/follow-ups', 'post'>;
+
+const thread = (threadId: string) => ({ params: { path: { threadId } } });
+
+export function threadsApi(client: Client) {
+  return {
+    /** A thread and its ETag: a change sent with it (If-Match) is refused if the thread changed since. */
+    get: async (threadId: string) => {
+      const { body, etag } = await answer(client.GET('/api/v1/posts/{threadId}', thread(threadId)));
+      return { thread: body.thread, etag };
+    },
+    /** Threads scheduled or published between two local times of the account's zone, with their tags. */
+    list: async (query: { from: string; to: string; providerId?: string }): Promise<TaggedThread[]> =>
+      (await ok(client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags' } } }))).threads.map((t) => ({ ...t, tags: t.tags ?? [] })),
+    drafts: async () => (await ok(client.GET('/api/v1/posts/drafts'))).drafts,
+    create: (body: NewThread) => ok(client.POST('/api/v1/posts', { body })),
+    /** The whole thread in one request: posts, tags and the time (or the queue). */
+    edit: (threadId: string, body: ThreadEdit, etag: string | null) =>
+      ok(client.PUT('/api/v1/posts/{threadId}/edit', { params: { path: { threadId }, header: ifMatch(etag) }, body })),
+    /** `at`: a local `YYYY-MM-DDThh:mm:ss` of the account's zone. */
+    reschedule: (threadId: string, at: string) => ok(client.PUT('/api/v1/posts/{threadId}/reschedule', { ...thread(threadId), body: { scheduleAt: at } })),
+    retry: (threadId: string, etag: string | null) =>
+      ok(client.POST('/api/v1/posts/{threadId}/retry', { params: { path: { threadId }, header: ifMatch(etag) }, body: {} })),
+    delete: (threadId: string, etag: string | null) => ok(client.DELETE('/api/v1/posts/{threadId}', { params: { path: { threadId }, header: ifMatch(etag) } })),
+    refreshAnalytics: async (threadId: string) =>
+      (await ok(client.POST('/api/v1/posts/{threadId}/analytics/refresh', { ...thread(threadId), body: {} }))).thread,
+    tags: async (threadId: string) => (await ok(client.GET('/api/v1/posts/{threadId}/tags', thread(threadId)))).tags,
+  };
+}
+
+export function tagsApi(client: Client) {
+  return {
+    /** The workspace's tags. */
+    list: async () => (await ok(client.GET('/api/v1/tags'))).tags,
+  };
+}
+
+export function followUpsApi(client: Client) {
+  return {
+    list: async (threadId: string) => (await ok(client.GET('/api/v1/posts/{threadId}/follow-ups', thread(threadId)))).followUps,
+    add: (threadId: string, body: NewFollowUp) => ok(client.POST('/api/v1/posts/{threadId}/follow-ups', { ...thread(threadId), body })),
+    delete: (threadId: string, id: string) => ok(client.DELETE('/api/v1/posts/{threadId}/follow-ups/{id}', { params: { path: { threadId, id } } })),
+  };
+}
+
+/** The provider a thread belongs to (a thread names its network account, not the provider id). */
+export function providerOf<P extends { provider: string; providerUserId: string }>(
+  t: Pick<Thread, 'provider' | 'providerUserId'>,
+  providers: P[],
+): P | undefined {
+  return providers.find((p) => p.provider === t.provider && p.providerUserId === t.providerUserId);
+}
+
+/** The web app's address of a thread's page (the editor). */
+export function threadPath(threadId: string): string {
+  return `/threads/${encodeURIComponent(threadId)}`;
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useApp } from '../../app.js';
+import { FormMessage } from '../../form.js';
+import { useProviders } from '../../providers.js';
+import { navigate } from '../../router.js';
+import { ConnectThreads, threadsConnectOutcome, useThreadsSetup } from '../connect-threads.js';
+import './accounts.css';
+import { ConnectBluesky } from './connect-bluesky.js';
+import { ProviderCard } from './provider-card.js';
+
+/**
+ * Accounts: the Threads and Bluesky accounts of the active workspace, connecting and
+ * disconnecting them, and each one's weekly time slots (the queue's posting times) on a grid.
+ */
+export function AccountsPage() {
+  const { api, account } = useApp();
+  const { providers, error, reload } = useProviders(api, account.activeTeamId);
+  const threadsSetup = useThreadsSetup(api);
+  const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
+  // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
+  // outcome is read once, and taken out of the address so a reload does not show it again.
+  const [threadsOutcome] = useState(() => threadsConnectOutcome(new URLSearchParams(location.search)));
+  useEffect(() => {
+    document.title = 'Accounts · Skein';
+    if (threadsOutcome) navigate('/accounts', { replace: true });
+  }, []);
+
+  return (
+    <div class="stack accounts-page">
+      <h1>Accounts</h1>
+      {threadsOutcome?.ok && (
+        <p class="connect-outcome ok" role="status">
+          {threadsOutcome.text}
+        </p>
+      )}
+      {threadsOutcome && !threadsOutcome.ok && (
+        <p class="connect-outcome failed" role="alert">
+          {threadsOutcome.text}
+        </p>
+      )}
+      {/* Both parts wait for both answers, so nothing on the page moves when one arrives. */}
+      {!threadsSetup.loaded || (providers === null && !error) ? (
+        <p class="hint">Loading…</p>
+      ) : (
+        <>
+          <section class="card" aria-labelledby="connect-heading">
+            <h2 id="connect-heading">Connect an account</h2>
+            <div class="connect-grid">
+              <ConnectBluesky prefill={reconnect} onConnected={reload} />
+              <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
+            </div>
+          </section>
+          <section aria-labelledby="connected-heading" class="stack">
+            <h2 id="connected-heading">Connected accounts</h2>
+            {error && <FormMessage message={`The accounts could not be loaded: ${error}`} />}
+            {providers?.length === 0 && !error && <p class="hint">No accounts yet. Connect one above to schedule posts to it.</p>}
+            {providers?.map((p) => (
+              <ProviderCard
+                key={p.id}
+                provider={p}
+                onChanged={reload}
+                onReconnectBluesky={() => setReconnect({ handle: p.username, at: Date.now() })}
+                threadsOAuthReady={threadsSetup.setup?.oauthReady ?? false}
+              />
+            ))}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { useEffect } from 'preact/hooks';
+import { AccountSettings } from './account.js';
+import { ApiKeys } from './api-keys.js';
+import { AutoPlugSettings } from './auto-plug.js';
+import { PasswordSettings } from './password.js';
+import { WebhookSettings } from './webhooks.js';
+
+/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks. */
+export function SettingsPage() {
+  useEffect(() => {
+    document.title = 'Settings · Skein';
+  }, []);
+  return (
+    <div class="stack settings-page">
+      <h1>Settings</h1>
+      <AccountSettings />
+      <ApiKeys />
+      <AutoPlugSettings />
+      <WebhookSettings />
+      <PasswordSettings />
+    </div>
+  );
+}
