@@ -195,7 +195,7 @@ export class BlueskyPlatform implements Platform {
         return {
           image: uploaded.data.blob,
           alt: item.altText ?? '',
-          ...(image.size ? { aspectRatio: image.size } : {}),
+          aspectRatio: { width: image.width, height: image.height },
         };
       }),
     );
