@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { guardedFetch, type LookupAll } from './guarded-fetch.js';
 
+export type { LookupAll } from './guarded-fetch.js';
+
 /**
  * Sending one webhook request: the body signed as Stripe signs (`t=<unix s>,v1=<hex
  * HMAC-SHA256(secret, "<t>.<raw body>")>`), sent through the guarded fetch (only to addresses the

@@ -29,19 +29,21 @@ export interface MediaFetchOptions {
   allowAddress?: (address: string) => boolean;
 }
 
-/** The image at `rawUrl`, ready for Bluesky. */
-export async function downloadImage(rawUrl: string, options: MediaFetchOptions): Promise<PreparedImage> {
-  const bytes = await downloadImageBytes(rawUrl, options);
+/**
+ * Image bytes made Bluesky-ready (upright, no metadata, under 1,000,000 bytes and 2000 px);
+ * `source` names them in errors. Downloaded images and uploads read from storage alike.
+ */
+export async function prepareForBluesky(bytes: Uint8Array, source: string): Promise<PreparedImage> {
   try {
     return await prepareImage(bytes, BLUESKY_IMAGE_LIMITS);
   } catch (err) {
-    if (err instanceof InvalidImageError) throw invalidMedia(`${err.message}: ${shownUrl(rawUrl)}`);
+    if (err instanceof InvalidImageError) throw invalidMedia(`${err.message}: ${shownUrl(source)}`);
     throw err;
   }
 }
 
 /** The bytes at `rawUrl`, when the answer is a 200 of an image type (or a generic one). */
-async function downloadImageBytes(rawUrl: string, options: MediaFetchOptions): Promise<Uint8Array> {
+export async function downloadImageBytes(rawUrl: string, options: MediaFetchOptions): Promise<Uint8Array> {
   try {
     const res = await guardedFetch(rawUrl, {
       allowAddress: options.allowAddress ?? addressPolicy(options.allowPrivate),

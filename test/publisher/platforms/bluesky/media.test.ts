@@ -5,9 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { GuardedFetchError, permittedAddresses } from '../../../../src/lib/guarded-fetch.js';
 import { isPublicAddress } from '../../../../src/lib/ip-policy.js';
-import { downloadImage, MAX_DOWNLOAD_BYTES, type MediaFetchOptions } from '../../../../src/platforms/bluesky/media.js';
+import { downloadImageBytes, MAX_DOWNLOAD_BYTES, type MediaFetchOptions, prepareForBluesky } from '../../../../src/platforms/bluesky/media.js';
 import { PublishError } from '../../../../src/platforms/platform.js';
 import { pngImage } from './fixtures.js';
+
+/** What the platform does with a media URL: download, then make it Bluesky-ready. */
+async function downloadImage(url: string, options: MediaFetchOptions) {
+  return prepareForBluesky(await downloadImageBytes(url, options), url);
+}
 
 async function rejection(promise: Promise<unknown>): Promise<PublishError> {
   try {
