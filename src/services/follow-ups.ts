@@ -9,7 +9,7 @@ import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
 import { assertFollowUpDeletable } from './edit-rules.js';
-import { mediaItems, mediaReach } from './media-reach.js';
+import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireAccessibleThread } from './thread-access.js';
 
 /**
@@ -67,13 +67,7 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
   const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
   const media = mediaItems(isRecord(body) ? body.media : undefined);
-  return [
-    ...checkFollowUp(kind, body),
-    ...(await mediaReach(
-      ctx,
-      media.map((m) => m.url),
-    ).faults(kind, media)),
-  ];
+  return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media))];
 }
 
 /**

@@ -60,6 +60,15 @@ export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: 
   };
 }
 
+/** The faults of `items` for a post on `kind`; nothing is resolved unless it is THREADS. */
+export function threadsMediaFaults(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, kind: Network, items: MediaAt[]): Promise<FieldFault[]> {
+  if (kind !== 'THREADS') return Promise.resolve([]);
+  return mediaReach(
+    ctx,
+    items.map((item) => item.url),
+  ).faults(kind, items);
+}
+
 /** The media of posts as the client sent them (`posts.N.media.M.url`), well-formed items only. */
 export function mediaOfPosts(posts: unknown, prefix = 'posts'): MediaAt[] {
   if (!Array.isArray(posts)) return [];

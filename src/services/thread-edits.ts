@@ -30,7 +30,7 @@ import {
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
-import { mediaItems, mediaOfPosts, mediaReach } from './media-reach.js';
+import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -132,13 +132,7 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   const media = mediaItems(isRecord(patch) ? patch.media : undefined);
-  return [
-    ...checkPostPatch(thread?.kind ?? null, stored, patch),
-    ...(await mediaReach(
-      ctx,
-      media.map((m) => m.url),
-    ).faults(thread?.kind ?? null, media)),
-  ];
+  return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media))];
 }
 
 /**
@@ -166,12 +160,7 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   const faults = new Faults();
   faults.add(...checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
   const media = mediaOfPosts(fields.posts);
-  faults.add(
-    ...(await mediaReach(
-      ctx,
-      media.map((m) => m.url),
-    ).faults(thread?.kind ?? null, media)),
-  );
+  faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }

@@ -17,7 +17,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
-import { mediaOfPosts, mediaReach } from './media-reach.js';
+import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -59,12 +59,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const faults = new Faults();
   const { repostHours, tagNames } = checkCreate(input, provider, faults);
   const media = mediaOfPosts(input.posts);
-  faults.add(
-    ...(await mediaReach(
-      ctx,
-      media.map((m) => m.url),
-    ).faults(provider.kind, media)),
-  );
+  faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   faults.throwIfAny();
 
@@ -175,12 +170,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   const faults = new Faults();
   checkCreate(body, provider, faults);
   const media = mediaOfPosts(fields.posts);
-  faults.add(
-    ...(await mediaReach(
-      ctx,
-      media.map((m) => m.url),
-    ).faults(provider?.kind ?? null, media)),
-  );
+  faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
   readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
