@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadOptions, runBackend, runBare, runHello } from './api.js';
+import { runImages } from './images.js';
 import { pickLoadTool } from './load.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
@@ -88,7 +89,8 @@ try {
   const postgres = await runBackend('postgres', load, 0);
   const pglite = await runBackend('pglite', load, quick ? 1 : 3);
   const publisherRuns = await runPublisher(publisher);
-  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, bare, api: { postgres, pglite }, publisher: publisherRuns };
+  const images = await runImages({ runs: quick ? 5 : 15, log });
+  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, bare, api: { postgres, pglite }, publisher: publisherRuns, images };
   results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
   const list = targets(results);
   process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);

@@ -1,6 +1,7 @@
 /** The bench's one table (and the same figures as JSON), with each target PASS or MISS. */
 import type { BackendResult, BareRoute, Route } from './api.js';
 import { BARE_LABELS, BARE_ROUTES, ROUTE_LABELS, ROUTES } from './api.js';
+import type { ImageRun } from './images.js';
 import type { LoadResult } from './load.js';
 import { median } from './load.js';
 import type { PublisherRun } from './publisher.js';
@@ -12,6 +13,7 @@ export interface Results {
   bare: Record<BareRoute, LoadResult>;
   api: { postgres: BackendResult; pglite: BackendResult };
   publisher: PublisherRun[];
+  images: ImageRun;
 }
 
 export interface Target {
@@ -68,6 +70,12 @@ export function targets(r: Results): Target[] {
     figure: `${restart.toFixed(0)} ms`,
     target: '< 2000 ms',
     result: pass(restart < 2000),
+  });
+  out.push({
+    name: 'A 12 MP phone JPEG made Bluesky-ready (prepareImage)',
+    figure: `${r.images.medianMs.toFixed(0)} ms`,
+    target: '< 300 ms',
+    result: pass(r.images.medianMs < 300),
   });
   return out;
 }
@@ -179,6 +187,20 @@ export function render(r: Results, list: Target[]): string {
           '—',
           (r.api.pglite.restartMs ?? []).map((x) => num(x)).join(', '),
           `median < 2000 ${verdict('Restart on an existing embedded database, spawn → /readyz 200')?.result}`,
+        ],
+      ],
+    ),
+    '',
+    table(
+      ['media', 'in', 'out', 'median ms', 'runs ms', 'target'],
+      [
+        [
+          '12 MP phone JPEG → Bluesky-ready',
+          `${num(r.images.inputBytes)} bytes, 4000×3000`,
+          `${num(r.images.outputBytes)} bytes, ${r.images.width}×${r.images.height}`,
+          num(r.images.medianMs),
+          r.images.timesMs.map((x) => num(x)).join(', '),
+          `< 300 ${verdict('A 12 MP phone JPEG made Bluesky-ready (prepareImage)')?.result}`,
         ],
       ],
     ),

@@ -22,7 +22,7 @@ export interface NetworkClients {
   connectBluesky: BlueskyConnector;
 }
 
-type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret'>;
+type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'dnsLookup'>;
 
 export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
   return { platforms: createPlatforms(ctx), threads: createThreadsClient(ctx), connectBluesky: (input) => connectBluesky(input) };
@@ -53,10 +53,18 @@ export function createThreadsClient(ctx: NetworkDeps): ThreadsClient {
 /** The publishing clients, one per network. */
 export function createPlatforms(ctx: NetworkDeps): Platforms {
   return {
-    THREADS: new ThreadsPlatform({ client: createThreadsClient(ctx) }),
+    THREADS: new ThreadsPlatform({
+      client: createThreadsClient(ctx),
+      mediaCheck: {
+        allowPrivate: ctx.config.media.allowPrivate,
+        ownPrefix: `${ctx.config.http.publicUrl.replace(/\/$/, '')}/media/`,
+        lookup: ctx.dnsLookup,
+      },
+    }),
     BLUESKY: new BlueskyPlatform({
       sessions: providerSessionStore(ctx),
       allowPrivateMedia: ctx.config.media.allowPrivate,
+      linkCards: { onSkip: (url, reason) => ctx.logger.info({ url, reason }, 'no link card for a Bluesky post') },
       defaultServiceUrl: ctx.config.bluesky.serviceUrl,
       clock: ctx.clock,
       onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),

@@ -45,6 +45,8 @@ export interface PostToPublish {
   /** UTF-16 offsets; Threads only (Bluesky ignores them). */
   spoilerRanges: SpoilerRange[];
   isSpoilerMedia: boolean;
+  /** Bluesky: a link card for the first link when there is no media; true when absent. */
+  linkPreview?: boolean;
   /** When the post was written in Skein: nothing the account published well before can be it. */
   writtenAt: Date;
 }

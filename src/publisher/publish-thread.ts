@@ -96,6 +96,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
           media: media.map((m) => ({ url: m.url, altText: m.alt_text })),
           spoilerRanges,
           isSpoilerMedia: post.is_spoiler_media,
+          linkPreview: post.link_preview,
           writtenAt: post.created_at,
         },
         replyTo: root && parent ? { root, parent } : null,

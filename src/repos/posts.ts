@@ -25,6 +25,7 @@ export interface PostWrite {
   content: string;
   topic: string | null;
   isSpoilerMedia: boolean;
+  linkPreview: boolean;
   media: MediaWrite[];
   spoilerRanges: SpoilerRangeWrite[];
 }
@@ -57,6 +58,7 @@ export async function insertPosts(
         content: post.content,
         topic: post.topic,
         is_spoiler_media: post.isSpoilerMedia,
+        link_preview: post.linkPreview,
         status,
         network_container_id: null,
         network_post_id: null,
@@ -143,7 +145,14 @@ export async function updatePostFields(
 export async function rewritePost(trx: DbOrTrx, postId: string, order: number, write: PostWrite, now: Date): Promise<void> {
   await trx
     .updateTable('posts')
-    .set({ post_order: order, content: write.content, topic: write.topic, is_spoiler_media: write.isSpoilerMedia, updated_at: now })
+    .set({
+      post_order: order,
+      content: write.content,
+      topic: write.topic,
+      is_spoiler_media: write.isSpoilerMedia,
+      link_preview: write.linkPreview,
+      updated_at: now,
+    })
     .where('id', '=', postId)
     .execute();
   await replaceMedia(trx, postId, write.media);

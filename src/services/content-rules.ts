@@ -30,6 +30,7 @@ export interface PostContent {
   media?: MediaInput[];
   spoilerRanges?: SpoilerRangeInput[];
   isSpoilerMedia?: boolean;
+  linkPreview?: boolean;
 }
 
 /**

@@ -7,8 +7,9 @@ import { iso } from '../lib/time.js';
 import * as followUpsRepo from '../repos/follow-ups.js';
 import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { checkMedia, checkText, type MediaInput, type Network } from './content-rules.js';
+import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
 import { assertFollowUpDeletable } from './edit-rules.js';
+import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireAccessibleThread } from './thread-access.js';
 
 /**
@@ -65,7 +66,8 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
   const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
-  return checkFollowUp(kind, body);
+  const media = mediaItems(isRecord(body) ? body.media : undefined);
+  return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media))];
 }
 
 /**
@@ -75,10 +77,15 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
  */
 export async function createFollowUp(ctx: AppContext, account: AccountRow, threadId: string, input: CreateFollowUpInput): Promise<FollowUpView> {
   const now = ctx.clock.now();
+  const media = mediaItems(input.media);
+  const reach = mediaReach(
+    ctx,
+    media.map((m) => m.url),
+  ); // resolved while the transaction starts
   const row = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const provider = await getProvider(trx, thread.provider_id);
-    const faults = checkFollowUp(provider.kind, input);
+    const faults = [...checkFollowUp(provider.kind, input), ...(await reach.faults(provider.kind, media))];
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

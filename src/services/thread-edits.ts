@@ -30,6 +30,7 @@ import {
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
+import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -59,6 +60,11 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     throw new ValidationError({ path: '', message: `must contain at least one of ${PATCH_FIELDS.join(', ')}` });
   }
   const now = ctx.clock.now();
+  const media = mediaItems(patch.media);
+  const reach = mediaReach(
+    ctx,
+    media.map((m) => m.url),
+  ); // resolved while the transaction starts
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     assertIfMatch(thread, ifMatch);
@@ -67,7 +73,10 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     assertPostEditable(thread, post);
     assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);
-    const faults = checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch);
+    const faults = [
+      ...checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
+      ...(await reach.faults(kind, media)),
+    ];
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -122,7 +131,8 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const thread = await kindOfAccessibleThread(ctx, account, threadId);
   const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
-  return checkPostPatch(thread?.kind ?? null, stored, patch);
+  const media = mediaItems(isRecord(patch) ? patch.media : undefined);
+  return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media))];
 }
 
 /**
@@ -149,6 +159,8 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   const fields = isRecord(body) ? body : {};
   const faults = new Faults();
   faults.add(...checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
+  const media = mediaOfPosts(fields.posts);
+  faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
@@ -183,6 +195,11 @@ export interface EditThreadInput {
 export async function editThread(ctx: AppContext, account: AccountRow, threadId: string, input: EditThreadInput, ifMatch?: IfMatch) {
   const now = ctx.clock.now();
   const { posts } = input;
+  const media = mediaOfPosts(posts);
+  const reach = mediaReach(
+    ctx,
+    media.map((m) => m.url),
+  ); // resolved while the transaction starts
   const result = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     assertIfMatch(thread, ifMatch);
@@ -197,6 +214,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = new Faults();
     faults.add(...checkThreadPosts(kind, existingIds, posts));
+    faults.add(...(await reach.faults(kind, media)));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
     let scheduledAt = extras.scheduledAt;
     if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;

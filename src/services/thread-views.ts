@@ -18,6 +18,7 @@ interface DraftPostView {
   postMedia: PostMediaView[];
   spoilerRanges: { offset: number; length: number }[];
   isSpoilerMedia: boolean;
+  linkPreview: boolean;
 }
 
 interface PostView extends DraftPostView {
@@ -58,6 +59,7 @@ function draftPostView({ post, media, spoilerRanges }: PostAggregate): DraftPost
     postMedia: media.map((m) => ({ id: m.id, url: m.url, altText: m.alt_text, type: m.type })),
     spoilerRanges: spoilerRanges.map((r) => ({ offset: r.offset, length: r.length })),
     isSpoilerMedia: post.is_spoiler_media,
+    linkPreview: post.link_preview,
   };
 }
 

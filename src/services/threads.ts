@@ -17,6 +17,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
+import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -57,6 +58,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const now = ctx.clock.now();
   const faults = new Faults();
   const { repostHours, tagNames } = readCreateContent(input, provider, faults);
+  const media = mediaOfPosts(input.posts);
+  faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   faults.throwIfAny();
 
@@ -167,6 +170,8 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   }
   const faults = new Faults();
   readCreateContent(body, provider, faults);
+  const media = mediaOfPosts(fields.posts);
+  faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
   readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
@@ -176,6 +181,7 @@ export function toPostWrite(post: PostContent) {
     content: post.text,
     topic: post.topic ?? null,
     isSpoilerMedia: post.isSpoilerMedia ?? false,
+    linkPreview: post.linkPreview ?? true,
     media: post.media ?? [],
     spoilerRanges: post.spoilerRanges ?? [],
   };

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.js';
 import { type AccountRow, WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRow } from '../db/schema/index.js';
 import { type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import { GuardedFetchError, permittedAddresses } from '../lib/guarded-fetch.js';
 import { newId } from '../lib/ids.js';
 import { addressPolicy } from '../lib/ip-policy.js';
 import { iso } from '../lib/time.js';
-import { AddressRefusedError, generateWebhookSecret, permittedAddresses, webhookUrlFault } from '../lib/webhook-http.js';
+import { generateWebhookSecret, webhookUrlFault } from '../lib/webhook-http.js';
 import { insertPing } from '../repos/webhook-outbox.js';
 import * as repo from '../repos/webhooks.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -65,7 +66,8 @@ async function addressFault(ctx: AppContext, raw: string): Promise<string | null
     await Promise.race([permittedAddresses(new URL(raw), ctx.dnsLookup, addressPolicy(ctx.config.media.allowPrivate)), timeout]);
     return null;
   } catch (err) {
-    if (err instanceof AddressRefusedError) return `must not point at a private, loopback, link-local or reserved address: ${err.message}`;
+    if (err instanceof GuardedFetchError && err.fault === 'refused-address')
+      return `must not point at a private, loopback, link-local or reserved address: ${err.message}`;
     return 'its host name does not resolve';
   } finally {
     clearTimeout(timer);

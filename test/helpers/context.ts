@@ -1,3 +1,4 @@
+import { lookup as systemLookup } from 'node:dns/promises';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -12,6 +13,17 @@ import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
 import type { RoundTripCounter } from './round-trips.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+/**
+ * The tests' name resolution (ContextOverrides.dnsLookup) unless a test brings its own: names
+ * under `.example` and `example.com` (RFC 2606, made up by the tests for media and webhook
+ * hosts) resolve to a public address, as they would on the internet, so checks of where Threads
+ * can fetch from need no network; every other name is resolved by the system.
+ */
+const testLookup: AppContext['dnsLookup'] = async (hostname) => {
+  if (/(^|\.)example(\.com|\.org|\.net)?$/i.test(hostname)) return [{ address: '93.184.216.34', family: 4 }];
+  return systemLookup(hostname, { all: true, verbatim: true });
+};
 
 export interface TestEnv {
   kind: DbKind;
@@ -54,7 +66,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
       skipMigrations: db.migrated,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.network ? { network: options.network } : {}),
-      ...(options.dnsLookup ? { dnsLookup: options.dnsLookup } : {}),
+      dnsLookup: options.dnsLookup ?? testLookup,
     },
   );
   const app = await buildApp(ctx);

@@ -38,62 +38,6 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** JPEG headers only (SOI, optional EXIF orientation, SOF0, EOI): enough for size reading. */
-export function jpegHeader(width: number, height: number, orientation?: number): Buffer {
-  const parts: Buffer[] = [Buffer.from([0xff, 0xd8])];
-  if (orientation !== undefined) parts.push(exifSegment(orientation));
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
-  sof.writeUInt16BE(height, 5);
-  sof.writeUInt16BE(width, 7);
-  parts.push(sof, Buffer.from([0xff, 0xd9]));
-  return Buffer.concat(parts);
-}
-
-/** APP1 "Exif" with a big-endian TIFF header and one IFD entry: Orientation (0x0112). */
-function exifSegment(orientation: number): Buffer {
-  const tiff = Buffer.alloc(8 + 2 + 12 + 4);
-  tiff.write('MM', 0, 'latin1');
-  tiff.writeUInt16BE(42, 2);
-  tiff.writeUInt32BE(8, 4);
-  tiff.writeUInt16BE(1, 8);
-  tiff.writeUInt16BE(0x0112, 10);
-  tiff.writeUInt16BE(3, 12); // SHORT
-  tiff.writeUInt32BE(1, 14);
-  tiff.writeUInt16BE(orientation, 18);
-  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
-  const head = Buffer.from([0xff, 0xe1, 0, 0]);
-  head.writeUInt16BE(payload.length + 2, 2);
-  return Buffer.concat([head, payload]);
-}
-
-export function gifHeader(width: number, height: number): Buffer {
-  const b = Buffer.alloc(13);
-  b.write('GIF89a', 0, 'latin1');
-  b.writeUInt16LE(width, 6);
-  b.writeUInt16LE(height, 8);
-  return b;
-}
-
-export function webpHeader(kind: 'VP8 ' | 'VP8L' | 'VP8X', width: number, height: number): Buffer {
-  const b = Buffer.alloc(30);
-  b.write('RIFF', 0, 'latin1');
-  b.writeUInt32LE(22, 4);
-  b.write('WEBP', 8, 'latin1');
-  b.write(kind, 12, 'latin1');
-  if (kind === 'VP8X') {
-    b.writeUIntLE(width - 1, 24, 3);
-    b.writeUIntLE(height - 1, 27, 3);
-  } else if (kind === 'VP8L') {
-    b[20] = 0x2f;
-    b.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 21);
-  } else {
-    b.set([0x9d, 0x01, 0x2a], 23);
-    b.writeUInt16LE(width, 26);
-    b.writeUInt16LE(height, 28);
-  }
-  return b;
-}
-
 /** A real PNG that also carries what a phone or an editor leaves in it: EXIF with GPS, and XMP text. */
 export function pngWithMetadata(width: number, height: number): Buffer {
   const plain = pngImage(width, height);

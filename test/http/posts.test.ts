@@ -11,6 +11,7 @@ const POST_FIELDS = [
   'id',
   'images',
   'isSpoilerMedia',
+  'linkPreview',
   'permaLink',
   'postMedia',
   'postOrder',
@@ -20,7 +21,7 @@ const POST_FIELDS = [
   'topic',
 ];
 const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'scheduledAt', 'status', 'threadId'];
-const DRAFT_POST_FIELDS = ['content', 'id', 'images', 'isSpoilerMedia', 'postMedia', 'postOrder', 'spoilerRanges', 'topic'];
+const DRAFT_POST_FIELDS = ['content', 'id', 'images', 'isSpoilerMedia', 'linkPreview', 'postMedia', 'postOrder', 'spoilerRanges', 'topic'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describeEachDb('posts API', (env) => {
@@ -94,6 +95,42 @@ describeEachDb('posts API', (env) => {
       assert.equal(p.analytics, null);
       assert.equal(p.error, null);
     }
+  });
+
+  test('linkPreview: false at create is kept and shown (default true); Edit Entire Thread sets it again, an omitted one back to true', async () => {
+    const { app } = env();
+    const { user, provider } = await setup();
+    const res = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: provider.id, scheduleAt: '2026-11-23T09:30:00', posts: [{ text: 'a https://x.example', linkPreview: false }, { text: 'b' }] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const threadId = res.json().threadId as string;
+    const read = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread.posts;
+    const posts = await read();
+    assert.deepEqual(
+      posts.map((p: { linkPreview: boolean }) => p.linkPreview),
+      [false, true],
+    );
+    const edit = await user.call(app, {
+      method: 'PUT',
+      url: `/api/v1/posts/${threadId}/edit`,
+      payload: {
+        posts: [
+          { id: posts[0].id, text: 'a https://x.example' },
+          { id: posts[1].id, text: 'b', linkPreview: false },
+        ],
+      },
+    });
+    assert.equal(edit.statusCode, 200, edit.body);
+    assert.deepEqual(
+      (await read()).map((p: { linkPreview: boolean }) => p.linkPreview),
+      [true, false],
+    );
+    const bad = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'x', linkPreview: 'no' }] } });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, 'posts.0.linkPreview');
   });
 
   test('a draft: create without scheduleAt, listed in drafts with the draft field set', async () => {

@@ -184,7 +184,7 @@ describeEachDb('publisher loop', (env) => {
     const first = (await get()).posts[0];
     const ref = await fake.publishPost({
       account: {} as never,
-      post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() },
+      post: { id: first.id, text: 'a', topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, linkPreview: true, writtenAt: clock.now() },
       replyTo: null,
       progress: { containerId: null, networkPostId: null, cid: null },
       onProgress: async () => {},

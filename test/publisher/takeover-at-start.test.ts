@@ -38,7 +38,16 @@ describeEachDb('work of a process that died, at the next start', (env) => {
     const publishOnFake = (i: number, replyTo: string | null) =>
       fake.publishPost({
         account: { providerUserId: provider.provider_user_id } as never,
-        post: { id: posts[i]!.id, text: posts[i]!.content, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() },
+        post: {
+          id: posts[i]!.id,
+          text: posts[i]!.content,
+          topic: null,
+          media: [],
+          spoilerRanges: [],
+          isSpoilerMedia: false,
+          linkPreview: true,
+          writtenAt: clock.now(),
+        },
         replyTo: replyTo
           ? {
               root: { networkPostId: fake.published[0]!.networkPostId, cid: null, permalink: null },

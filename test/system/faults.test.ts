@@ -29,6 +29,7 @@ import { createThread } from '../../src/services/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { classify, GraphProxy } from '../helpers/fakes/proxies.js';
 import { type FakeEndpoint, FakeGraphApi, type Fault } from '../helpers/fakes/threads-graph-api.js';
+import { type MediaServer, startMediaServer } from '../helpers/media-server.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   checkThreadInDb,
@@ -75,17 +76,21 @@ describe('network faults, in-process loops on PostgreSQL (test clock)', { skip: 
   let user: TestUser;
   let account: { provider: { id: string }; userId: string };
   let serial = 0;
+  /** The posts' media, which "Meta" downloads; on loopback, so private media is allowed. */
+  let cdn: MediaServer;
 
   before(async () => {
     // Videos take 200 s to process: longer than a 120 s lease (see the lease test).
     fake = await FakeGraphApi.start({ clock, processingMs: { TEXT: 0, IMAGE: 0, VIDEO: 200_000 } });
-    env = await openSystemEnv({ clock, config: (c) => ({ ...c, publisher: { ...c.publisher, leaseMs: 120_000 } }) });
+    cdn = await startMediaServer();
+    env = await openSystemEnv({ clock, config: (c) => ({ ...c, publisher: { ...c.publisher, leaseMs: 120_000 }, media: { allowPrivate: true } }) });
     user = await createUser(env.ctx);
     account = await connectFakeThreads(env.ctx, user.account.id, fake, 'faults_inproc');
   });
   after(async () => {
     await env?.close();
     await fake?.close();
+    await cdn?.close();
   });
 
   /** Hangs still to play, per endpoint: the next requests to it get no answer. */
@@ -211,7 +216,7 @@ describe('network faults, in-process loops on PostgreSQL (test clock)', { skip: 
       // A text container is published without a status read, so the first object.get of a text
       // post is the permalink read (best effort, not retried): an image post makes it the status poll.
       const onStatusRead = c.faults.some(([endpoint]) => endpoint === 'object.get');
-      const { threadId, texts } = await newThread(2, c.name, onStatusRead ? 'https://cdn.example.test/photo.jpg' : undefined);
+      const { threadId, texts } = await newThread(2, c.name, onStatusRead ? `${cdn.base}/photo.jpg` : undefined);
       for (const [endpoint, fault, times] of c.faults) inject(endpoint, fault, times ?? 1);
       await drive(loops(), [threadId]);
       const attempts = await attemptsOf(threadId);
@@ -282,7 +287,7 @@ describe('network faults, in-process loops on PostgreSQL (test clock)', { skip: 
   // A video container may take up to 5 minutes to process, longer than the 120 s lease used here.
   // A renews its lease at every status poll, so B never takes the thread over while A waits.
   test('container processing outlives the lease: the thread is still published once and ends PUBLISHED', async () => {
-    const { threadId, texts } = await newThread(2, 'slow video', 'https://cdn.example.test/clip.mp4');
+    const { threadId, texts } = await newThread(2, 'slow video', `${cdn.base}/clip.mp4`);
     // The platform's poll waits move the shared clock, as real waits would move real time.
     const movingSleep = async (ms: number) => {
       clock.advance(ms);

@@ -8,6 +8,8 @@ export interface PostsTable {
   content: string;
   topic: string | null;
   is_spoiler_media: boolean;
+  /** Bluesky: a link card for the first link of a post without media. */
+  link_preview: Generated<boolean>;
   status: PublishStatus;
   /** Threads: media container id, kept so a retry can ask whether it was published. */
   network_container_id: string | null;

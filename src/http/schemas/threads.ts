@@ -25,6 +25,9 @@ const PostInput = Type.Object({
   media: Type.Optional(Type.Array(MediaInput)),
   spoilerRanges: Type.Optional(SpoilerRanges),
   isSpoilerMedia: Type.Optional(Type.Boolean()),
+  linkPreview: Type.Optional(
+    Type.Boolean({ description: 'Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own' }),
+  ),
 });
 
 const TagNames = Type.Array(Type.String(), {
@@ -71,6 +74,7 @@ const draftPostFields = {
   postMedia: Type.Array(PostMedia),
   spoilerRanges: Type.Array(SpoilerRange),
   isSpoilerMedia: Type.Boolean(),
+  linkPreview: Type.Boolean(),
 };
 
 const Post = Type.Object({

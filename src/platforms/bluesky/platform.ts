@@ -14,8 +14,9 @@ import {
   type ReplyTarget,
 } from '../platform.js';
 import { isXrpcError, toPublishError } from './errors.js';
-import { agentHandleResolver, buildFacets } from './facets.js';
-import { downloadImage, type MediaFetchOptions } from './media.js';
+import { agentHandleResolver, buildFacets, type Facet } from './facets.js';
+import { type ExternalEmbed, firstLink, type LinkCardOptions, linkCard } from './link-card.js';
+import { downloadImageBytes, type MediaFetchOptions, prepareForBluesky } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
 
@@ -36,6 +37,8 @@ export interface BlueskyPlatformOptions {
   fetch?: typeof globalThis.fetch;
   requestTimeoutMs?: number;
   media?: Omit<MediaFetchOptions, 'allowPrivate'>;
+  /** Link cards (link-card.ts): page fetch timeout and name resolution; told why a link got no card. */
+  linkCards?: Omit<LinkCardOptions, 'allowPrivate'>;
   clock?: Clock;
   /** A failed session save costs at most a login later, so it is reported, not thrown. */
   onSessionSaveError?: (err: unknown) => void;
@@ -63,10 +66,12 @@ export class BlueskyPlatform implements Platform {
   readonly #pool: AgentPool;
   readonly #clock: Clock;
   readonly #media: MediaFetchOptions;
+  readonly #linkCards: LinkCardOptions;
 
   constructor(options: BlueskyPlatformOptions) {
     this.#clock = options.clock ?? systemClock;
     this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
+    this.#linkCards = { ...options.linkCards, allowPrivate: options.allowPrivateMedia };
     this.#pool = new AgentPool({
       sessions: options.sessions,
       defaultServiceUrl: options.defaultServiceUrl ?? DEFAULT_SERVICE_URL,
@@ -175,6 +180,7 @@ export class BlueskyPlatform implements Platform {
       this.#uploadImages(agent, post.media),
       replyTo ? replyRef(agent, replyTo) : undefined,
     ]);
+    const card = images.length === 0 && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
     // spoilerRanges and isSpoilerMedia are accepted and ignored: Bluesky has no spoilers (decisions.md).
     return {
       $type: POST,
@@ -183,19 +189,27 @@ export class BlueskyPlatform implements Platform {
       ...(facets.length > 0 ? { facets } : {}),
       ...(reply ? { reply } : {}),
       ...(images.length > 0 ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+      ...(card ? { embed: card } : {}),
     };
+  }
+
+  /** The card of the text's first link, or null (no link, or a page that gives none). */
+  async #linkCard(agent: AtpAgent, facets: Facet[]): Promise<ExternalEmbed | null> {
+    const url = firstLink(facets);
+    if (!url) return null;
+    return linkCard(url, this.#linkCards, async (image) => (await agent.uploadBlob(image.bytes, { encoding: image.mimeType })).data.blob);
   }
 
   async #uploadImages(agent: AtpAgent, media: MediaItem[]): Promise<AppBskyEmbedImages.Image[]> {
     if (media.length > MAX_IMAGES) throw new PublishError('permanent', 'INVALID_MEDIA', `Bluesky posts take at most ${MAX_IMAGES} images`);
     return Promise.all(
       media.map(async (item) => {
-        const image = await downloadImage(item.url, this.#media);
+        const image = await prepareForBluesky(await downloadImageBytes(item.url, this.#media), item.url);
         const uploaded = await agent.uploadBlob(image.bytes, { encoding: image.mimeType });
         return {
           image: uploaded.data.blob,
           alt: item.altText ?? '',
-          ...(image.size ? { aspectRatio: image.size } : {}),
+          aspectRatio: { width: image.width, height: image.height },
         };
       }),
     );

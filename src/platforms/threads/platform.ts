@@ -1,5 +1,6 @@
 import { type Analytics, type MediaItem, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
 import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.js';
+import { checkMediaReachable, type MediaCheckOptions } from './media-check.js';
 
 export { ThreadsClient } from './client.js';
 
@@ -32,6 +33,8 @@ export interface ThreadsPlatformOptions {
   /** Defaults to the client's sleep; tests pass one that moves a fake clock. */
   sleep?: (ms: number) => Promise<void>;
   polling?: Partial<ContainerPolling>;
+  /** Each media URL is requested once before its container is made (media-check.ts); off when absent. */
+  mediaCheck?: MediaCheckOptions;
 }
 
 /**
@@ -45,9 +48,11 @@ export class ThreadsPlatform implements Platform {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #polling: ContainerPolling;
   readonly #quotaReadings = new QuotaReadings();
+  readonly #mediaCheck: MediaCheckOptions | null;
 
   constructor(options: ThreadsPlatformOptions) {
     this.#client = options.client;
+    this.#mediaCheck = options.mediaCheck ?? null;
     this.#sleep = options.sleep ?? options.client.sleep;
     this.#polling = { ...DEFAULT_POLLING, ...options.polling };
   }
@@ -126,6 +131,8 @@ export class ThreadsPlatform implements Platform {
 
   async #publishNew(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
     await this.#checkQuota(api, input);
+    const check = this.#mediaCheck;
+    if (check) await Promise.all(input.post.media.map((item) => checkMediaReachable(item.url, check)));
     const containerId = await this.#createContainer(api, input);
     // Throws LeaseLostError if another worker took over meanwhile: this container then stays
     // unpublished (Meta expires it after 24 h), and the other worker's is the post.

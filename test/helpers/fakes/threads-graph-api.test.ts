@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, type TestContext, test } from 'node:test';
+import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import { type MediaServer, startMediaServer } from '../media-server.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from './threads-graph-api.js';
+
+/** Where the posts' media lives: the fake Graph API downloads it, as Meta does. */
+let cdn: MediaServer;
+before(async () => {
+  cdn = await startMediaServer();
+});
+after(() => cdn.close());
 
 /**
  * The fake is only useful if it refuses what Meta refuses; these tests talk to it with raw
@@ -73,8 +81,8 @@ describe('fake Graph API strictness', () => {
     assertGraphError(await create({ media_type: 'TEXT', text: 'hi', alt_text: 'no' }), 100, /alt_text/);
     assertGraphError(await create({ media_type: 'TEXT', text: 'hi', is_spoiler_media: 'true' }), 100, /is_spoiler_media/);
     assertGraphError(await create({ media_type: 'IMAGE', text: 'hi' }), 100, /image_url is required/);
-    assertGraphError(await create({ media_type: 'IMAGE', image_url: 'https://a.example/x.jpg', is_spoiler_media: 'yes' }), 100, /boolean/);
-    assertGraphError(await create({ media_type: 'IMAGE', image_url: 'https://a.example/x.jpg', link_attachment: 'https://b.example' }), 100, /link_attachment/);
+    assertGraphError(await create({ media_type: 'IMAGE', image_url: `${cdn.base}/x.jpg`, is_spoiler_media: 'yes' }), 100, /boolean/);
+    assertGraphError(await create({ media_type: 'IMAGE', image_url: `${cdn.base}/x.jpg`, link_attachment: 'https://b.example' }), 100, /link_attachment/);
     assertGraphError(await create({ media_type: 'TEXT', text: 'hi', topic_tag: 'a.b' }), 100, /topic_tag/);
   });
 
@@ -98,17 +106,17 @@ describe('fake Graph API strictness', () => {
 
   test("carousels need 2 to 20 children that are this user's carousel items", async (t) => {
     const { create, fake } = await setup(t);
-    const item = async () => (await create({ media_type: 'IMAGE', image_url: 'https://a.example/x.jpg', is_carousel_item: 'true' })).body.id as string;
+    const item = async () => (await create({ media_type: 'IMAGE', image_url: `${cdn.base}/x.jpg`, is_carousel_item: 'true' })).body.id as string;
     const one = await item();
     assertGraphError(await create({ media_type: 'CAROUSEL', children: one }), 100, /between 2 and 20/);
     const many = await Promise.all(Array.from({ length: 21 }, item));
     assertGraphError(await create({ media_type: 'CAROUSEL', children: many.join(',') }), 100, /between 2 and 20/);
-    const plain = (await create({ media_type: 'IMAGE', image_url: 'https://a.example/y.jpg' })).body.id as string;
+    const plain = (await create({ media_type: 'IMAGE', image_url: `${cdn.base}/y.jpg` })).body.id as string;
     assertGraphError(await create({ media_type: 'CAROUSEL', children: `${one},${plain}` }), 100, /is_carousel_item/);
     const someoneElse = fake.createAccount('other');
     const theirs = await fetch(`${fake.url}/v1.0/me/threads`, {
       method: 'POST',
-      body: new URLSearchParams({ access_token: someoneElse.accessToken, media_type: 'IMAGE', image_url: 'https://a.example/z.jpg', is_carousel_item: 'true' }),
+      body: new URLSearchParams({ access_token: someoneElse.accessToken, media_type: 'IMAGE', image_url: `${cdn.base}/z.jpg`, is_carousel_item: 'true' }),
     });
     const theirId = ((await theirs.json()) as { id: string }).id;
     assertGraphError(await create({ media_type: 'CAROUSEL', children: `${one},${theirId}` }), 100, /not a media container of this user/);
@@ -123,9 +131,26 @@ describe('fake Graph API strictness', () => {
     assert.equal((await create({ media_type: 'TEXT', text: 'reply', reply_to_id: media })).status, 200);
   });
 
+  test('media is downloaded as Meta does: a URL that cannot be fetched, or bytes that are not an image (a video), make the container ERROR', async (t) => {
+    const { create, call, clock } = await setup(t, { processingMs: { IMAGE: 1_000, VIDEO: 1_000 } });
+    const state = async (params: Record<string, string>) => {
+      const id = (await create(params)).body.id as string;
+      clock.advance(1_000);
+      const body = (await call('GET', `/v1.0/${id}`, { fields: 'status,error_message' })).body;
+      return [body.status, body.error_message ?? null];
+    };
+    assert.deepEqual(await state({ media_type: 'IMAGE', image_url: `${cdn.base}/fine.jpg` }), ['FINISHED', null]);
+    assert.deepEqual(await state({ media_type: 'VIDEO', video_url: `${cdn.base}/fine.mp4` }), ['FINISHED', null]);
+    assert.deepEqual(await state({ media_type: 'IMAGE', image_url: `${cdn.base}/missing.jpg` }), ['ERROR', 'FAILED_DOWNLOADING_IMAGE']);
+    assert.deepEqual(await state({ media_type: 'VIDEO', video_url: `${cdn.base}/broken.mp4` }), ['ERROR', 'FAILED_DOWNLOADING_VIDEO']);
+    assert.deepEqual(await state({ media_type: 'IMAGE', image_url: `${cdn.base}/page.html` }), ['ERROR', 'FAILED_PROCESSING_IMAGE']);
+    assert.deepEqual(await state({ media_type: 'VIDEO', video_url: `${cdn.base}/still.jpg` }), ['ERROR', 'FAILED_PROCESSING_VIDEO']);
+    assert.deepEqual(await state({ media_type: 'IMAGE', image_url: 'http://nowhere.invalid/x.jpg' }), ['ERROR', 'FAILED_DOWNLOADING_IMAGE']);
+  });
+
   test('containers go IN_PROGRESS → FINISHED → PUBLISHED, expire after 24 h, and publish once', async (t) => {
     const { create, publish, call, clock, fake } = await setup(t, { processingMs: { IMAGE: 5_000 } });
-    const id = (await create({ media_type: 'IMAGE', image_url: 'https://a.example/x.jpg' })).body.id as string;
+    const id = (await create({ media_type: 'IMAGE', image_url: `${cdn.base}/x.jpg` })).body.id as string;
     const status = async () => (await call('GET', `/v1.0/${id}`, { fields: 'status' })).body.status;
     assert.equal(await status(), 'IN_PROGRESS');
     const early = await publish(id);

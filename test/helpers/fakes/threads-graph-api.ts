@@ -67,6 +67,12 @@ export interface FakeGraphApiOptions {
   listingLagMs?: number;
   /** Every answer (faults included) is sent this long after the request was read, like a network round trip; 0 by default. */
   latencyMs?: number;
+  /**
+   * Meta downloads `image_url` / `video_url` itself when a container is made; so does the fake
+   * (true by default): a URL that cannot be fetched, or whose bytes are not an image (a video),
+   * makes the container ERROR, as on Meta.
+   */
+  fetchMedia?: boolean;
 }
 
 /** Faults for the next calls to an endpoint. */
@@ -190,6 +196,9 @@ export class FakeGraphApi {
   readonly #followers = new Map<string, number>();
   readonly #faults = new Map<FakeEndpoint, Fault[]>();
   readonly #pendingFailures: string[] = [];
+  readonly #fetchMedia: boolean;
+  /** Media downloads under way; every request waits for them, so what it reads is settled. */
+  readonly #downloads = new Set<Promise<void>>();
   #nextObjectId = 17889615691921648n;
   // Odd and above 2^53, so JSON.parse always corrupts a user id sent as a number.
   #nextUserId = 17841405793187219n;
@@ -206,6 +215,7 @@ export class FakeGraphApi {
     this.#secondRepost = options.secondRepost ?? 'existing';
     this.#listingLagMs = options.listingLagMs ?? 0;
     this.#latencyMs = options.latencyMs ?? 0;
+    this.#fetchMedia = options.fetchMedia ?? true;
     this.#server = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => {
         // A bug in the fake, not a Meta behaviour: make it loud rather than a quiet 500.
@@ -304,6 +314,7 @@ export class FakeGraphApi {
       return send(res, errorAnswer(err));
     }
     if (this.#latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#latencyMs));
+    await Promise.all(this.#downloads);
     const { access_token: _token, ...loggable } = params;
     this.requests.push({ method, endpoint: route?.endpoint ?? null, path: url.pathname, params: loggable });
     const fault = route ? this.#faults.get(route.endpoint)?.shift() : undefined;
@@ -457,8 +468,22 @@ export class FakeGraphApi {
       mediaId: null,
     };
     this.#containers.set(container.id, container);
+    if (spec.media && this.#fetchMedia && !failure) this.#download(container, spec.media);
     if (spec.autoPublish) return { id: this.#publishContainer(user, container).id };
     return { id: container.id };
+  }
+
+  /**
+   * Fetches the container's media as Meta's servers would (any address: the tests' media servers
+   * are local), and fails the container when that does not give an image (a video). Meta
+   * documents FAILED_DOWNLOADING_VIDEO and FAILED_PROCESSING_VIDEO; the image names follow them.
+   */
+  #download(container: Container, media: MediaRef): void {
+    const download = downloadFault(media).then((failure) => {
+      if (failure) container.failure ??= failure;
+    });
+    this.#downloads.add(download);
+    void download.finally(() => this.#downloads.delete(download));
   }
 
   /** A reply target must be a published media id: a container id here is the classic bug. */
@@ -826,6 +851,38 @@ function errorAnswer(err: unknown): Answer {
   if (err instanceof GraphFault) return json(err.status, { error: err.error });
   if (err instanceof OAuthFlatFault) return json(400, { error_type: 'OAuthException', code: 400, error_message: err.message });
   throw err;
+}
+
+const DOWNLOAD_TIMEOUT_MS = 10_000;
+
+/** Why Meta would fail the container for this media, or null when it is an image (a video). */
+async function downloadFault(media: MediaRef): Promise<string | null> {
+  const what = media.type === 'VIDEO' ? 'VIDEO' : 'IMAGE';
+  let bytes: Buffer;
+  try {
+    const res = await fetch(media.url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return `FAILED_DOWNLOADING_${what}`;
+    }
+    bytes = Buffer.from(await res.arrayBuffer());
+  } catch {
+    return `FAILED_DOWNLOADING_${what}`;
+  }
+  return (what === 'VIDEO' ? isVideo(bytes) : isImage(bytes)) ? null : `FAILED_PROCESSING_${what}`;
+}
+
+/** JPEG, PNG, GIF or WebP by their first bytes (Threads takes JPEG and PNG; the others are converted). */
+function isImage(b: Buffer): boolean {
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return true;
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return true;
+  const head = b.toString('latin1', 0, 12);
+  return head.startsWith('GIF8') || (head.startsWith('RIFF') && head.slice(8) === 'WEBP');
+}
+
+/** MP4 or QuickTime: an ISO base media file starts with a box, `ftyp` (or `moov`/`wide` for old MOVs). */
+function isVideo(b: Buffer): boolean {
+  return ['ftyp', 'moov', 'wide', 'mdat'].includes(b.toString('latin1', 4, 8));
 }
 
 function json(status: number, body: unknown): Answer {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AppBskyFeedPost } from '@atproto/api';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
+import { BLUESKY_IMAGE_LIMITS, prepareImage } from '../../../src/media/images.js';
 import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../src/platforms/bluesky/platform.js';
 import { postRkey, repostRkey } from '../../../src/platforms/bluesky/rkey.js';
 import {
@@ -24,6 +25,7 @@ import {
 } from '../../helpers/bluesky.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { pngImage, pngWithMetadata } from '../../helpers/images.js';
+import { phonePhoto } from '../../media/photos.js';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
@@ -32,6 +34,8 @@ let pds: LocalNetwork<TestNetworkNoAppView>;
 let alice: LocalAccount;
 let bob: LocalAccount;
 let files: Awaited<ReturnType<typeof startFileServer>>;
+/** What Bluesky gets for pngImage(6, 4): the same pixels, re-encoded without metadata. */
+let wideReady: Uint8Array;
 
 before(async () => {
   pds = await startPds();
@@ -40,7 +44,10 @@ before(async () => {
     '/wide.png': { type: 'image/png', body: pngImage(6, 4) },
     '/tall.png': { type: 'image/png', body: pngImage(3, 9) },
     '/phone.png': { type: 'image/png', body: pngWithMetadata(6, 4) },
+    // A 4032×3024 phone photo held sideways (EXIF orientation 6), with GPS, over 3 MB.
+    '/phone.jpg': { type: 'image/jpeg', body: await phonePhoto({ width: 4032, height: 3024, orientation: 6 }) },
   });
+  wideReady = (await prepareImage(pngImage(6, 4), BLUESKY_IMAGE_LIMITS)).bytes;
 });
 
 after(async () => {
@@ -146,7 +153,8 @@ describe('publishPost', () => {
   test('facets for a link, a hashtag and a mention, with byte offsets after emoji', async () => {
     const { platform } = makePlatform();
     const text = `👋🏽 hi @${bob.handle} and @ghost.test, 🇯🇵 see https://example.com/skein?x=1 #scheduling`;
-    const { ref } = await publish(platform, platformAccount(alice, pds.url), newPost(text));
+    // No link card: the test stays off the internet (link-card.test.ts covers cards).
+    const { ref } = await publish(platform, platformAccount(alice, pds.url), { ...newPost(text), linkPreview: false });
     const { value } = await readPost(ref.networkPostId);
     const bytes = Buffer.from(value.text, 'utf8');
     const slices = (value.facets ?? []).map((f) => [bytes.subarray(f.index.byteStart, f.index.byteEnd).toString('utf8'), f.features[0]]);
@@ -175,13 +183,13 @@ describe('publishPost', () => {
     assert.deepEqual(
       embed.images.map((i) => [i.alt, i.aspectRatio, i.image.mimeType, i.image.size]),
       [
-        ['a wide gradient', { width: 6, height: 4 }, 'image/png', pngImage(6, 4).length],
-        ['', { width: 3, height: 9 }, 'image/png', pngImage(3, 9).length],
+        ['a wide gradient', { width: 6, height: 4 }, 'image/png', wideReady.length],
+        ['', { width: 3, height: 9 }, 'image/png', (await prepareImage(pngImage(3, 9), BLUESKY_IMAGE_LIMITS)).bytes.length],
       ],
     );
     const cid = String('$link' in embed.images[0]!.image.ref ? embed.images[0]!.image.ref.$link : embed.images[0]!.image.ref);
     const blob = await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid });
-    assert.deepEqual(Buffer.from(blob.data), pngImage(6, 4));
+    assert.deepEqual(Buffer.from(blob.data), Buffer.from(wideReady));
   });
 
   test('an image carrying GPS and XMP metadata is published without it (the blob on the PDS is the bare image)', async () => {
@@ -192,7 +200,23 @@ describe('publishPost', () => {
     const cid = String('$link' in image.ref ? image.ref.$link : image.ref);
     const blob = Buffer.from((await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid })).data);
     assert.doesNotMatch(blob.toString('latin1'), /GPS|xmpmeta|taken at home/);
-    assert.ok(blob.equals(pngImage(6, 4)));
+    assert.ok(blob.equals(wideReady));
+  });
+
+  test('a 3 MB sideways phone photo is published upright, under 1,000,000 bytes and 2000 px, without its GPS, with its aspect ratio', async () => {
+    const { platform } = makePlatform();
+    const post = newPost('from my phone, sideways', [{ url: `${files.base}/phone.jpg`, altText: 'a phone photo' }]);
+    const { ref } = await publish(platform, platformAccount(alice, pds.url), post);
+    const { value } = await readPost(ref.networkPostId);
+    const image = (
+      value.embed as { images: { aspectRatio: unknown; image: { mimeType: string; size: number; ref: { $link: string } | { toString(): string } } }[] }
+    ).images[0]!;
+    assert.deepEqual(image.aspectRatio, { width: 1500, height: 2000 });
+    assert.equal(image.image.mimeType, 'image/jpeg');
+    assert.ok(image.image.size <= 1_000_000, `${image.image.size} bytes`);
+    const cid = String('$link' in image.image.ref ? image.image.ref.$link : image.image.ref);
+    const blob = Buffer.from((await alice.agent.com.atproto.sync.getBlob({ did: alice.did, cid })).data);
+    assert.doesNotMatch(blob.toString('latin1'), /Skein Phone|GPS|xmpmeta|Exif/);
   });
 
   test('a private media URL is refused when private media is not allowed, and nothing is posted', async () => {

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
-import { describe, type TestContext, test } from 'node:test';
+import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { PublishError } from '../../../src/platforms/platform.js';
 import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../src/platforms/threads/client.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
+import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
+
+/** Where the posts' media lives: the fake Graph API downloads it, as Meta does. */
+let cdn: MediaServer;
+before(async () => {
+  cdn = await startMediaServer();
+});
+after(() => cdn.close());
 
 const REDIRECT_URI = 'https://skein.example/api/v1/providers/threads/callback';
 const DAY = 24 * 3_600_000;
@@ -215,7 +223,7 @@ describe('ThreadsClient errors', () => {
   test('publishing a container that is still processing is code 24, reported as not ready', async (t) => {
     const { fake, client } = await setup(t, { processingMs: { IMAGE: 10_000 } });
     const api = client.forAccount(fake.createAccount().accessToken);
-    const id = await api.createImageContainer('https://cdn.example/a.jpg');
+    const id = await api.createImageContainer(`${cdn.base}/a.jpg`);
     assert.equal((await api.getContainerStatus(id)).status, 'IN_PROGRESS');
     await assert.rejects(api.publish(id), isPublishError('transient', 'THREADS_CONTAINER_NOT_READY'));
   });
@@ -242,8 +250,8 @@ describe('ThreadsClient containers and reads', () => {
     const api = client.forAccount(fake.createAccount().accessToken);
     const root = await api.publish(await api.createTextContainer('root'));
     await api.createTextContainer('Spoiler: yes', { replyToId: root, topicTag: 'Films', spoilers: [{ offset: 9, length: 3 }] });
-    const item = await api.createCarouselItemContainer({ kind: 'IMAGE', url: 'https://cdn.example/1.jpg', altText: 'one' });
-    const item2 = await api.createCarouselItemContainer({ kind: 'VIDEO', url: 'https://cdn.example/2.mp4' });
+    const item = await api.createCarouselItemContainer({ kind: 'IMAGE', url: `${cdn.base}/1.jpg`, altText: 'one' });
+    const item2 = await api.createCarouselItemContainer({ kind: 'VIDEO', url: `${cdn.base}/2.mp4` });
     await api.createCarouselContainer([item, item2], { text: 'two', isSpoilerMedia: true, altText: 'ignored on carousels' });
     const sent = fake.callsTo('threads.create').map((r) => r.params);
     assert.deepEqual(sent[1], {
@@ -253,8 +261,8 @@ describe('ThreadsClient containers and reads', () => {
       topic_tag: 'Films',
       text_entities: '[{"entity_type":"SPOILER","offset":9,"length":3}]',
     });
-    assert.deepEqual(sent[2], { media_type: 'IMAGE', is_carousel_item: 'true', image_url: 'https://cdn.example/1.jpg', alt_text: 'one' });
-    assert.deepEqual(sent[3], { media_type: 'VIDEO', is_carousel_item: 'true', video_url: 'https://cdn.example/2.mp4' });
+    assert.deepEqual(sent[2], { media_type: 'IMAGE', is_carousel_item: 'true', image_url: `${cdn.base}/1.jpg`, alt_text: 'one' });
+    assert.deepEqual(sent[3], { media_type: 'VIDEO', is_carousel_item: 'true', video_url: `${cdn.base}/2.mp4` });
     assert.deepEqual(sent[4], { media_type: 'CAROUSEL', children: `${item},${item2}`, text: 'two', is_spoiler_media: 'true' });
   });
 
@@ -262,7 +270,7 @@ describe('ThreadsClient containers and reads', () => {
     const { fake, client } = await setup(t);
     const api = client.forAccount(fake.createAccount().accessToken);
     fake.failNextContainer('FAILED_DOWNLOADING_VIDEO');
-    const id = await api.createVideoContainer('https://cdn.example/v.mp4');
+    const id = await api.createVideoContainer(`${cdn.base}/v.mp4`);
     assert.deepEqual(await api.getContainerStatus(id), { id, status: 'ERROR', errorMessage: 'FAILED_DOWNLOADING_VIDEO' });
   });
 

@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
-import { describe, type TestContext, test } from 'node:test';
+import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../src/platforms/platform.js';
 import { ThreadsClient } from '../../../src/platforms/threads/client.js';
-import { type ContainerPolling, ThreadsPlatform } from '../../../src/platforms/threads/platform.js';
+import { type ContainerPolling, ThreadsPlatform, type ThreadsPlatformOptions } from '../../../src/platforms/threads/platform.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
+import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
+
+/** Where the posts' media lives: the fake Graph API downloads it, as Meta does. */
+let cdn: MediaServer;
+before(async () => {
+  cdn = await startMediaServer();
+});
+after(() => cdn.close());
 
 /** Everything a test needs: a fake Meta on a manual clock, and a platform whose sleep moves that clock. */
-async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?: Partial<ContainerPolling>, timeoutMs = 1_000) {
+async function setup(
+  t: TestContext,
+  options: FakeGraphApiOptions = {},
+  polling?: Partial<ContainerPolling>,
+  timeoutMs = 1_000,
+  mediaCheck?: ThreadsPlatformOptions['mediaCheck'],
+) {
   const clock = new ManualClock('2026-03-02T09:00:00Z');
   const fake = await FakeGraphApi.start({ clock, ...options });
   t.after(() => fake.close());
@@ -17,7 +31,7 @@ async function setup(t: TestContext, options: FakeGraphApiOptions = {}, polling?
     clock.advance(ms);
   };
   const client = new ThreadsClient({ apiUrl: fake.url, appId: fake.appId, appSecret: fake.appSecret, sleep, timeoutMs, now: () => clock.now().getTime() });
-  const platform = new ThreadsPlatform(polling ? { client, polling } : { client });
+  const platform = new ThreadsPlatform({ client, ...(polling ? { polling } : {}), ...(mediaCheck ? { mediaCheck } : {}) });
   const { userId, accessToken } = fake.createAccount('skein_test');
   const account: PlatformAccount = {
     providerId: 'p1',
@@ -100,16 +114,16 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('publishes an image with alt text and a media spoiler', async (t) => {
     const env = await setup(t);
-    await publish(env, post('A photo', { media: [{ url: 'https://cdn.example/a.jpg', altText: 'A red kite over a field' }], isSpoilerMedia: true }));
+    await publish(env, post('A photo', { media: [{ url: `${cdn.base}/a.jpg`, altText: 'A red kite over a field' }], isSpoilerMedia: true }));
     const [published] = env.fake.published;
     assert.equal(published!.mediaType, 'IMAGE');
-    assert.deepEqual(published!.media, [{ type: 'IMAGE', url: 'https://cdn.example/a.jpg', altText: 'A red kite over a field' }]);
+    assert.deepEqual(published!.media, [{ type: 'IMAGE', url: `${cdn.base}/a.jpg`, altText: 'A red kite over a field' }]);
     assert.equal(published!.isSpoilerMedia, true);
   });
 
   test('publishes a video when the URL names an MP4 file', async (t) => {
     const env = await setup(t);
-    await publish(env, post('A clip', { media: [{ url: 'https://cdn.example/clip.mp4?v=2', altText: null }] }));
+    await publish(env, post('A clip', { media: [{ url: `${cdn.base}/clip.mp4?v=2`, altText: null }] }));
     assert.equal(env.fake.published[0]!.mediaType, 'VIDEO');
     assert.equal(env.fake.published[0]!.media[0]!.type, 'VIDEO');
   });
@@ -117,9 +131,9 @@ describe('ThreadsPlatform.publishPost', () => {
   test('publishes a carousel: item containers with their alt text, then one carousel post', async (t) => {
     const env = await setup(t);
     const media = [
-      { url: 'https://cdn.example/1.png', altText: 'first' },
-      { url: 'https://cdn.example/2.png', altText: null },
-      { url: 'https://cdn.example/3.png', altText: 'third' },
+      { url: `${cdn.base}/1.png`, altText: 'first' },
+      { url: `${cdn.base}/2.png`, altText: null },
+      { url: `${cdn.base}/3.png`, altText: 'third' },
     ];
     await publish(env, post('Three pictures', { media, isSpoilerMedia: true, topic: 'Birds' }));
     assert.equal(env.fake.published.length, 1, 'a carousel is one post');
@@ -141,8 +155,8 @@ describe('ThreadsPlatform.publishPost', () => {
       env,
       post('Slow images', {
         media: [
-          { url: 'https://cdn.example/1.png', altText: null },
-          { url: 'https://cdn.example/2.png', altText: null },
+          { url: `${cdn.base}/1.png`, altText: null },
+          { url: `${cdn.base}/2.png`, altText: null },
         ],
       }),
     );
@@ -192,7 +206,7 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('polls an IN_PROGRESS container with growing delays until FINISHED', async (t) => {
     const env = await setup(t, { processingMs: { IMAGE: 20_000 } }, { firstDelayMs: 2_000, maxDelayMs: 8_000, maxWaitMs: 60_000 });
-    await publish(env, post('Processing', { media: [{ url: 'https://cdn.example/big.jpg', altText: null }] }));
+    await publish(env, post('Processing', { media: [{ url: `${cdn.base}/big.jpg`, altText: null }] }));
     assert.deepEqual(env.slept, [2_000, 4_000, 8_000, 8_000]);
     assert.equal(env.fake.callsTo('threads_publish').length, 1);
     assert.equal(env.fake.published.length, 1);
@@ -201,7 +215,7 @@ describe('ThreadsPlatform.publishPost', () => {
   test('gives up polling after maxWaitMs with a transient error, and the retry resumes the same container', async (t) => {
     const env = await setup(t, { processingMs: { VIDEO: 100_000 } }, { firstDelayMs: 10_000, maxDelayMs: 10_000, maxWaitMs: 30_000 });
     const saved = new SavedProgress();
-    const p = post('Long video', { media: [{ url: 'https://cdn.example/v.mov', altText: null }] });
+    const p = post('Long video', { media: [{ url: `${cdn.base}/v.mov`, altText: null }] });
     await assert.rejects(publish(env, p, saved), (err: PublishError) => err.kind === 'transient' && err.code === 'THREADS_CONTAINER_NOT_READY');
     const containerId = saved.current.containerId;
     assert.ok(containerId);
@@ -291,7 +305,7 @@ describe('ThreadsPlatform.publishPost', () => {
   test('a saved container that failed processing is replaced by a new one', async (t) => {
     const env = await setup(t);
     const saved = new SavedProgress();
-    const p = post('retry me', { media: [{ url: 'https://cdn.example/x.jpg', altText: null }] });
+    const p = post('retry me', { media: [{ url: `${cdn.base}/x.jpg`, altText: null }] });
     env.fake.failNextContainer('UNKNOWN');
     await assert.rejects(publish(env, p, saved), (err: PublishError) => err.kind === 'transient');
     const first = saved.history[0]!.containerId!;
@@ -336,7 +350,7 @@ describe('ThreadsPlatform.publishPost', () => {
 
   test('a media processing error is permanent; UNKNOWN is transient', async (t) => {
     const env = await setup(t);
-    const video = post('bad video', { media: [{ url: 'https://cdn.example/bad.mp4', altText: null }] });
+    const video = post('bad video', { media: [{ url: `${cdn.base}/bad.mp4`, altText: null }] });
     env.fake.failNextContainer('FAILED_DOWNLOADING_VIDEO');
     await assert.rejects(
       publish(env, video),
@@ -435,5 +449,59 @@ describe('ThreadsPlatform.repost and fetchAnalytics', () => {
     const analytics = await env.platform.fetchAnalytics(env.account, ref);
     assert.deepEqual(analytics, { views: 120, likes: 7, replies: 3, reposts: 2, quotes: 1, shares: 4 });
     assert.equal(env.fake.callsTo('insights')[0]!.params.metric, 'views,likes,replies,reposts,quotes,shares');
+  });
+});
+
+describe('the media check before a container is made', () => {
+  const check = async (t: TestContext, url: string, mediaCheck: ThreadsPlatformOptions['mediaCheck'] = { allowPrivate: true }) => {
+    const env = await setup(t, {}, undefined, 1_000, mediaCheck);
+    return { env, result: publish(env, post('checked', { media: [{ url, altText: null }] })) };
+  };
+
+  test('a URL that answers an image is published; it was requested once by Skein and once by "Meta"', async (t) => {
+    const before = cdn.requests.length;
+    const { env, result } = await check(t, `${cdn.base}/ok-photo.jpg?sig=secret`);
+    await result;
+    assert.equal(env.fake.published.length, 1);
+    assert.equal(cdn.requests.slice(before).filter((p) => p.startsWith('/ok-photo.jpg')).length, 2);
+  });
+
+  test('a 4xx fails the post with MEDIA_UNREACHABLE naming the URL without its query and the status; no container is made', async (t) => {
+    const { env, result } = await check(t, `${cdn.base}/missing.jpg?token=secret`);
+    await assert.rejects(result, (err: PublishError) => {
+      assert.equal(err.kind, 'permanent');
+      assert.equal(err.code, 'MEDIA_UNREACHABLE');
+      assert.match(err.message, new RegExp(`${cdn.base}/missing\\.jpg: it answered HTTP 404`));
+      assert.doesNotMatch(err.message, /secret/);
+      return true;
+    });
+    assert.equal(env.fake.callsTo('threads.create').length, 0);
+  });
+
+  test('a web page instead of an image fails the post; a 5xx is transient (retried)', async (t) => {
+    const page = await check(t, `${cdn.base}/photo.html`);
+    await assert.rejects(page.result, (err: PublishError) => err.kind === 'permanent' && err.code === 'MEDIA_UNREACHABLE' && /text\/html/.test(err.message));
+    const broken = await check(t, `${cdn.base}/broken.jpg`);
+    await assert.rejects(broken.result, (err: PublishError) => err.kind === 'transient' && err.code === 'MEDIA_UNREACHABLE' && /503/.test(err.message));
+  });
+
+  test("without SKEIN_ALLOW_PRIVATE_MEDIA a private address is refused, also behind a redirect; Skein's own uploads are not requested", async (t) => {
+    const strict = { allowPrivate: false };
+    const direct = await check(t, `${cdn.base}/a.jpg`, strict);
+    await assert.rejects(
+      direct.result,
+      (err: PublishError) => err.kind === 'permanent' && err.code === 'MEDIA_UNREACHABLE' && /private or reserved/.test(err.message),
+    );
+    // Media on an allowed host that redirects to one that is not: the redirect is checked too.
+    const onlyFirst = { allowPrivate: false, allowAddress: (address: string) => address === '127.0.0.1' };
+    const target = `${cdn.base.replace('127.0.0.1', '127.0.0.2')}/a.jpg`;
+    const redirecting = await check(t, `${cdn.base}/redirect?to=${encodeURIComponent(target)}`, onlyFirst);
+    await assert.rejects(
+      redirecting.result,
+      (err: PublishError) => err.kind === 'permanent' && err.code === 'MEDIA_UNREACHABLE' && /127\.0\.0\.2/.test(err.message),
+    );
+    const own = await check(t, `${cdn.base}/media/abc.jpg`, { allowPrivate: false, ownPrefix: `${cdn.base}/media/` });
+    await own.result;
+    assert.equal(own.env.fake.published.length, 1);
   });
 });

@@ -8,6 +8,7 @@ import { describeEachDb } from '../../helpers/context.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { pngImage } from '../../helpers/images.js';
 import { createUser } from '../../helpers/seeds.js';
+import { phonePhoto } from '../../media/photos.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
 let files: Awaited<ReturnType<typeof startFileServer>>;
@@ -15,7 +16,8 @@ let accountSeq = 0;
 
 before(async () => {
   pds = await startPds();
-  files = await startFileServer({ '/cat.png': { type: 'image/png', body: pngImage(40, 20) } });
+  // A phone photo of over 3 MB (4032×3024, with GPS): scaled down to fit Bluesky, never refused.
+  files = await startFileServer({ '/cat.jpg': { type: 'image/jpeg', body: await phonePhoto({ width: 4032, height: 3024 }) } });
 });
 after(async () => {
   await files?.close();
@@ -74,7 +76,7 @@ describeEachDb(
           posts: [
             {
               text: 'Hello from Skein 🧵 #skein https://example.com',
-              media: [{ url: `${files.base}/cat.png`, altText: 'a small cat' }],
+              media: [{ url: `${files.base}/cat.jpg`, altText: 'a small cat' }],
               spoilerRanges: [{ offset: 0, length: 5 }],
             },
             { text: 'second' },
@@ -101,7 +103,7 @@ describeEachDb(
       assert.deepEqual(second!.value.reply, { root: { uri: first!.uri, cid: first!.cid }, parent: { uri: first!.uri, cid: first!.cid } });
       assert.deepEqual(third!.value.reply, { root: { uri: first!.uri, cid: first!.cid }, parent: { uri: second!.uri, cid: second!.cid } });
       assert.equal(first!.value.embed.images[0].alt, 'a small cat');
-      assert.deepEqual(first!.value.embed.images[0].aspectRatio, { width: 40, height: 20 });
+      assert.deepEqual(first!.value.embed.images[0].aspectRatio, { width: 2000, height: 1500 });
       const features = first!.value.facets.map((f: { features: Array<{ $type: string }> }) => f.features[0]!.$type).sort();
       assert.deepEqual(features, ['app.bsky.richtext.facet#link', 'app.bsky.richtext.facet#tag']);
       thread.posts.forEach((post: { permaLink: string }, i: number) => {

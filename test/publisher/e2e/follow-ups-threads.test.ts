@@ -7,16 +7,23 @@ import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
+import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
 import { createUser } from '../../helpers/seeds.js';
 
 // One clock for Skein and for "Meta".
 const clock = new ManualClock('2026-11-22T12:00:00.000Z');
 let fake: FakeGraphApi;
+/** The reply's image, on a local server: Skein checks it and "Meta" downloads it. */
+let cdn: MediaServer;
 
 before(async () => {
   fake = await FakeGraphApi.start({ clock, processingMs: { TEXT: 0, IMAGE: 0, CAROUSEL: 0, VIDEO: 0 } });
+  cdn = await startMediaServer();
 });
-after(() => fake.close());
+after(async () => {
+  await fake.close();
+  await cdn.close();
+});
 
 describeEachDb(
   'follow-up replies on the strict fake Threads Graph API (over HTTP)',
@@ -46,7 +53,7 @@ describeEachDb(
       const added = await user.call(app, {
         method: 'POST',
         url: `/api/v1/posts/${threadId}/follow-ups`,
-        payload: { text: 'Did you like it? 🙂', delayMinutes: 15, media: [{ url: 'https://images.example/cat.jpg', altText: 'a cat' }] },
+        payload: { text: 'Did you like it? 🙂', delayMinutes: 15, media: [{ url: `${cdn.base}/cat.jpg`, altText: 'a cat' }] },
       });
       assert.equal(added.statusCode, 201, added.body);
       const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-follow-up');
@@ -75,7 +82,7 @@ describeEachDb(
       assert.equal(reply.replyToId, last!.id, "reply_to_id: the last post's media id");
       assert.equal(reply.rootId, first!.id);
       assert.equal(reply.mediaType, 'IMAGE');
-      assert.equal(reply.media[0]?.url, 'https://images.example/cat.jpg');
+      assert.equal(reply.media[0]?.url, `${cdn.base}/cat.jpg`);
       assert.equal(fake.duplicatePublishAttempts, 0, 'no container was sent to threads_publish twice');
       const [shown] = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}/follow-ups` })).json().followUps;
       assert.equal(shown.status, 'PUBLISHED');
@@ -84,5 +91,6 @@ describeEachDb(
       assert.equal(mine().length, 4);
     });
   },
-  { config: (c) => ({ ...c, threads: { ...c.threads, apiUrl: fake.url } }), clock },
+  // The media server is on loopback.
+  { config: (c) => ({ ...c, threads: { ...c.threads, apiUrl: fake.url }, media: { allowPrivate: true } }), clock },
 );

@@ -1,0 +1,109 @@
+import type { AppContext } from '../context.js';
+import type { FieldFault } from '../errors/index.js';
+import { GuardedFetchError, permittedAddresses } from '../lib/guarded-fetch.js';
+import { isPublicAddress } from '../lib/ip-policy.js';
+import type { Network } from './content-rules.js';
+import { isRecord } from './content-rules.js';
+
+/**
+ * Threads fetches a post's media itself, from Meta's servers: a URL whose host is loopback,
+ * private, link-local or does not resolve can never work there, and is said at create and edit
+ * (decisions.md "Media"). An upload's URL is `<PUBLIC_URL>/media/…`, so a PUBLIC_URL on such an
+ * address is caught the same way. SKEIN_ALLOW_PRIVATE_MEDIA=1 turns the check off (tests).
+ *
+ * Each distinct host of a request is resolved once, all at once, within RESOLVE_TIMEOUT_MS; a
+ * lookup that neither answers nor fails in time lets the URL pass (a slow resolver is not a
+ * fault of the post; the check just before the container is made still stands).
+ */
+
+const RESOLVE_TIMEOUT_MS = 3_000;
+
+export interface MediaAt {
+  /** The fault's path: `posts.0.media.1.url`. */
+  path: string;
+  url: string;
+}
+
+type Verdict = { ok: true } | { ok: false; why: string };
+
+export interface MediaReach {
+  /** The faults of `items` for a post on `kind` (none unless THREADS). */
+  faults(kind: Network, items: MediaAt[]): Promise<FieldFault[]>;
+}
+
+/**
+ * Starts resolving every host of `urls` now (before a transaction, say), for `faults` to use
+ * later; nothing is looked up when private media is allowed.
+ */
+export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: string[]): MediaReach {
+  const verdicts = new Map<string, Promise<Verdict>>();
+  if (!ctx.config.media.allowPrivate) {
+    const deadline = new Promise<Verdict>((resolve) => setTimeout(() => resolve({ ok: true }), RESOLVE_TIMEOUT_MS).unref());
+    for (const url of urls) {
+      const host = hostOf(url);
+      if (host === null || verdicts.has(host.hostname)) continue;
+      verdicts.set(host.hostname, Promise.race([verdictOf(ctx, host), deadline]));
+    }
+  }
+  return {
+    async faults(kind, items) {
+      if (kind !== 'THREADS' || ctx.config.media.allowPrivate) return [];
+      const found = await Promise.all(
+        items.map(async (item): Promise<FieldFault | null> => {
+          const host = hostOf(item.url);
+          const verdict = host ? await verdicts.get(host.hostname) : undefined;
+          return verdict && !verdict.ok ? { path: item.path, message: message(verdict.why) } : null;
+        }),
+      );
+      return found.filter((fault) => fault !== null);
+    },
+  };
+}
+
+/** The faults of `items` for a post on `kind`; nothing is resolved unless it is THREADS. */
+export function threadsMediaFaults(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, kind: Network, items: MediaAt[]): Promise<FieldFault[]> {
+  if (kind !== 'THREADS') return Promise.resolve([]);
+  return mediaReach(
+    ctx,
+    items.map((item) => item.url),
+  ).faults(kind, items);
+}
+
+/** The media of posts as the client sent them (`posts.N.media.M.url`), well-formed items only. */
+export function mediaOfPosts(posts: unknown, prefix = 'posts'): MediaAt[] {
+  if (!Array.isArray(posts)) return [];
+  return posts.flatMap((post: unknown, i) => (isRecord(post) ? mediaItems(post.media, `${prefix}.${i}.media`) : []));
+}
+
+/** `media.M.url` of one post's (or follow-up's) media list. */
+export function mediaItems(media: unknown, prefix = 'media'): MediaAt[] {
+  if (!Array.isArray(media)) return [];
+  return media.flatMap((item: unknown, i) => (isRecord(item) && typeof item.url === 'string' ? [{ path: `${prefix}.${i}.url`, url: item.url }] : []));
+}
+
+function hostOf(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+async function verdictOf(ctx: Pick<AppContext, 'dnsLookup'>, url: URL): Promise<Verdict> {
+  try {
+    await permittedAddresses(url, ctx.dnsLookup, isPublicAddress);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof GuardedFetchError && err.fault === 'refused-address') return { ok: false, why: `${err.message}` };
+    if (err instanceof GuardedFetchError && err.fault === 'not-found') return { ok: false, why: `its host ${url.hostname} does not resolve` };
+    return { ok: true }; // a resolver failure says nothing about the URL
+  }
+}
+
+function message(why: string): string {
+  return (
+    `Threads fetches media itself and cannot fetch this URL: ${why}. Use a URL on a public host; ` +
+    'for uploads, set PUBLIC_URL to a public address or use S3 storage (SKEIN_MEDIA_S3_BUCKET), or set SKEIN_ALLOW_PRIVATE_MEDIA=1 in tests'
+  );
+}
