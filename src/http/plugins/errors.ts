@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitedError, ShuttingDownError, ValidationError } from '../../errors/index.js';
+import { RangeNotSatisfiableError, RateLimitedError, RefusedUploadError, ShuttingDownError, ValidationError } from '../../errors/index.js';
 import { clientErrorProblem, PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
 import type { WebAppHandler } from '../web-app.js';
 import { dedupe, shapeFaults } from './validation.js';
@@ -13,6 +13,9 @@ function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply)
   if (body.status >= 500 && body.status !== 503) request.log.error({ err }, 'request failed');
   if (err instanceof RateLimitedError) reply.header('retry-after', String(err.retryAfterSeconds));
   if (err instanceof ShuttingDownError) reply.header('connection', 'close');
+  // The rest of a refused upload is not read: the connection closes once the answer is sent.
+  if (err instanceof RefusedUploadError && !request.raw.complete) reply.header('connection', 'close');
+  if (err instanceof RangeNotSatisfiableError) reply.header('content-range', `bytes */${err.size}`);
   reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
