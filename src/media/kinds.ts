@@ -1,6 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
 import { RefusedUploadError } from '../errors/index.js';
-import type { Mp4Info } from './mp4-scan.js';
 
 /** decisions.md "Media": what an upload may be, and how large. */
 export const LIMITS = {
@@ -24,9 +23,6 @@ const GIF: MediaKindInfo = { type: 'IMAGE', mimeType: 'image/gif', ext: 'gif' };
 const WEBP: MediaKindInfo = { type: 'IMAGE', mimeType: 'image/webp', ext: 'webp' };
 const MP4: MediaKindInfo = { type: 'VIDEO', mimeType: 'video/mp4', ext: 'mp4' };
 const MOV: MediaKindInfo = { type: 'VIDEO', mimeType: 'video/quicktime', ext: 'mov' };
-
-/** The extension of each kind, for the public URL `/media/<id>.<ext>`. */
-export const MEDIA_EXTENSIONS = [JPEG, PNG, GIF, WEBP, MP4, MOV].map((k) => k.ext);
 
 /** QuickTime files may begin with any of these atoms instead of `ftyp`. */
 const QUICKTIME_FIRST_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip']);
@@ -116,5 +112,3 @@ function reencode(bytes: Buffer, kind: MediaKindInfo, animated: boolean): Promis
       return image.gif().toBuffer();
   }
 }
-
-export type { Mp4Info };

@@ -6,6 +6,7 @@ import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisf
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
+import { LIMITS, tooLarge } from '../media/kinds.js';
 import type { ByteRange } from '../media/storage.js';
 import * as repo from '../repos/media.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -21,6 +22,9 @@ export interface MediaView {
   durationMs: number | null;
   createdAt: string;
 }
+
+/** Room for a multipart body's boundaries and part headers around the file. */
+const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 
 /** 128 random bits, base64url (22 characters): the public URL cannot be guessed. */
 function newMediaId(): string {
@@ -53,9 +57,21 @@ class UploadCutOffError extends AppError {
   }
 }
 
-/** Stores one upload in the addressed workspace (the bytes first, then its row). */
-export async function uploadMedia(ctx: AppContext, account: AccountRow, teamId: string | undefined, body: Readable): Promise<MediaView> {
+/**
+ * Stores one upload in the addressed workspace (the bytes first, then its row). A declared
+ * length over the largest upload (1 GiB, and some room for a multipart envelope) is refused
+ * before a byte is read.
+ */
+export async function uploadMedia(
+  ctx: AppContext,
+  account: AccountRow,
+  teamId: string | undefined,
+  declared: { bytes: number | null; multipart: boolean },
+  openBody: () => Promise<Readable>,
+): Promise<MediaView> {
+  if (declared.bytes !== null && declared.bytes > LIMITS.videoBytes + (declared.multipart ? MULTIPART_ENVELOPE_BYTES : 0)) throw tooLarge('VIDEO');
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const body = await openBody();
   const id = newMediaId();
   let stored: Awaited<ReturnType<typeof ingestMedia>>;
   try {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 
 /** s3rver's fixed credentials: it accepts S3RVER as key and secret. */
-export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
 export interface TestS3 {
   endpoint: string;

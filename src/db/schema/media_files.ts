@@ -1,14 +1,12 @@
 import type { ColumnType, Selectable } from 'kysely';
 
-export type MediaKind = 'IMAGE' | 'VIDEO';
-
 /** An uploaded file of a workspace (team_id, or account_id's personal one); its bytes are in the media storage. */
 export interface MediaFilesTable {
   /** 128 random bits, base64url: the public URL's name, so it must not be guessable. */
   id: string;
   account_id: string;
   team_id: string | null;
-  type: MediaKind;
+  type: 'IMAGE' | 'VIDEO';
   mime_type: string;
   /** The extension of the public URL (`jpg`, `png`, `webp`, `gif`, `mp4`, `mov`). */
   ext: string;
