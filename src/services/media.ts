@@ -9,6 +9,7 @@ import { ingestMedia } from '../media/ingest.js';
 import { LIMITS, tooLarge } from '../media/kinds.js';
 import type { ByteRange } from '../media/storage.js';
 import * as repo from '../repos/media.js';
+import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 
 export interface MediaView {
@@ -195,8 +196,8 @@ export async function serveMedia(
   return { mimeType: row.mime_type, size: row.bytes, etag, range, body };
 }
 
-/** `<PUBLIC_URL>/media/<id>.<ext>` (any origin: PUBLIC_URL may have changed) → the id, or null for any other URL. */
-export function uploadIdOf(url: string): string | null {
+/** `/media/<id>.<ext>` → the id, or null for any other path. */
+function uploadIdOf(url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -207,17 +208,37 @@ export function uploadIdOf(url: string): string | null {
   return match ? match[1]! : null;
 }
 
+/** The `url`s of a list of media items (`media.M.url` under `path`), as given: not yet checked for shape. */
+export function mediaUrlsAt(media: unknown, path: string): Array<{ url: string; path: string }> {
+  if (!Array.isArray(media)) return [];
+  return media.flatMap((item: unknown, m) => {
+    const url = typeof item === 'object' && item !== null ? (item as { url?: unknown }).url : undefined;
+    return typeof url === 'string' ? [{ url, path: `${path}.${m}.url` }] : [];
+  });
+}
+
+/** The media `url`s of a thread's posts: `posts.N.media.M.url`. */
+export function postMediaUrls(posts: unknown): Array<{ url: string; path: string }> {
+  if (!Array.isArray(posts)) return [];
+  return posts.flatMap((post: unknown, n) => (typeof post === 'object' && post !== null ? mediaUrlsAt((post as { media?: unknown }).media, `posts.${n}.media`) : []));
+}
+
 /**
- * The faults of media URLs that name an upload (`<PUBLIC_URL>/media/<id>.<ext>` of this
- * server): each must exist and belong to the workspace, else a fault at its path
- * (`posts.N.media.M.url`). Other URLs are not looked at here.
+ * The faults of media URLs that name an upload (`<PUBLIC_URL>/media/…` of this server): each
+ * must name an upload of the workspace, else a fault at its path (`posts.N.media.M.url`).
+ * Other URLs are not looked at here.
  */
-export async function uploadedMediaFaults(ctx: AppContext, workspace: Workspace, items: Array<{ url: string; path: string }>): Promise<FieldFault[]> {
+export async function uploadedMediaFaults(
+  ctx: AppContext,
+  db: DbOrTrx,
+  workspace: Workspace,
+  items: Array<{ url: string; path: string }>,
+): Promise<FieldFault[]> {
   const own = `${ctx.config.http.publicUrl}/media/`;
   const named = items.filter((item) => item.url.startsWith(own)).map((item) => ({ ...item, id: uploadIdOf(item.url) }));
   if (named.length === 0) return [];
   const rows = await repo.findMediaFiles(
-    ctx.db,
+    db,
     named.flatMap((item) => (item.id ? [item.id] : [])),
   );
   const byId = new Map(rows.map((row) => [row.id, row]));

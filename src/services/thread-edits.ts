@@ -3,6 +3,7 @@ import type { AccountRow, ProviderKind } from '../db/schema/index.js';
 import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { holdsNul } from '../lib/text.js';
+import { workspaceOf } from '../lib/workspace.js';
 import {
   deletePosts,
   findPostInThread,
@@ -30,6 +31,7 @@ import {
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
+import { mediaUrlsAt, postMediaUrls, uploadedMediaFaults } from './media.js';
 import { queuedInstantFor } from './queue.js';
 import { readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -68,6 +70,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     assertNotSentYet([post]);
     const kind = await providerKind(trx, thread.provider_id);
     const faults = checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch);
+    faults.push(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), mediaUrlsAt(patch.media, 'media'))));
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -197,6 +200,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = new Faults();
     faults.add(...checkThreadPosts(kind, existingIds, posts));
+    faults.add(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), postMediaUrls(posts))));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
     let scheduledAt = extras.scheduledAt;
     if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;

@@ -17,6 +17,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
+import { postMediaUrls, uploadedMediaFaults } from './media.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
@@ -58,6 +59,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const faults = new Faults();
   const { repostHours, tagNames } = checkCreate(input, provider, faults);
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(input.posts))));
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -160,11 +162,15 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   const fields = isRecord(body) ? body : {};
   const { providerId, teamId } = fields;
   let provider: ProviderRow | null = null;
+  const faults = new Faults();
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
   if (typeof providerId === 'string' && !holdsNul(providerId) && (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId)))) {
-    provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, await resolveWorkspace(ctx.db, account, teamId), providerId));
+    const workspace = await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId));
+    if (workspace) {
+      provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, workspace, providerId));
+      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(fields.posts))));
+    }
   }
-  const faults = new Faults();
   checkCreate(body, provider, faults);
   readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;

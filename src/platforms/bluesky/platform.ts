@@ -17,6 +17,7 @@ import { isXrpcError, toPublishError } from './errors.js';
 import { agentHandleResolver, buildFacets } from './facets.js';
 import { downloadImage, type MediaFetchOptions } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
+import { readStoredImage, type StoredMediaSource } from './stored-media.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
@@ -36,6 +37,8 @@ export interface BlueskyPlatformOptions {
   fetch?: typeof globalThis.fetch;
   requestTimeoutMs?: number;
   media?: Omit<MediaFetchOptions, 'allowPrivate'>;
+  /** This server's uploads, read from the media storage rather than downloaded. */
+  uploads?: StoredMediaSource;
   clock?: Clock;
   /** A failed session save costs at most a login later, so it is reported, not thrown. */
   onSessionSaveError?: (err: unknown) => void;
@@ -63,8 +66,10 @@ export class BlueskyPlatform implements Platform {
   readonly #pool: AgentPool;
   readonly #clock: Clock;
   readonly #media: MediaFetchOptions;
+  readonly #uploads: StoredMediaSource | null;
 
   constructor(options: BlueskyPlatformOptions) {
+    this.#uploads = options.uploads ?? null;
     this.#clock = options.clock ?? systemClock;
     this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
     this.#pool = new AgentPool({
@@ -190,7 +195,7 @@ export class BlueskyPlatform implements Platform {
     if (media.length > MAX_IMAGES) throw new PublishError('permanent', 'INVALID_MEDIA', `Bluesky posts take at most ${MAX_IMAGES} images`);
     return Promise.all(
       media.map(async (item) => {
-        const image = await downloadImage(item.url, this.#media);
+        const image = (await readStoredImage(item.url, this.#uploads)) ?? (await downloadImage(item.url, this.#media));
         const uploaded = await agent.uploadBlob(image.bytes, { encoding: image.mimeType });
         return {
           image: uploaded.data.blob,
