@@ -220,7 +220,9 @@ export function mediaUrlsAt(media: unknown, path: string): Array<{ url: string; 
 /** The media `url`s of a thread's posts: `posts.N.media.M.url`. */
 export function postMediaUrls(posts: unknown): Array<{ url: string; path: string }> {
   if (!Array.isArray(posts)) return [];
-  return posts.flatMap((post: unknown, n) => (typeof post === 'object' && post !== null ? mediaUrlsAt((post as { media?: unknown }).media, `posts.${n}.media`) : []));
+  return posts.flatMap((post: unknown, n) =>
+    typeof post === 'object' && post !== null ? mediaUrlsAt((post as { media?: unknown }).media, `posts.${n}.media`) : [],
+  );
 }
 
 /**

@@ -17,8 +17,8 @@ import { isXrpcError, toPublishError } from './errors.js';
 import { agentHandleResolver, buildFacets } from './facets.js';
 import { downloadImage, type MediaFetchOptions } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
-import { readStoredImage, type StoredMediaSource } from './stored-media.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
+import { readStoredImage, type StoredMediaSource } from './stored-media.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 

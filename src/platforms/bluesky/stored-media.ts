@@ -26,7 +26,9 @@ export async function readStoredImage(url: string, source: StoredMediaSource | n
   try {
     body = await source.storage.get(row.storage_key);
   } catch (err) {
-    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading the upload ${url} from the media storage failed: ${(err as Error).message}`, { cause: err });
+    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading the upload ${url} from the media storage failed: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   if (!body) throw new PublishError('permanent', 'INVALID_MEDIA', `the bytes of the upload ${url} are missing from the media storage`);
   const bytes = new Uint8Array(await buffer(body));
