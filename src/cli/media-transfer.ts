@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { TransferError, type TransferExtras } from '../db/transfer.js';
 import type { MediaStorage } from '../media/storage.js';
 import { allMediaFiles } from '../repos/media.js';
@@ -34,7 +33,7 @@ export function mediaTransfer(storage: MediaStorage): TransferExtras & { abort()
   };
 
   return {
-    async *exportLines(trx: Kysely<any>) {
+    async *exportLines(trx) {
       for (const row of await allMediaFiles(trx as DbOrTrx)) {
         const body = await storage.get(row.storage_key);
         if (!body) throw new TransferError(`the bytes of upload ${row.id} (${row.storage_key}) are missing from the media storage`);
@@ -69,7 +68,7 @@ export function mediaTransfer(storage: MediaStorage): TransferExtras & { abort()
       if (!open.stream.write(Buffer.from(chunk, 'base64'))) await Promise.race([once(open.stream, 'drain'), open.done]);
     },
 
-    async importDone(trx: Kysely<any>) {
+    async importDone(trx) {
       await finishCurrent();
       for (const row of await allMediaFiles(trx as DbOrTrx)) {
         const size = await storage.size(row.storage_key);
