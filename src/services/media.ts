@@ -6,7 +6,7 @@ import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisf
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
-import { LIMITS, tooLarge } from '../media/kinds.js';
+import { LIMITS, tooLarge, unsupported } from '../media/kinds.js';
 import type { ByteRange } from '../media/storage.js';
 import * as repo from '../repos/media.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -68,11 +68,12 @@ export async function uploadMedia(
   account: AccountRow,
   teamId: string | undefined,
   declared: { bytes: number | null; multipart: boolean },
-  openBody: () => Promise<Readable>,
+  openBody: () => Promise<Readable | null>,
 ): Promise<MediaView> {
   if (declared.bytes !== null && declared.bytes > LIMITS.videoBytes + (declared.multipart ? MULTIPART_ENVELOPE_BYTES : 0)) throw tooLarge('VIDEO');
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
   const body = await openBody();
+  if (!body) throw unsupported('The upload is empty.');
   const id = newMediaId();
   let stored: Awaited<ReturnType<typeof ingestMedia>>;
   try {

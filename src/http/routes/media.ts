@@ -16,10 +16,11 @@ const MULTIPART_FILE_BYTES = 1024 * 1024 * 1024 + 1;
 
 /**
  * The upload's bytes: the raw body as it arrives, or the stream of the multipart part named
- * `file`. Neither is buffered here.
+ * `file` (null: no body). Neither is buffered here.
  */
-async function uploadStream(request: FastifyRequest): Promise<Readable> {
-  if (!request.isMultipart()) return request.body as Readable;
+async function uploadStream(request: FastifyRequest): Promise<Readable | null> {
+  // No body at all (no Content-Type either): no parser ran.
+  if (!request.isMultipart()) return (request.body as Readable | undefined) ?? null;
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
     part = await request.file({ limits: { files: 1, fileSize: MULTIPART_FILE_BYTES, fields: 10, fieldSize: 1024, parts: 20 } });
