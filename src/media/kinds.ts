@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { RefusedUploadError } from '../errors/index.js';
 
 /** decisions.md "Media": what an upload may be, and how large. */
@@ -74,6 +74,8 @@ export interface CheckedImage {
  * `GET /media/…` serves, and what any network gets, has none.
  */
 export async function checkImage(bytes: Buffer, kind: MediaKindInfo): Promise<CheckedImage> {
+  // Loaded at the first image (libvips costs a server that never sees one about 25 MiB).
+  const { default: sharp } = await import('sharp');
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -94,12 +96,12 @@ export async function checkImage(bytes: Buffer, kind: MediaKindInfo): Promise<Ch
   const oriented = meta.autoOrient ?? { width: meta.width, height: meta.height };
   const hasMetadata = meta.exif !== undefined || meta.xmp !== undefined || meta.iptc !== undefined || (meta.orientation ?? 1) !== 1;
   if (!hasMetadata) return { bytes, width: oriented.width, height: meta.pageHeight && animated ? meta.pageHeight : oriented.height };
-  const clean = await reencode(bytes, kind, animated);
+  const clean = await reencode(sharp, bytes, kind, animated);
   const after = await sharp(clean, { limitInputPixels: false }).metadata();
   return { bytes: clean, width: after.width ?? oriented.width, height: (animated ? after.pageHeight : after.height) ?? oriented.height };
 }
 
-function reencode(bytes: Buffer, kind: MediaKindInfo, animated: boolean): Promise<Buffer> {
+function reencode(sharp: typeof import('sharp').default, bytes: Buffer, kind: MediaKindInfo, animated: boolean): Promise<Buffer> {
   const image = sharp(bytes, { limitInputPixels: LIMITS.imagePixels, animated }).rotate().keepIccProfile();
   switch (kind.ext) {
     case 'jpg':
