@@ -3,7 +3,8 @@
  *
  * One run, one table: the API of real `skein serve` processes on PGlite and on PostgreSQL + Redis
  * against a bare Fastify hello-world (the machine's ceiling), the publisher (`skein worker`
- * processes) against the fake Threads Graph API with 50 ms per call, RSS and restart time. The
+ * processes) against the fake Threads Graph API with 50 ms per call, RSS and restart time, and a
+ * 500 MB video upload's RSS growth. The
  * load generator runs in its own process (wrk, else autocannon). The targets (docs/benchmarks.md)
  * are printed PASS or MISS; a miss fails nothing. Progress goes to stderr, the table to stdout.
  */
@@ -15,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { type LoadOptions, runBackend, runBare, runHello } from './api.js';
 import { runImages } from './images.js';
 import { pickLoadTool } from './load.js';
+import { runMediaUpload } from './media.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
 import { render, targets, toJson } from './report.js';
@@ -90,7 +92,8 @@ try {
   const pglite = await runBackend('pglite', load, quick ? 1 : 3);
   const publisherRuns = await runPublisher(publisher);
   const images = await runImages({ runs: quick ? 5 : 15, log });
-  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, bare, api: { postgres, pglite }, publisher: publisherRuns, images };
+  const media = await runMediaUpload({ bytes: 500_000_000, log });
+  const results = { meta: { ...meta, seconds_total: 0 }, ceiling, bare, api: { postgres, pglite }, publisher: publisherRuns, images, media };
   results.meta.seconds_total = Math.round((performance.now() - started) / 1000);
   const list = targets(results);
   process.stdout.write(`${render(results, list)}\nTotal time: ${results.meta.seconds_total} s.\n`);

@@ -4,6 +4,7 @@ import { BARE_LABELS, BARE_ROUTES, ROUTE_LABELS, ROUTES } from './api.js';
 import type { ImageRun } from './images.js';
 import type { LoadResult } from './load.js';
 import { median } from './load.js';
+import type { MediaRun } from './media.js';
 import type { PublisherRun } from './publisher.js';
 
 export interface Results {
@@ -14,6 +15,7 @@ export interface Results {
   api: { postgres: BackendResult; pglite: BackendResult };
   publisher: PublisherRun[];
   images: ImageRun;
+  media: MediaRun;
 }
 
 export interface Target {
@@ -64,6 +66,12 @@ export function targets(r: Results): Target[] {
   }
   out.push(rssTarget('PostgreSQL', r.api.postgres.rssIdleMiB, 150));
   out.push(rssTarget('PGlite', r.api.pglite.rssIdleMiB, 400));
+  out.push({
+    name: `RSS growth during a ${(r.media.bytes / 1e6).toFixed(0)} MB video upload`,
+    figure: `${r.media.rssGrowthMiB.toFixed(0)} MiB`,
+    target: '< 50 MiB',
+    result: pass(r.media.status === 201 && r.media.rssGrowthMiB < 50),
+  });
   const restart = median(r.api.pglite.restartMs ?? [Number.POSITIVE_INFINITY]);
   out.push({
     name: 'Restart on an existing embedded database, spawn → /readyz 200',
@@ -182,6 +190,12 @@ export function render(r: Results, list: Target[]): string {
           `< 150 ${verdict('RSS idle on PostgreSQL')?.result} / < 400 ${verdict('RSS idle on PGlite')?.result}`,
         ],
         ['RSS under load (peak), MiB', num(r.api.postgres.rssLoadMiB), num(r.api.pglite.rssLoadMiB), ''],
+        [
+          `RSS during a ${(r.media.bytes / 1e6).toFixed(0)} MB video upload (before → peak), MiB`,
+          '—',
+          `${num(r.media.rssBeforeMiB)} → ${num(r.media.rssPeakMiB)} (+${num(r.media.rssGrowthMiB)}, ${num(r.media.seconds, 1)} s)`,
+          `growth < 50 ${verdict(`RSS growth during a ${(r.media.bytes / 1e6).toFixed(0)} MB video upload`)?.result}`,
+        ],
         [
           'restart on an existing embedded database, ms',
           '—',

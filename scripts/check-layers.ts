@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 /** For each layer, the layers it must never import (type-only imports included). */
 export const FORBIDDEN: Record<string, string[]> = {
-  lib: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker'],
-  db: ['repos', 'services', 'publisher', 'platforms', 'http', 'cli'],
-  repos: ['services', 'publisher', 'platforms', 'http', 'cli', 'app', 'server', 'worker'],
+  lib: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker', 'media'],
+  media: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker'],
+  db: ['repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'media'],
+  repos: ['services', 'publisher', 'platforms', 'http', 'cli', 'app', 'server', 'worker', 'media'],
   platforms: ['services', 'publisher', 'http', 'cli'],
   services: ['publisher', 'http', 'cli'],
   publisher: ['services', 'http', 'cli'],

@@ -17,6 +17,7 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
 import type { LookupAll } from './lib/webhook-http.js';
+import { type MediaStorage, openMediaStorage } from './media/storage.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './platforms/index.js';
 import { touchApiKeys } from './repos/api-keys.js';
@@ -39,6 +40,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Name resolution for the URLs users give (webhooks): every address of a host. Tests replace it. */
   dnsLookup: LookupAll;
+  /** Where uploads' bytes live (SKEIN_DATA_DIR/media, or the S3 bucket): shared by every instance with S3. */
+  media: MediaStorage;
   /**
    * The social-network clients (Threads, Bluesky), built on first use and then shared: a
    * command that never calls a network does not load their SDKs.
@@ -56,6 +59,8 @@ export interface ContextOverrides {
   network?: Partial<NetworkClients>;
   /** Name resolution for webhook URLs (a test makes a name resolve elsewhere at send time). */
   dnsLookup?: LookupAll;
+  /** The media storage (a test's own folder or bucket); the configured one otherwise. */
+  media?: MediaStorage;
   /** Skip migrations (the test template is migrated already). */
   skipMigrations?: boolean;
 }
@@ -82,6 +87,9 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
+    const media = overrides.media ?? (await openMediaStorage(config.mediaStorage));
+    if (!overrides.media) closers.push(() => media.close());
+
     let network: Promise<NetworkClients> | undefined;
     const clock = overrides.clock ?? systemClock;
     const metrics = await createMetrics(dbHandle.db, clock, { enabled: config.metrics !== null, pollMs: config.publisher.pollMs });
@@ -98,6 +106,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       apiKeys,
       metrics,
       dnsLookup: overrides.dnsLookup ?? ((hostname) => systemLookup(hostname, { all: true, verbatim: true })),
+      media,
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;

@@ -106,11 +106,18 @@ export const LONG: Record<string, RunLong> = {
         size = 0;
       };
       try {
-        const counts = await transfer.exportDatabase(db, async (line) => {
-          pending.push(`${line}\n`);
-          size += line.length;
-          if (size > 1 << 20) await flush();
-        });
+        const counts = await withMediaStorage(config, (media) =>
+          transfer.exportDatabase(
+            db,
+            async (line) => {
+              pending.push(`${line}\n`);
+              size += line.length;
+              if (size > 1 << 20) await flush();
+            },
+            new Date(),
+            media,
+          ),
+        );
         await flush();
         await out.sync();
         return counts;
@@ -125,11 +132,30 @@ export const LONG: Record<string, RunLong> = {
       // The iterator is taken at once: readline emits lines as soon as the file is read, and
       // lines emitted before anyone iterates are lost (the import awaits its transaction first).
       const iterator = reader[Symbol.asyncIterator]();
-      return transfer.importDatabase(db, { [Symbol.asyncIterator]: () => iterator });
+      return withMediaStorage(config, async (media) => {
+        try {
+          return await transfer.importDatabase(db, { [Symbol.asyncIterator]: () => iterator }, media);
+        } catch (err) {
+          await media.abort();
+          throw err;
+        }
+      });
     }).then((counts) => report(values, 'imported', counts)),
 };
 
 type Transfer = typeof import('../db/transfer.js');
+type MediaTransfer = ReturnType<typeof import('./media-transfer.js').mediaTransfer>;
+
+/** The configured media storage (folder or bucket), for export and import to carry uploads' bytes. */
+async function withMediaStorage<T>(config: Config, work: (media: MediaTransfer) => Promise<T>): Promise<T> {
+  const [{ openMediaStorage }, { mediaTransfer }] = await Promise.all([import('../media/storage.js'), import('./media-transfer.js')]);
+  const storage = await openMediaStorage(config.mediaStorage);
+  try {
+    return await work(mediaTransfer(storage));
+  } finally {
+    await storage.close();
+  }
+}
 
 /** Opens the configured database (migrated), runs `work`, closes it. */
 async function withDatabase<T>(config: Config, work: (db: import('../db/database.js').Db, transfer: Transfer) => Promise<T>): Promise<T> {

@@ -21,6 +21,11 @@ export interface Config {
   threads: { apiUrl: string; appId: string | null };
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
+  /**
+   * Uploads' bytes (decisions.md "Media"): in `dir` (SKEIN_DATA_DIR/media), or in an
+   * S3-compatible bucket when `s3` is set (every instance and worker then shares them).
+   */
+  mediaStorage: { dir: string; s3: { bucket: string; endpoint: string | null; region: string } | null };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
   /** Sign-in attempts (web app), counted apart from the request limits. */
   signIn: { perAccount: number; perIp: number; windowMs: number };
@@ -79,6 +84,23 @@ function logFormat(raw: string | undefined, isTty: boolean): 'json' | 'pretty' {
   throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${raw}"`);
 }
 
+/** S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending alphanumeric. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function mediaS3(env: Env): { bucket: string; endpoint: string | null; region: string } | null {
+  const bucket = env.SKEIN_MEDIA_S3_BUCKET;
+  if (bucket === undefined || bucket === '') {
+    for (const name of ['SKEIN_MEDIA_S3_ENDPOINT', 'SKEIN_MEDIA_S3_REGION']) {
+      if (env[name]) throw new ConfigError(name, 'needs SKEIN_MEDIA_S3_BUCKET');
+    }
+    return null;
+  }
+  if (!BUCKET.test(bucket)) throw new ConfigError('SKEIN_MEDIA_S3_BUCKET', `is not a valid bucket name: "${bucket}"`);
+  const region = env.SKEIN_MEDIA_S3_REGION || env.AWS_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError('SKEIN_MEDIA_S3_REGION', `is not a region name: "${region}"`);
+  return { bucket, endpoint: url(env, 'SKEIN_MEDIA_S3_ENDPOINT', null, ['http:', 'https:']), region };
+}
+
 function metricsListener(env: Env): { host: string; port: number } | null {
   if (env.SKEIN_METRICS_PORT === undefined || env.SKEIN_METRICS_PORT === '') return null;
   return { host: env.SKEIN_METRICS_HOST || '127.0.0.1', port: int(env, 'SKEIN_METRICS_PORT', 0, 1, 65535) };
@@ -88,6 +110,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const logLevel = env.LOG_LEVEL || 'info';
+  const dataDir = env.SKEIN_DATA_DIR || './data';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     http: {
@@ -102,7 +125,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     },
     db: {
       url: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
-      dataDir: env.SKEIN_DATA_DIR || './data',
+      dataDir,
     },
     redisUrl: url(env, 'REDIS_URL', null, ['redis:', 'rediss:']),
     threads: {
@@ -111,6 +134,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     },
     bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
     media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
+    mediaStorage: { dir: `${dataDir.replace(/\/+$/, '')}/media`, s3: mediaS3(env) },
     rateLimit: {
       perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),

@@ -28,6 +28,19 @@ interface RowLine {
 
 export class TransferError extends Error {}
 
+/**
+ * What travels with the rows but is not in the database (uploaded media's bytes): lines of
+ * their own after the rows, each a JSON object without a `table`.
+ */
+export interface TransferExtras {
+  /** Lines written after the rows, read in the export's snapshot. */
+  exportLines?(trx: Kysely<any>): AsyncIterable<string>;
+  /** A line that is not a row. */
+  importLine?(line: Record<string, unknown>, lineNo: number): Promise<void>;
+  /** Every line read, the rows inserted, before the commit: a throw here rolls the import back. */
+  importDone?(trx: Kysely<any>): Promise<void>;
+}
+
 /** User tables of the public schema, parents before children (foreign keys), migration tables left out. */
 export async function tablesInDependencyOrder(db: Kysely<any>): Promise<string[]> {
   const { rows: tables } = await sql<{ name: string }>`
@@ -60,7 +73,12 @@ async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
 }
 
 /** Writes the header line, then one line per row. Returns the row count per table. */
-export async function exportDatabase(db: Kysely<any>, writeLine: (line: string) => Promise<void> | void, now = new Date()): Promise<Record<string, number>> {
+export async function exportDatabase(
+  db: Kysely<any>,
+  writeLine: (line: string) => Promise<void> | void,
+  now = new Date(),
+  extras: TransferExtras = {},
+): Promise<Record<string, number>> {
   const tables = await tablesInDependencyOrder(db);
   // One snapshot for the whole export, so rows written meanwhile cannot half-appear.
   return db.transaction().execute(async (trx) => {
@@ -73,6 +91,7 @@ export async function exportDatabase(db: Kysely<any>, writeLine: (line: string) 
       for (const { row } of rows) await writeLine(`{"table":${JSON.stringify(table)},"row":${row}}`);
       counts[table] = rows.length;
     }
+    if (extras.exportLines) for await (const line of extras.exportLines(trx)) await writeLine(line);
     return counts;
   });
 }
@@ -82,7 +101,11 @@ export async function exportDatabase(db: Kysely<any>, writeLine: (line: string) 
  * nothing does. Refuses a database that already holds accounts, and an export made at another
  * schema version (run the same Skein version on both sides).
  */
-export async function importDatabase(db: Kysely<any>, lines: AsyncIterable<string> | Iterable<string>): Promise<Record<string, number>> {
+export async function importDatabase(
+  db: Kysely<any>,
+  lines: AsyncIterable<string> | Iterable<string>,
+  extras: TransferExtras = {},
+): Promise<Record<string, number>> {
   const expected = Object.keys(migrations).sort();
   return db.transaction().execute(async (trx) => {
     let header: ExportHeader | null = null;
@@ -112,6 +135,11 @@ export async function importDatabase(db: Kysely<any>, lines: AsyncIterable<strin
         continue;
       }
       const line = parsed as RowLine;
+      if (extras.importLine && typeof line === 'object' && line !== null && !('table' in line)) {
+        await flush();
+        await extras.importLine(line as unknown as Record<string, unknown>, lineNo);
+        continue;
+      }
       if (typeof line?.table !== 'string' || !header.tables.includes(line.table) || typeof line.row !== 'object' || line.row === null) {
         throw new TransferError(`line ${lineNo} is not a row of a table named in the header`);
       }
@@ -124,6 +152,7 @@ export async function importDatabase(db: Kysely<any>, lines: AsyncIterable<strin
     }
     if (!header) throw new TransferError('the export is empty');
     await flush();
+    await extras.importDone?.(trx);
     return counts;
   });
 }

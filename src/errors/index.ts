@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RANGE_NOT_SATISFIABLE'
+  | 'MEDIA_IN_USE'
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
@@ -139,7 +141,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT', message: string) {
+  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE', message: string) {
     super(409, code, message);
   }
 }
@@ -148,6 +150,23 @@ export class ConflictError extends AppError {
 export class PreconditionFailedError extends AppError {
   constructor(what: string) {
     super(412, 'PRECONDITION_FAILED', `${what} changed since the version named in If-Match; read it again and redo the change on what it is now.`);
+  }
+}
+
+/**
+ * An upload refused while its body may still be arriving (too large, or not a kind Skein
+ * takes): answered at once, and the connection closed rather than the rest read.
+ */
+export class RefusedUploadError extends AppError {
+  constructor(status: 413 | 415, message: string) {
+    super(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+/** A Range outside the stored bytes. */
+export class RangeNotSatisfiableError extends AppError {
+  constructor(readonly size: number) {
+    super(416, 'RANGE_NOT_SATISFIABLE', `The range asked for is outside the file's ${size} bytes.`);
   }
 }
 

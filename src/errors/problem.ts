@@ -40,6 +40,8 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   PRECONDITION_FAILED: 'Precondition failed',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  RANGE_NOT_SATISFIABLE: 'Range not satisfiable',
+  MEDIA_IN_USE: 'Media in use',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   RATE_LIMITED: 'Too many requests',
   UPSTREAM_FAILED: 'Upstream failure',

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { findMediaFile } from '../repos/media.js';
 import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
 import type { Platforms } from './platform.js';
@@ -22,7 +23,7 @@ export interface NetworkClients {
   connectBluesky: BlueskyConnector;
 }
 
-type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'dnsLookup'>;
+type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'dnsLookup' | 'media'>;
 
 export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
   return { platforms: createPlatforms(ctx), threads: createThreadsClient(ctx), connectBluesky: (input) => connectBluesky(input) };
@@ -66,6 +67,7 @@ export function createPlatforms(ctx: NetworkDeps): Platforms {
       allowPrivateMedia: ctx.config.media.allowPrivate,
       linkCards: { onSkip: (url, reason) => ctx.logger.info({ url, reason }, 'no link card for a Bluesky post') },
       defaultServiceUrl: ctx.config.bluesky.serviceUrl,
+      uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
       clock: ctx.clock,
       onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),
     }),

@@ -17,6 +17,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
+import { postMediaUrls, uploadedMediaFaults } from './media.js';
 import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
@@ -61,6 +62,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const media = mediaOfPosts(input.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(input.posts))));
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -164,11 +166,15 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   const fields = isRecord(body) ? body : {};
   const { providerId, teamId } = fields;
   let provider: ProviderRow | null = null;
+  const faults = new Faults();
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
   if (typeof providerId === 'string' && !holdsNul(providerId) && (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId)))) {
-    provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, await resolveWorkspace(ctx.db, account, teamId), providerId));
+    const workspace = await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId));
+    if (workspace) {
+      provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, workspace, providerId));
+      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(fields.posts))));
+    }
   }
-  const faults = new Faults();
   readCreateContent(body, provider, faults);
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));

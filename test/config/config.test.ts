@@ -78,3 +78,15 @@ test('an invalid variable stops `skein serve` with one line naming it', () => {
   assert.equal(res.stderr.trim().split('\n').length, 1);
   assert.match(res.stderr, /^skein: PORT: must be a whole number/);
 });
+
+test('media storage: SKEIN_DATA_DIR/media by default; SKEIN_MEDIA_S3_* checked, and needing a bucket', () => {
+  assert.deepEqual(loadConfig({ SKEIN_DATA_DIR: '/srv/skein/' }, false).mediaStorage, { dir: '/srv/skein/media', s3: null });
+  assert.deepEqual(
+    loadConfig({ SKEIN_MEDIA_S3_BUCKET: 'skein-media', SKEIN_MEDIA_S3_ENDPOINT: 'http://127.0.0.1:9000/', SKEIN_MEDIA_S3_REGION: 'eu-west-3' }, false)
+      .mediaStorage.s3,
+    { bucket: 'skein-media', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-3' },
+  );
+  assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_BUCKET: 'No_Such Bucket' }, false), /SKEIN_MEDIA_S3_BUCKET/);
+  assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_ENDPOINT: 'http://127.0.0.1:9000' }, false), /SKEIN_MEDIA_S3_ENDPOINT: needs SKEIN_MEDIA_S3_BUCKET/);
+  assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_BUCKET: 'skein-media', SKEIN_MEDIA_S3_ENDPOINT: 'ftp://x' }, false), /SKEIN_MEDIA_S3_ENDPOINT/);
+});

@@ -50,7 +50,10 @@ function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
     if (route.path.includes('/time-slots/')) return 'slot';
     if (route.path.includes('/follow-ups/')) return 'followUp';
     if (route.path.includes('/webhooks/')) return 'webhook';
+    if (route.path.includes('/media/')) return 'media';
   }
+  // `GET /media/:name`: an upload's file name, `<id>.<ext>`.
+  if (name === 'name' && route.path === '/media/:name') return 'mediaFile';
   if (name === '*') return null;
   throw new Error(`fuzz: no id source for path parameter "${name}" of ${routeKey(route)}: add it to requests.ts`);
 }
@@ -141,6 +144,10 @@ function validRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
     Object.fromEntries(
       route.params.map((p) => {
         const kind = refKindOfParam(route, p.name);
+        // An upload's file is public by design: another account's is served as one's own, so
+        // only own and unknown names are offered (the foreign-unlike-unknown rule does not hold).
+        if (kind === 'mediaFile')
+          return [p.name, fc.tuple(fc.constantFrom<RefOwner>('own', 'own', 'unknown'), fc.nat(50)).map(([o, i]) => new Ref(kind, o, i) as PathValue)];
         return [p.name, kind ? (ref(kind) as fc.Arbitrary<PathValue>) : fc.constantFrom<PathValue>('', 'index.html', 'json', 'yaml', 'x')];
       }),
     ),
@@ -505,7 +512,7 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       const value: PathValue =
         m.name === 'odd-id'
           ? pick(ODD_IDS, m.b)
-          : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot', 'followUp', 'webhook'], m.b), 'own', m.b >> 3);
+          : new Ref(pick<RefKind>(['thread', 'post', 'provider', 'key', 'team', 'slot', 'followUp', 'webhook', 'media'], m.b), 'own', m.b >> 3);
       label(`${name} = ${value instanceof Raw ? value.text : value instanceof Ref ? `a ${value.kind} id` : JSON.stringify(value.slice(0, 20))}`);
       r.params[name] = value;
       return r;
@@ -515,7 +522,8 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       const refs = allRefs(r);
       if (refs.length === 0) return original;
       const target = pick(refs, m.a);
-      const newOwner: RefOwner = m.name === 'foreign-id' ? 'foreign' : 'unknown';
+      // An upload's public file name is never made another account's (see the path parameters).
+      const newOwner: RefOwner = m.name === 'foreign-id' && target.kind !== 'mediaFile' ? 'foreign' : 'unknown';
       label(`a ${target.kind} id`);
       return replaceRef(r, target, new Ref(target.kind, newOwner, target.index));
     }

@@ -5,6 +5,7 @@ import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
 import { saveFollowerCount } from '../../src/repos/followers.js';
 import { createApiKey } from '../../src/services/api-keys.js';
+import { pngBytes } from '../helpers/media-files.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
 import type { Ref, RefKind } from './nodes.js';
 
@@ -53,6 +54,15 @@ export class World {
       ]) {
         const res = await user.call(app, { method: 'POST', url: '/api/v1/webhooks', payload });
         if (res.statusCode !== 201) throw new Error(`fuzz seed webhook: ${res.body}`);
+      }
+      for (const query of ['', `?teamId=${team.id}`]) {
+        const res = await user.call(app, {
+          method: 'POST',
+          url: `/api/v1/media${query}`,
+          headers: { 'content-type': 'image/png' },
+          payload: await pngBytes(8, 8),
+        });
+        if (res.statusCode !== 201) throw new Error(`fuzz seed media: ${res.body}`);
       }
       await saveFollowerCount(ctx.db, threads.id, 125, new Date('2026-11-21T01:30:00Z'));
       tenants[name] = { name, account: user.account, key: user.key, keyId, teamId: team.id };
@@ -162,8 +172,16 @@ export class World {
         .where((eb) => eb.or([eb('account_id', '=', t.account.id), eb('team_id', '=', t.teamId)]))
         .orderBy('id')
         .execute();
+      const media = await db
+        .selectFrom('media_files')
+        .select(['id', 'ext'])
+        .where((eb) => eb.or([eb('account_id', '=', t.account.id), eb('team_id', '=', t.teamId)]))
+        .orderBy('id')
+        .execute();
       this.pools.set(t.name, {
         webhook: webhooks.map((r) => r.id),
+        media: media.map((r) => r.id),
+        mediaFile: media.map((r) => `${r.id}.${r.ext}`),
         slot: slots.map((r) => r.id),
         thread: threads.map((r) => r.id),
         post: posts.map((r) => r.id),
@@ -242,7 +260,8 @@ export class World {
         ${digest(`select to_jsonb(x)::text from time_slots x where provider_id in (select id from providers where account_id = '${acct}' or team_id = '${team}')`)} as time_slots,
         ${digest(`select to_jsonb(x)::text from follow_ups x where thread_id in (${ownedThreads})`)} as follow_ups,
         ${digest(`select to_jsonb(x)::text from webhooks x where account_id = '${acct}' or team_id = '${team}'`)} as webhooks,
-        ${digest(`select to_jsonb(x)::text from webhook_events x where account_id = '${acct}' or team_id = '${team}'`)} as webhook_events`;
+        ${digest(`select to_jsonb(x)::text from webhook_events x where account_id = '${acct}' or team_id = '${team}'`)} as webhook_events,
+        ${digest(`select to_jsonb(x)::text from media_files x where account_id = '${acct}' or team_id = '${team}'`)} as media_files`;
       out[t.name] = (await q.execute(this.ctx.db)).rows[0]!;
     }
     return out;

@@ -1,4 +1,7 @@
 import { lookup as systemLookup } from 'node:dns/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -46,6 +49,8 @@ export interface TestEnvOptions {
   network?: Partial<NetworkClients>;
   /** Name resolution for webhook URLs (ContextOverrides.dnsLookup). */
   dnsLookup?: AppContext['dnsLookup'];
+  /** The media storage; a local one in a temporary folder (removed at close) otherwise. */
+  media?: AppContext['media'];
   /** Counts the round trips to the database (env.roundTrips). */
   countRoundTrips?: RoundTripCounter;
 }
@@ -54,6 +59,9 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   const db = await openTestDb(kind, options.countRoundTrips?.wrap);
   let config = loadConfig({ LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' });
   if (!options.realRateLimits) config = { ...config, rateLimit: { ...config.rateLimit, perAccount: 1_000_000, perIp: 1_000_000 } };
+  // Uploads go to a folder of this environment's own, never ./data/media.
+  const mediaDir = mkdtempSync(join(tmpdir(), 'skein-media-'));
+  config = { ...config, mediaStorage: { dir: mediaDir, s3: null } };
   if (options.config) config = options.config(config);
   const clock = options.clock ?? new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
   const ctx = await createContext(
@@ -67,6 +75,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.network ? { network: options.network } : {}),
       dnsLookup: options.dnsLookup ?? testLookup,
+      ...(options.media ? { media: options.media } : {}),
     },
   );
   const app = await buildApp(ctx);
@@ -80,6 +89,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
       await app.close();
       await ctx.close();
       await db.close();
+      rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

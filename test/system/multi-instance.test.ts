@@ -5,7 +5,9 @@
  * - the per-account rate limit is exact across instances (the 61st request in a window is
  *   refused, whichever instance serves it);
  * - a key revoked through one instance is refused by the other at the next request;
- * - threads created through both instances are published once each by two workers.
+ * - threads created through both instances are published once each by two workers;
+ * - with media in an S3 bucket (s3rver), an image uploaded through one instance is served by the
+ *   other and published to Bluesky (a local PDS) by a worker, which reads it from the bucket.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -16,8 +18,11 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { migrations } from '../../src/db/migrations/index.js';
 import { postgresSkipReason } from '../helpers/db.js';
+import { startPds } from '../helpers/fakes/bluesky-pds.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { pngBytes } from '../helpers/media-files.js';
 import { REDIS_URL, redisReady } from '../helpers/rate-limit-stores.js';
+import { startS3, type TestS3 } from '../helpers/s3.js';
 import { checkThreadOnNetwork, SYSTEM_SECRET, waitFor } from '../helpers/system.js';
 
 const skip = postgresSkipReason();
@@ -67,6 +72,8 @@ let adminUrl: string;
 let dbName: string;
 let dbUrl: string;
 let fake: FakeGraphApi;
+let s3: TestS3;
+let pds: Awaited<ReturnType<typeof startPds>>;
 const running: Proc[] = [];
 const apis: string[] = [];
 
@@ -92,6 +99,8 @@ before(async () => {
   url.pathname = `/${dbName}`;
   dbUrl = url.toString();
   fake = await FakeGraphApi.start({ processingMs: { TEXT: 0 } });
+  s3 = await startS3();
+  pds = await startPds();
 });
 
 after(async () => {
@@ -99,6 +108,8 @@ after(async () => {
   for (const proc of running) proc.child.kill('SIGKILL');
   await Promise.all(running.map((p) => p.exited));
   await fake?.close();
+  await s3?.close();
+  await pds?.close();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -125,13 +136,24 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
   if (!redisReady(t)) return;
   // The per-IP limit is raised out of the way (every request here comes from 127.0.0.1); the
   // per-account limit keeps api.md's 60.
-  const shared = { DATABASE_URL: dbUrl, REDIS_URL, THREADS_API_URL: fake.url, SKEIN_POLL_MS: '200', SKEIN_RATE_LIMIT_PER_IP: '1000000' };
   const ports: number[] = [];
   // Two different ports: a port freed by one freePort() may come back from the next.
   while (ports.length < 2) {
     const port = await freePort();
     if (!ports.includes(port)) ports.push(port);
   }
+  // Media in one S3 bucket, and one PUBLIC_URL for the deployment (here the first instance's,
+  // as a load balancer's would be); the local PDS is on a loopback address.
+  const shared = {
+    DATABASE_URL: dbUrl,
+    REDIS_URL,
+    THREADS_API_URL: fake.url,
+    SKEIN_POLL_MS: '200',
+    SKEIN_RATE_LIMIT_PER_IP: '1000000',
+    PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
+    SKEIN_ALLOW_PRIVATE_MEDIA: '1',
+    ...s3.env,
+  };
   for (const port of ports) {
     running.push(skein(['serve'], { ...shared, PORT: String(port), SKEIN_PUBLISHER: '0' }));
     apis.push(`http://127.0.0.1:${port}`);
@@ -208,6 +230,53 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
       throw new Error(`${err.message}; thread states ${states.join(',')}; worker logs:\n${logs.join('\n---\n')}`);
     });
     for (const posts of texts) assert.deepEqual(checkThreadOnNetwork(fake, userId, posts).problems, []);
+  });
+
+  await t.test('an image uploaded through instance A is served by B and published to Bluesky by a worker, all through the S3 bucket', async () => {
+    const png = await pngBytes(30, 20);
+    const uploaded = await call(0, '/api/v1/media', { method: 'POST', body: new Uint8Array(png), headers: { 'content-type': 'image/png' } });
+    assert.equal(uploaded.status, 201, await uploaded.clone().text());
+    const media = await uploaded.json();
+    const served = await fetch(`${apis[1]}${new URL(media.url).pathname}`);
+    assert.equal(served.status, 200);
+    assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+
+    const bsky = await pds.createAccount(`skeinmulti${Math.floor(Math.random() * 1e6)}`);
+    const connected = await call(1, '/api/v1/providers/bluesky', {
+      method: 'POST',
+      body: JSON.stringify({ identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url }),
+    });
+    assert.equal(connected.status, 201, await connected.clone().text());
+    const created = await call(1, '/api/v1/posts', {
+      method: 'POST',
+      body: JSON.stringify({
+        providerId: (await connected.json()).id,
+        scheduleAt: new Date().toISOString(),
+        posts: [{ text: 'uploaded on A, published by a worker', media: [{ url: media.url, altText: 'from S3' }] }],
+      }),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const threadId = (await created.json()).threadId;
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    try {
+      await waitFor(
+        'the Bluesky thread to be published',
+        async () => (await db.query<{ status: string }>('SELECT status FROM threads WHERE id = $1', [threadId])).rows[0]?.status === 'PUBLISHED',
+        180_000,
+        200,
+      ).catch(async (err) => {
+        const posts = await db.query('SELECT error_code, error_message FROM posts WHERE thread_id = $1', [threadId]);
+        throw new Error(`${err.message}: ${JSON.stringify(posts.rows)}`);
+      });
+    } finally {
+      await db.end();
+    }
+    const records = await bsky.agent.com.atproto.repo.listRecords({ repo: bsky.did, collection: 'app.bsky.feed.post' });
+    assert.equal(records.data.records.length, 1);
+    const image = (records.data.records[0]!.value as { embed: { images: Array<{ alt: string; image: { size: number } }> } }).embed.images[0]!;
+    assert.equal(image.alt, 'from S3');
+    assert.equal(image.image.size, media.bytes);
   });
 
   await t.test('the per-account limit is exact across instances: the 61st request in a window is refused', async () => {

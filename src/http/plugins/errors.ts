@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { RateLimitedError, ShuttingDownError, ValidationError } from '../../errors/index.js';
+import { RangeNotSatisfiableError, RateLimitedError, RefusedUploadError, ShuttingDownError, ValidationError } from '../../errors/index.js';
 import { clientErrorProblem, PROBLEM_CONTENT_TYPE, problem, toProblem } from '../../errors/problem.js';
 import type { WebAppHandler } from '../web-app.js';
 import { dedupe, shapeFaults } from './validation.js';
@@ -13,7 +13,45 @@ function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply)
   if (body.status >= 500 && body.status !== 503) request.log.error({ err }, 'request failed');
   if (err instanceof RateLimitedError) reply.header('retry-after', String(err.retryAfterSeconds));
   if (err instanceof ShuttingDownError) reply.header('connection', 'close');
+  // The rest of a refused upload is not read: the connection closes once the answer is sent.
+  if (err instanceof RefusedUploadError && !request.raw.complete) {
+    reply.header('connection', 'close');
+    lingeringClose(request.raw.socket);
+  }
+  if (err instanceof RangeNotSatisfiableError) reply.header('content-range', `bytes */${err.size}`);
   reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** How long, and how much more of an unread body, a closing connection takes in before it is cut. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Closing a connection whose request is still arriving resets it (TCP sends RST for unread
+ * data), and a reset can destroy the answer before the client reads it. So, as Apache's lingering
+ * close does, once the answer is sent the socket's sending side is closed, what still arrives is
+ * discarded for a moment (LINGER_MS, at most LINGER_BYTES), and then the socket is destroyed:
+ * the client reads its 413 and stops, and a large body is never read to its end.
+ */
+function lingeringClose(socket: Socket | null | undefined): void {
+  if (!socket) return;
+  socket.destroySoon = function lingering(this: Socket) {
+    let discarded = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      this.destroy();
+    };
+    const timer = setTimeout(stop, LINGER_MS);
+    timer.unref();
+    this.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_BYTES) stop();
+    });
+    this.once('end', stop);
+    this.once('error', stop);
+    this.end();
+    this.resume();
+  };
 }
 
 /**

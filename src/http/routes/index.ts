@@ -5,6 +5,7 @@ import { analyticsRoutes } from './analytics.js';
 import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
+import { mediaRoutes } from './media.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
@@ -23,4 +24,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(analyticsRoutes, { ctx });
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
+  await app.register(mediaRoutes, { ctx });
 }

@@ -19,6 +19,7 @@ import { type ExternalEmbed, firstLink, type LinkCardOptions, linkCard } from '.
 import { downloadImageBytes, type MediaFetchOptions, prepareForBluesky } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
+import { readStoredImage, type StoredMediaSource } from './stored-media.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 
@@ -39,6 +40,8 @@ export interface BlueskyPlatformOptions {
   media?: Omit<MediaFetchOptions, 'allowPrivate'>;
   /** Link cards (link-card.ts): page fetch timeout and name resolution; told why a link got no card. */
   linkCards?: Omit<LinkCardOptions, 'allowPrivate'>;
+  /** This server's uploads, read from the media storage rather than downloaded. */
+  uploads?: StoredMediaSource;
   clock?: Clock;
   /** A failed session save costs at most a login later, so it is reported, not thrown. */
   onSessionSaveError?: (err: unknown) => void;
@@ -67,8 +70,10 @@ export class BlueskyPlatform implements Platform {
   readonly #clock: Clock;
   readonly #media: MediaFetchOptions;
   readonly #linkCards: LinkCardOptions;
+  readonly #uploads: StoredMediaSource | null;
 
   constructor(options: BlueskyPlatformOptions) {
+    this.#uploads = options.uploads ?? null;
     this.#clock = options.clock ?? systemClock;
     this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
     this.#linkCards = { ...options.linkCards, allowPrivate: options.allowPrivateMedia };
@@ -204,7 +209,8 @@ export class BlueskyPlatform implements Platform {
     if (media.length > MAX_IMAGES) throw new PublishError('permanent', 'INVALID_MEDIA', `Bluesky posts take at most ${MAX_IMAGES} images`);
     return Promise.all(
       media.map(async (item) => {
-        const image = await prepareForBluesky(await downloadImageBytes(item.url, this.#media), item.url);
+        const bytes = (await readStoredImage(item.url, this.#uploads)) ?? (await downloadImageBytes(item.url, this.#media));
+        const image = await prepareForBluesky(bytes, item.url);
         const uploaded = await agent.uploadBlob(image.bytes, { encoding: image.mimeType });
         return {
           image: uploaded.data.blob,

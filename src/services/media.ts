@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.js';
+import type { AccountRow, MediaFileRow } from '../db/schema/index.js';
+import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
+import { iso } from '../lib/time.js';
+import type { Workspace } from '../lib/workspace.js';
+import { ingestMedia } from '../media/ingest.js';
+import { LIMITS, tooLarge, unsupported } from '../media/kinds.js';
+import type { ByteRange } from '../media/storage.js';
+import * as repo from '../repos/media.js';
+import type { DbOrTrx } from '../repos/types.js';
+import { canAccess, resolveWorkspace } from './accounts.js';
+
+export interface MediaView {
+  id: string;
+  url: string;
+  type: 'IMAGE' | 'VIDEO';
+  mimeType: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  createdAt: string;
+}
+
+/** Room for a multipart body's boundaries and part headers around the file. */
+const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
+
+/** 128 random bits, base64url (22 characters): the public URL cannot be guessed. */
+function newMediaId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** An upload's public URL: `<PUBLIC_URL>/media/<id>.<ext>`. */
+function mediaUrl(ctx: AppContext, row: Pick<MediaFileRow, 'id' | 'ext'>): string {
+  return `${ctx.config.http.publicUrl}/media/${row.id}.${row.ext}`;
+}
+
+function mediaView(ctx: AppContext, row: MediaFileRow): MediaView {
+  return {
+    id: row.id,
+    url: mediaUrl(ctx, row),
+    type: row.type,
+    mimeType: row.mime_type,
+    bytes: row.bytes,
+    width: row.width,
+    height: row.height,
+    durationMs: row.duration_ms,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** The body ended before all of it arrived: nobody is left to answer, and nothing was stored. */
+class UploadCutOffError extends AppError {
+  constructor(cause: unknown) {
+    super(400, 'MALFORMED_REQUEST', 'The upload was cut off before its end.', { cause });
+  }
+}
+
+/**
+ * Stores one upload in the addressed workspace (the bytes first, then its row). A declared
+ * length over the largest upload (1 GiB, and some room for a multipart envelope) is refused
+ * before a byte is read.
+ */
+export async function uploadMedia(
+  ctx: AppContext,
+  account: AccountRow,
+  teamId: string | undefined,
+  declared: { bytes: number | null; multipart: boolean },
+  openBody: () => Promise<Readable | null>,
+): Promise<MediaView> {
+  if (declared.bytes !== null && declared.bytes > LIMITS.videoBytes + (declared.multipart ? MULTIPART_ENVELOPE_BYTES : 0)) throw tooLarge('VIDEO');
+  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const body = await openBody();
+  if (!body) throw unsupported('The upload is empty.');
+  const id = newMediaId();
+  let stored: Awaited<ReturnType<typeof ingestMedia>>;
+  try {
+    stored = await ingestMedia(body, ctx.media, (ext) => `${id}.${ext}`);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (body.destroyed || (body as Readable & { aborted?: boolean }).aborted) throw new UploadCutOffError(err);
+    throw err;
+  }
+  try {
+    const row = await repo.insertMediaFile(ctx.db, {
+      id,
+      account_id: workspace.ownerAccountId ?? account.id,
+      team_id: workspace.teamId,
+      type: stored.type,
+      mime_type: stored.mimeType,
+      ext: stored.ext,
+      bytes: stored.bytes,
+      width: stored.width,
+      height: stored.height,
+      duration_ms: stored.durationMs,
+      sha256: stored.sha256,
+      storage_key: stored.storageKey,
+      created_at: ctx.clock.now(),
+    });
+    return mediaView(ctx, row);
+  } catch (err) {
+    await ctx.media.delete(stored.storageKey).catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function listMedia(ctx: AppContext, account: AccountRow, teamId: string | undefined): Promise<MediaView[]> {
+  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  return (await repo.listMediaFiles(ctx.db, workspace)).map((row) => mediaView(ctx, row));
+}
+
+/** The upload when the caller's workspaces include it; 404 otherwise, the same as for an unknown id. */
+async function requireMedia(ctx: AppContext, account: AccountRow, id: string): Promise<MediaFileRow> {
+  const row = await repo.findMediaFile(ctx.db, id);
+  if (!row || !(await canAccess(ctx.db, account.id, row))) throw new NotFoundError(`Media ${id}`);
+  return row;
+}
+
+export async function getMedia(ctx: AppContext, account: AccountRow, id: string): Promise<MediaView> {
+  return mediaView(ctx, await requireMedia(ctx, account, id));
+}
+
+/** Deletes an upload no unpublished thread or follow-up uses: its row, then its bytes. */
+export async function deleteMedia(ctx: AppContext, account: AccountRow, id: string): Promise<{ deleted: true; id: string }> {
+  const row = await requireMedia(ctx, account, id);
+  if (await repo.mediaFileInUse(ctx.db, row.id)) {
+    throw new ConflictError('MEDIA_IN_USE', `Media ${row.id} is used by a thread or follow-up that is not published yet; remove it there first.`);
+  }
+  await repo.deleteMediaFile(ctx.db, row.id);
+  try {
+    await ctx.media.delete(row.storage_key);
+  } catch (err) {
+    ctx.logger.warn({ err, key: row.storage_key }, 'deleting the bytes of a deleted upload failed; they stay in the storage unused');
+  }
+  return { deleted: true, id: row.id };
+}
+
+export interface ServedMedia {
+  mimeType: string;
+  size: number;
+  etag: string;
+  /** The range served (206), or null for all of it. */
+  range: ByteRange | null;
+  body: Readable;
+}
+
+/** The strong ETag of an upload: its bytes' hash. */
+function etagOf(row: MediaFileRow): string {
+  return `"${row.sha256.slice(0, 32)}"`;
+}
+
+/**
+ * `Range: bytes=…` → the one range to serve, or null for the whole file (no header, a form we
+ * do not serve such as several ranges: RFC 9110 lets a server ignore Range). Unsatisfiable: 416.
+ */
+function rangeOf(header: string | undefined, size: number): ByteRange | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) throw new RangeNotSatisfiableError(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (match[2] !== '' && Number(match[2]) < start) return null;
+  }
+  if (start >= size) throw new RangeNotSatisfiableError(size);
+  return { start, end };
+}
+
+/**
+ * `GET /media/<id>.<ext>`, for anyone with the URL (the networks fetch it): the stored bytes
+ * or a range of them. `ifNoneMatch` matching the ETag → `notModified`.
+ */
+export async function serveMedia(
+  ctx: AppContext,
+  name: string,
+  headers: { range?: string; ifNoneMatch?: string },
+): Promise<ServedMedia | { notModified: true; etag: string }> {
+  const match = /^([A-Za-z0-9_-]{1,64})\.([a-z0-9]{1,8})$/.exec(name);
+  const row = match ? await repo.findMediaFile(ctx.db, match[1]!) : undefined;
+  if (!row || row.ext !== match![2]) throw new NotFoundError(`Media ${name}`);
+  const etag = etagOf(row);
+  if (headers.ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === `W/${etag}` || tag.trim() === '*')) {
+    return { notModified: true, etag };
+  }
+  const range = rangeOf(headers.range, row.bytes);
+  const body = await ctx.media.get(row.storage_key, range ?? undefined);
+  if (!body) throw new NotFoundError(`Media ${name}`);
+  return { mimeType: row.mime_type, size: row.bytes, etag, range, body };
+}
+
+/** `/media/<id>.<ext>` → the id, or null for any other path. */
+function uploadIdOf(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const match = /^\/media\/([A-Za-z0-9_-]{22})\.([a-z0-9]{1,8})$/.exec(parsed.pathname);
+  return match ? match[1]! : null;
+}
+
+/** The `url`s of a list of media items (`media.M.url` under `path`), as given: not yet checked for shape. */
+export function mediaUrlsAt(media: unknown, path: string): Array<{ url: string; path: string }> {
+  if (!Array.isArray(media)) return [];
+  return media.flatMap((item: unknown, m) => {
+    const url = typeof item === 'object' && item !== null ? (item as { url?: unknown }).url : undefined;
+    return typeof url === 'string' ? [{ url, path: `${path}.${m}.url` }] : [];
+  });
+}
+
+/** The media `url`s of a thread's posts: `posts.N.media.M.url`. */
+export function postMediaUrls(posts: unknown): Array<{ url: string; path: string }> {
+  if (!Array.isArray(posts)) return [];
+  return posts.flatMap((post: unknown, n) =>
+    typeof post === 'object' && post !== null ? mediaUrlsAt((post as { media?: unknown }).media, `posts.${n}.media`) : [],
+  );
+}
+
+/**
+ * The faults of media URLs that name an upload (`<PUBLIC_URL>/media/…` of this server): each
+ * must name an upload of the workspace, else a fault at its path (`posts.N.media.M.url`).
+ * Other URLs are not looked at here.
+ */
+export async function uploadedMediaFaults(
+  ctx: AppContext,
+  db: DbOrTrx,
+  workspace: Workspace,
+  items: Array<{ url: string; path: string }>,
+): Promise<FieldFault[]> {
+  const own = `${ctx.config.http.publicUrl}/media/`;
+  const named = items.filter((item) => item.url.startsWith(own)).map((item) => ({ ...item, id: uploadIdOf(item.url) }));
+  if (named.length === 0) return [];
+  const rows = await repo.findMediaFiles(
+    db,
+    named.flatMap((item) => (item.id ? [item.id] : [])),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const faults: FieldFault[] = [];
+  for (const item of named) {
+    const row = item.id ? byId.get(item.id) : undefined;
+    const inWorkspace = row && (workspace.teamId ? row.team_id === workspace.teamId : row.team_id === null && row.account_id === workspace.ownerAccountId);
+    if (!row || !inWorkspace || item.url !== mediaUrl(ctx, row)) {
+      faults.push({ path: item.path, message: 'is not an upload of this workspace (upload the file with POST /api/v1/media and use the url it answers)' });
+    }
+  }
+  return faults;
+}

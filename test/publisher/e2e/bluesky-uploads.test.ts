@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { TestNetworkNoAppView } from '@atproto/dev-env';
+import { createPlatforms } from '../../../src/platforms/index.js';
+import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { describeEachDb } from '../../helpers/context.js';
+import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
+import { pngBytes } from '../../helpers/media-files.js';
+import { createUser } from '../../helpers/seeds.js';
+
+let pds: LocalNetwork<TestNetworkNoAppView>;
+
+before(async () => {
+  pds = await startPds();
+});
+after(async () => {
+  await pds?.close();
+});
+
+describeEachDb(
+  'Bluesky end to end: an uploaded image is published from the media storage',
+  (env) => {
+    test('the upload is read from the storage (nothing listens at PUBLIC_URL here), embedded with its aspect ratio; in use it cannot be deleted; another workspace cannot use it', async () => {
+      const { app, ctx, clock } = env();
+      const user = await createUser(ctx);
+      const stranger = await createUser(ctx);
+      const bsky = await pds.createAccount(`skeinup${Math.floor(Math.random() * 1e6)}`);
+      const connected = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url },
+      });
+      assert.equal(connected.statusCode, 201, connected.body);
+      const provider = connected.json();
+
+      const png = await pngBytes(60, 30);
+      const uploaded = await user.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': 'image/png' }, payload: png });
+      assert.equal(uploaded.statusCode, 201, uploaded.body);
+      const media = uploaded.json();
+
+      // Another workspace's upload URL in a post: 400 at that field.
+      const strangerUpload = (
+        await stranger.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': 'image/png' }, payload: png })
+      ).json();
+      const refused = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, posts: [{ text: 'a' }, { text: 'b', media: [{ url: media.url }, { url: strangerUpload.url }] }] },
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.deepEqual(
+        refused.json().errors.map((e: { path: string }) => e.path),
+        ['posts.1.media.1.url'],
+      );
+      const unknown = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, posts: [{ text: 'a', media: [{ url: `${ctx.config.http.publicUrl}/media/AAAAAAAAAAAAAAAAAAAAAA.png` }] }] },
+      });
+      assert.equal(unknown.statusCode, 400, unknown.body);
+      assert.equal(unknown.json().errors[0].path, 'posts.0.media.0.url');
+
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: provider.id,
+          scheduleAt: new Date(clock.now().getTime() + 30_000).toISOString(),
+          posts: [{ text: 'An uploaded picture', media: [{ url: media.url, altText: 'blue' }] }],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const threadId = created.json().threadId;
+
+      const inUse = await user.call(app, { method: 'DELETE', url: `/api/v1/media/${media.id}` });
+      assert.equal(inUse.statusCode, 409, inUse.body);
+      assert.equal(inUse.json().code, 'MEDIA_IN_USE');
+
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-uploads');
+      await loop.runOnce();
+      clock.advance(30_000);
+      assert.equal(await loop.runOnce(), 1);
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json();
+      assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+
+      const records = await bsky.agent.com.atproto.repo.listRecords({ repo: bsky.did, collection: 'app.bsky.feed.post' });
+      assert.equal(records.data.records.length, 1);
+      const embed = (
+        records.data.records[0]!.value as { embed: { images: Array<{ alt: string; aspectRatio: unknown; image: { size: number; mimeType: string } }> } }
+      ).embed;
+      assert.equal(embed.images[0]!.alt, 'blue');
+      assert.deepEqual(embed.images[0]!.aspectRatio, { width: 60, height: 30 });
+      assert.equal(embed.images[0]!.image.mimeType, 'image/png');
+      assert.equal(embed.images[0]!.image.size, media.bytes);
+
+      // Published: the upload may go now.
+      const deleted = await user.call(app, { method: 'DELETE', url: `/api/v1/media/${media.id}` });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+    });
+  },
+  // The local PDS is on a loopback address.
+  { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
+);
