@@ -5,7 +5,7 @@
  * one warm-up.
  */
 import { BLUESKY_IMAGE_LIMITS, prepareImage } from '../src/media/images.js';
-import { phonePhoto } from '../test/media/photos.js';
+import { phonePhoto } from '../test/helpers/photos.js';
 
 export interface ImageRun {
   inputBytes: number;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { BLUESKY_IMAGE_LIMITS, InvalidImageError, imageMimeOf, prepareImage } from '../../src/media/images.js';
 import { pngImage, pngWithMetadata } from '../helpers/images.js';
-import { phonePhoto, transparentPng } from './photos.js';
+import { phonePhoto, transparentPng } from '../helpers/photos.js';
 
 /** Every piece of metadata sharp can read back from an image. */
 async function metadataLeft(bytes: Uint8Array): Promise<string[]> {

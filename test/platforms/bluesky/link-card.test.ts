@@ -10,7 +10,7 @@ import type { PostToPublish } from '../../../src/platforms/platform.js';
 import { emptyProgress, MemorySessions, newPost, platformAccount, progressLog } from '../../helpers/bluesky.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { pngImage } from '../../helpers/images.js';
-import { phonePhoto } from '../../media/photos.js';
+import { phonePhoto } from '../../helpers/photos.js';
 
 /**
  * Link cards on the real local PDS: a Bluesky post without media whose text has a link gets an

@@ -25,7 +25,7 @@ import {
 } from '../../helpers/bluesky.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { pngImage, pngWithMetadata } from '../../helpers/images.js';
-import { phonePhoto } from '../../media/photos.js';
+import { phonePhoto } from '../../helpers/photos.js';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';

@@ -6,9 +6,8 @@ import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { startFileServer } from '../../helpers/bluesky.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
-import { pngImage } from '../../helpers/images.js';
+import { phonePhoto } from '../../helpers/photos.js';
 import { createUser } from '../../helpers/seeds.js';
-import { phonePhoto } from '../../media/photos.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
 let files: Awaited<ReturnType<typeof startFileServer>>;
