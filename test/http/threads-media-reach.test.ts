@@ -45,7 +45,7 @@ describeEachDb(
           providerId,
           scheduleAt: later,
           posts: [
-            { text: 'one', media: [{ url: 'https://cdn.example/a.jpg' }, { url: 'http://127.0.0.1:3000/media/x.jpg' }, { url: 'http://nas.example/b.jpg' }] },
+            { text: 'one', media: [{ url: 'https://cdn.example/a.jpg' }, { url: 'http://127.0.0.1:3000/x.jpg' }, { url: 'http://nas.example/b.jpg' }] },
             { text: 'two', media: [{ url: 'http://meta-data.example/c.jpg' }, { url: 'https://gone.example/d.jpg' }, { url: 'https://cdn.example/e.jpg' }] },
             { text: 'three', media: [{ url: 'http://localhost:3000/media/f.png' }, { url: 'http://[::1]/g.png' }] },
           ],
@@ -80,7 +80,7 @@ describeEachDb(
       const res = await user.call(app, {
         method: 'POST',
         url: '/api/v1/posts',
-        payload: { providerId, scheduleAt: later, posts: [{ text: 'one', media: [{ url: 'http://127.0.0.1:3000/media/x.jpg' }] }] },
+        payload: { providerId, scheduleAt: later, posts: [{ text: 'one', media: [{ url: 'http://127.0.0.1:3000/x.jpg' }] }] },
       });
       assert.equal(res.statusCode, 201, res.body);
     });

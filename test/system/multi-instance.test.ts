@@ -276,7 +276,8 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
     assert.equal(records.data.records.length, 1);
     const image = (records.data.records[0]!.value as { embed: { images: Array<{ alt: string; image: { size: number } }> } }).embed.images[0]!;
     assert.equal(image.alt, 'from S3');
-    assert.equal(image.image.size, media.bytes);
+    // Fitted to Bluesky's limits like any image (re-encoded, so its size is its own).
+    assert.ok(image.image.size > 0 && image.image.size <= 1_000_000);
   });
 
   await t.test('the per-account limit is exact across instances: the 61st request in a window is refused', async () => {
