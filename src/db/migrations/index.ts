@@ -9,6 +9,7 @@ import * as m0008 from './0008-claim-index.js';
 import * as m0009 from './0009-webhooks.js';
 import * as m0010 from './0010-web-sessions.js';
 import * as m0011 from './0011-oauth-return-to.js';
+import * as m0012 from './0012-network-options.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0009-webhooks': m0009,
   '0010-web-sessions': m0010,
   '0011-oauth-return-to': m0011,
+  '0012-network-options': m0012,
 };
