@@ -1,6 +1,7 @@
 import type { ProviderKind, ReplyControl } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
 import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
+import { isSkeinId } from '../lib/ids.js';
 import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 
 /** The content limits of decisions.md "Content rules", per network. */
@@ -171,12 +172,6 @@ const MAX_LANGS = 3;
 const CONTENT_WARNING_CHARS = 500;
 /** The shape of a BCP 47 tag (`en`, `pt-BR`, `zh-Hant-TW`), not a registry lookup. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
-/** A Skein post id (UUIDv7, as lib/ids.ts makes them), as opposed to a network's reference. */
-const SKEIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-export function isSkeinPostId(value: string): boolean {
-  return SKEIN_ID.test(value);
-}
 
 const REPLY_CONTROLS: readonly string[] = ['everyone', 'following', 'followers', 'mentioned', 'nobody'] satisfies ReplyControl[];
 
@@ -191,7 +186,7 @@ export function checkReplyControl(kind: Network, value: unknown, path: string): 
 function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string): FieldFault[] {
   const faults: FieldFault[] = [];
   const { quote, poll, langs, contentWarning } = post;
-  if (typeof quote === 'string' && !isSkeinPostId(quote)) {
+  if (typeof quote === 'string' && !isSkeinId(quote)) {
     if (quote.trim() === '') faults.push({ path: `${path}.quote`, message: 'must not be empty' });
     else if (kind !== null && !OPTIONS[kind].quoteReference.some((re) => re.test(quote))) {
       faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${OPTIONS[kind].quoteExample}` });

@@ -1,8 +1,9 @@
 import type { FieldFault } from '../errors/index.js';
+import { isSkeinId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
 import { findQuotedPost } from '../repos/posts.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { isRecord, isSkeinPostId, type Network } from './content-rules.js';
+import { isRecord, type Network } from './content-rules.js';
 
 /**
  * The quotes that name a Skein post: it must be a published post of the same network in the
@@ -14,7 +15,7 @@ export async function checkQuotedPosts(db: DbOrTrx, workspace: Workspace, kind: 
   if (!Array.isArray(posts)) return [];
   const faults: FieldFault[] = [];
   for (const [i, post] of posts.entries()) {
-    if (!isRecord(post) || typeof post.quote !== 'string' || !isSkeinPostId(post.quote)) continue;
+    if (!isRecord(post) || typeof post.quote !== 'string' || !isSkeinId(post.quote)) continue;
     const path = `posts.${i}.quote`;
     const quoted = await findQuotedPost(db, post.quote);
     const inWorkspace = quoted && quoted.team_id === workspace.teamId && (workspace.teamId !== null || quoted.account_id === workspace.ownerAccountId);
