@@ -7,6 +7,11 @@ import { randomBytes } from 'node:crypto';
 let lastMs = -1;
 let seq = 0;
 
+/** Whether `value` is shaped as the ids newId makes (a Skein id, as opposed to a network's). */
+export function isSkeinId(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(value);
+}
+
 export function newId(nowMs: number = Date.now()): string {
   const bytes = randomBytes(16);
   if (nowMs <= lastMs) {

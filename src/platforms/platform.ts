@@ -12,6 +12,8 @@
  * it through untouched, and the worker stops without touching the thread.
  */
 
+import type { ReplyControl } from '../db/schema/index.js';
+
 type NetworkKind = 'THREADS' | 'BLUESKY';
 
 /** Credentials and identity of a connected account, tokens already decrypted. */
@@ -49,6 +51,30 @@ export interface PostToPublish {
   linkPreview?: boolean;
   /** When the post was written in Skein: nothing the account published well before can be it. */
   writtenAt: Date;
+  /** A thread's post: its network options (a follow-up reply or plug has none). */
+  options?: PostOptions;
+}
+
+/**
+ * The network options of decisions.md "Network options" a thread's post is published with,
+ * the thread's included. The quote is resolved before the platform sees it: a Skein post is
+ * its network reference here.
+ */
+export interface PostOptions {
+  replyControl: ReplyControl;
+  quotesDisabled: boolean;
+  quote: QuoteTarget | null;
+  poll: { options: string[] } | null;
+  langs: string[];
+}
+
+/**
+ * What a post quotes: a published Skein post's network id and CID, or the reference the user
+ * gave (a Threads media id; a Bluesky at:// URI or bsky.app URL, `cid` null: read at publish).
+ */
+export interface QuoteTarget {
+  networkPostId: string;
+  cid: string | null;
 }
 
 /** Network-side state of one post, saved after every step so a retry can resume. */

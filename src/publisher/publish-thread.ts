@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
-import { LeaseLostError, type Platforms, PublishError, type PublishedRef } from '../platforms/platform.js';
+import { isSkeinId } from '../lib/ids.js';
+import { LeaseLostError, type Platforms, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
@@ -98,6 +99,7 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
           isSpoilerMedia: post.is_spoiler_media,
           linkPreview: post.link_preview,
           writtenAt: post.created_at,
+          options: await optionsOf(ctx, thread, post),
         },
         replyTo: root && parent ? { root, parent } : null,
         progress: saved,
@@ -117,6 +119,26 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
     root ??= published;
   }
   await completeThread(deps, thread);
+}
+
+/** The post's network options, its quote of a Skein post resolved to that post's network reference now. */
+async function optionsOf(ctx: AppContext, thread: ThreadRow, post: PostAggregate['post']): Promise<PostOptions> {
+  return {
+    replyControl: thread.reply_control,
+    quotesDisabled: thread.quotes_disabled,
+    quote: post.quote === null ? null : await quoteTarget(ctx, post.quote),
+    poll: post.poll,
+    langs: post.langs,
+  };
+}
+
+async function quoteTarget(ctx: AppContext, quote: string): Promise<QuoteTarget> {
+  if (!isSkeinId(quote)) return { networkPostId: quote, cid: null };
+  const quoted = await postsRepo.findQuotedPost(ctx.db, quote);
+  if (quoted?.status !== 'PUBLISHED' || quoted.network_post_id === null) {
+    throw new PublishError('permanent', 'QUOTE_NOT_FOUND', `The quoted post ${quote} is no longer a published post; edit the quote, then retry.`);
+  }
+  return { networkPostId: quoted.network_post_id, cid: quoted.network_cid };
 }
 
 function firstUnpublished(posts: PostAggregate[]): string | null {

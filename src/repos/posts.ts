@@ -28,6 +28,20 @@ export interface PostWrite {
   linkPreview: boolean;
   media: MediaWrite[];
   spoilerRanges: SpoilerRangeWrite[];
+  quote: string | null;
+  poll: { options: string[] } | null;
+  langs: string[];
+  contentWarning: string | null;
+}
+
+/** The network options' columns of a post write (jsonb columns as JSON text, as both drivers take it). */
+function optionColumns(post: PostWrite) {
+  return {
+    quote: post.quote,
+    poll: post.poll === null ? null : JSON.stringify(post.poll),
+    langs: JSON.stringify(post.langs),
+    content_warning: post.contentWarning,
+  };
 }
 
 export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
@@ -59,6 +73,7 @@ export async function insertPosts(
         topic: post.topic,
         is_spoiler_media: post.isSpoilerMedia,
         link_preview: post.linkPreview,
+        ...optionColumns(post),
         status,
         network_container_id: null,
         network_post_id: null,
@@ -151,6 +166,7 @@ export async function rewritePost(trx: DbOrTrx, postId: string, order: number, w
       topic: write.topic,
       is_spoiler_media: write.isSpoilerMedia,
       link_preview: write.linkPreview,
+      ...optionColumns(write),
       updated_at: now,
     })
     .where('id', '=', postId)
@@ -222,4 +238,15 @@ export async function savePostAnalytics(db: DbOrTrx, postId: string, analytics: 
 /** A permalink read later (the read right after publishing failed); never overwrites one. */
 export async function fillInPermalink(db: DbOrTrx, postId: string, permalink: string, now: Date): Promise<void> {
   await db.updateTable('posts').set({ permalink, updated_at: now }).where('id', '=', postId).where('permalink', 'is', null).execute();
+}
+
+/** A post with what quoting it needs: its thread's workspace and network, and its network reference. */
+export function findQuotedPost(db: DbOrTrx, postId: string) {
+  return db
+    .selectFrom('posts as p')
+    .innerJoin('threads as t', 't.id', 'p.thread_id')
+    .innerJoin('providers as pr', 'pr.id', 't.provider_id')
+    .select(['p.status', 'p.network_post_id', 'p.network_cid', 't.account_id', 't.team_id', 'pr.kind'])
+    .where('p.id', '=', postId)
+    .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely';
-import type { MediaRow, PostRow, ProviderKind, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
+import type { MediaRow, PostRow, ProviderKind, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
 import type { DbOrTrx } from './types.js';
@@ -188,13 +188,20 @@ export async function deleteThread(trx: DbOrTrx, id: string): Promise<void> {
  * Every change the API makes to a thread, its posts, tags or schedule ends here: a new version
  * (the ETag of Get Thread), and with `scheduledAt` a new time (a retry's backoff forgotten).
  */
-export async function bumpThreadVersion(trx: DbOrTrx, id: string, now: Date, changes: { scheduledAt?: Date } = {}): Promise<void> {
+export async function bumpThreadVersion(
+  trx: DbOrTrx,
+  id: string,
+  now: Date,
+  changes: { scheduledAt?: Date; replyControl?: ReplyControl; quotesDisabled?: boolean } = {},
+): Promise<void> {
   await trx
     .updateTable('threads')
     .set((eb) => ({
       version: eb('version', '+', 1),
       updated_at: now,
       ...(changes.scheduledAt ? { scheduled_at: changes.scheduledAt, next_attempt_at: null } : {}),
+      ...(changes.replyControl !== undefined ? { reply_control: changes.replyControl } : {}),
+      ...(changes.quotesDisabled !== undefined ? { quotes_disabled: changes.quotesDisabled } : {}),
     }))
     .where('id', '=', id)
     .execute();

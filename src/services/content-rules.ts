@@ -1,5 +1,7 @@
-import type { ProviderKind } from '../db/schema/index.js';
+import type { ProviderKind, ReplyControl } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
+import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
+import { isSkeinId } from '../lib/ids.js';
 import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 
 /** The content limits of decisions.md "Content rules", per network. */
@@ -31,6 +33,14 @@ export interface PostContent {
   spoilerRanges?: SpoilerRangeInput[];
   isSpoilerMedia?: boolean;
   linkPreview?: boolean;
+  quote?: string | null;
+  poll?: PollInput | null;
+  langs?: string[];
+  contentWarning?: string | null;
+}
+
+interface PollInput {
+  options: string[];
 }
 
 /**
@@ -134,7 +144,84 @@ export function checkPost(kind: Network, post: unknown, path: string): FieldFaul
     ...checkTopic(kind, post.topic, `${path}.topic`),
     ...checkMedia(kind, post.media, `${path}.media`),
     ...checkSpoilerRanges(kind, post.spoilerRanges, post.text, `${path}.spoilerRanges`),
+    ...checkPostOptions(kind, post, path),
   ];
+}
+
+/**
+ * What each network does with the network options (decisions.md "Network options"); a network
+ * added later adds its line: MASTODON would allow `replyControl` `everyone` only, no quote and
+ * no poll, and send `langs[0]` and `contentWarning`.
+ */
+const OPTIONS: Record<ProviderKind, { replyControls: readonly ReplyControl[]; polls: boolean; quoteReference: RegExp[]; quoteExample: string }> = {
+  THREADS: {
+    replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
+    polls: true,
+    quoteReference: [/^\d{1,30}$/],
+    quoteExample: 'a Threads media id (digits)',
+  },
+  BLUESKY: {
+    replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
+    polls: false,
+    quoteReference: [BLUESKY_POST_URI, BLUESKY_POST_URL],
+    quoteExample: 'an at://…/app.bsky.feed.post/… URI or a https://bsky.app/profile/…/post/… URL',
+  },
+};
+
+const POLL = { minOptions: 2, maxOptions: 4, optionChars: 25 } as const;
+const MAX_LANGS = 3;
+const CONTENT_WARNING_CHARS = 500;
+/** The shape of a BCP 47 tag (`en`, `pt-BR`, `zh-Hant-TW`), not a registry lookup. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
+
+const REPLY_CONTROLS: readonly string[] = ['everyone', 'following', 'followers', 'mentioned', 'nobody'] satisfies ReplyControl[];
+
+/** A value no network knows is the schema's fault (its enum); here, one this network does not take. */
+export function checkReplyControl(kind: Network, value: unknown, path: string): FieldFault[] {
+  if (typeof value !== 'string' || !REPLY_CONTROLS.includes(value) || kind === null) return [];
+  const allowed = OPTIONS[kind].replyControls;
+  return allowed.includes(value as ReplyControl) ? [] : [{ path, message: `must be one of ${allowed.join(', ')} on ${kind}` }];
+}
+
+/** The network options of one post; a quote naming a Skein post is checked by checkQuotedPosts. */
+function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string): FieldFault[] {
+  const faults: FieldFault[] = [];
+  const { quote, poll, langs, contentWarning } = post;
+  if (typeof quote === 'string' && !isSkeinId(quote)) {
+    if (quote.trim() === '') faults.push({ path: `${path}.quote`, message: 'must not be empty' });
+    else if (kind !== null && !OPTIONS[kind].quoteReference.some((re) => re.test(quote))) {
+      faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${OPTIONS[kind].quoteExample}` });
+    }
+  }
+  if (isRecord(poll)) faults.push(...checkPoll(kind, poll, Array.isArray(post.media) && post.media.length > 0, `${path}.poll`));
+  if (Array.isArray(langs)) {
+    if (langs.length > MAX_LANGS) faults.push({ path: `${path}.langs`, message: `has ${langs.length} tags; at most ${MAX_LANGS} are allowed` });
+    langs.forEach((tag: unknown, i) => {
+      if (typeof tag === 'string' && !LANGUAGE_TAG.test(tag))
+        faults.push({ path: `${path}.langs.${i}`, message: 'must be a language tag such as en or pt-BR' });
+    });
+  }
+  if (typeof contentWarning === 'string' && (contentWarning.trim() === '' || [...contentWarning].length > CONTENT_WARNING_CHARS)) {
+    faults.push({ path: `${path}.contentWarning`, message: `must be 1 to ${CONTENT_WARNING_CHARS} characters` });
+  }
+  return faults;
+}
+
+function checkPoll(kind: Network, poll: Record<string, unknown>, hasMedia: boolean, path: string): FieldFault[] {
+  if (kind !== null && !OPTIONS[kind].polls) return [{ path, message: `${kind} has no polls` }];
+  const faults: FieldFault[] = [];
+  if (hasMedia) faults.push({ path, message: 'a poll goes only on a post without media' });
+  const { options } = poll;
+  if (!Array.isArray(options)) return faults;
+  if (options.length < POLL.minOptions || options.length > POLL.maxOptions) {
+    faults.push({ path: `${path}.options`, message: `must hold ${POLL.minOptions} to ${POLL.maxOptions} options` });
+  }
+  options.forEach((option: unknown, i) => {
+    if (typeof option === 'string' && (option.trim() === '' || [...option].length > POLL.optionChars)) {
+      faults.push({ path: `${path}.options.${i}`, message: `must be 1 to ${POLL.optionChars} characters` });
+    }
+  });
+  return faults;
 }
 
 export function checkAutoRepostDelay(delays: unknown, path: string): { hours: number | null; faults: FieldFault[] } {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderKind } from '../db/schema/index.js';
+import type { AccountRow, ProviderKind, ReplyControl } from '../db/schema/index.js';
 import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { holdsNul } from '../lib/text.js';
-import { workspaceOf } from '../lib/workspace.js';
+import { type Workspace, workspaceOf } from '../lib/workspace.js';
 import {
   deletePosts,
   findPostInThread,
@@ -21,6 +21,7 @@ import type { DbOrTrx } from '../repos/types.js';
 import {
   checkMedia,
   checkPost,
+  checkReplyControl,
   checkSpoilerRanges,
   checkText,
   checkTopic,
@@ -34,6 +35,7 @@ import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditabl
 import { mediaUrlsAt, postMediaUrls, uploadedMediaFaults } from './media.js';
 import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
+import { checkQuotedPosts } from './quotes.js';
 import { readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
@@ -122,11 +124,15 @@ function checkPostPatch(kind: Network, stored: { content: string; spoilerRanges:
 }
 
 /** An accessible thread's provider kind, or null (for checks that can do without it). */
-async function kindOfAccessibleThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ threadId: string; kind: ProviderKind } | null> {
+async function kindOfAccessibleThread(
+  ctx: AppContext,
+  account: AccountRow,
+  threadId: string,
+): Promise<{ threadId: string; kind: ProviderKind; workspace: Workspace } | null> {
   // Only reached for a faulty request: its ids may hold U+0000 (reported as a fault already).
   if (holdsNul(threadId)) return null;
   const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  return thread ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id) } : null;
+  return thread ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id), workspace: workspaceOf(thread) } : null;
 }
 
 /** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
@@ -164,6 +170,8 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   faults.add(...checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
+  faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
+  if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
   checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
@@ -188,6 +196,9 @@ export interface EditThreadInput {
   scheduleAt?: string;
   /** true: to the provider's next free time slot, as the queue endpoint moves it. */
   queue?: boolean;
+  /** Omitted: unchanged, as `tags` (the posts' own options are rewritten with each post). */
+  replyControl?: ReplyControl;
+  quotesDisabled?: boolean;
 }
 
 /**
@@ -219,6 +230,8 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     faults.add(...checkThreadPosts(kind, existingIds, posts));
     faults.add(...(await reach.faults(kind, media)));
     faults.add(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), postMediaUrls(posts))));
+    faults.add(...checkReplyControl(kind, input.replyControl, 'replyControl'));
+    faults.add(...(await checkQuotedPosts(trx, workspaceOf(thread), kind, posts)));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
     let scheduledAt = extras.scheduledAt;
     if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;
@@ -240,7 +253,11 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
       }
     }
     if (extras.tagNames) await writeThreadTags(trx, thread, extras.tagNames, account.id, now);
-    await bumpThreadVersion(trx, thread.id, now, scheduledAt ? { scheduledAt } : {});
+    await bumpThreadVersion(trx, thread.id, now, {
+      ...(scheduledAt ? { scheduledAt } : {}),
+      ...(input.replyControl !== undefined ? { replyControl: input.replyControl } : {}),
+      ...(input.quotesDisabled !== undefined ? { quotesDisabled: input.quotesDisabled } : {}),
+    });
     return {
       moved: scheduledAt !== null,
       answer: { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length },

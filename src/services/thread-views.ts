@@ -1,4 +1,4 @@
-import type { PublishStatus } from '../db/schema/index.js';
+import type { PublishStatus, ReplyControl } from '../db/schema/index.js';
 import { iso } from '../lib/time.js';
 import type { PostAggregate, ThreadAggregate } from '../repos/threads.js';
 
@@ -19,6 +19,10 @@ interface DraftPostView {
   spoilerRanges: { offset: number; length: number }[];
   isSpoilerMedia: boolean;
   linkPreview: boolean;
+  quote: string | null;
+  poll: { options: string[] } | null;
+  langs: string[];
+  contentWarning: string | null;
 }
 
 interface PostView extends DraftPostView {
@@ -36,6 +40,8 @@ export interface ThreadView {
   provider: string;
   providerUserId: string;
   status: PublishStatus;
+  replyControl: ReplyControl;
+  quotesDisabled: boolean;
   posts: PostView[];
   /** List Posts with `include=tags` only. */
   tags?: Array<{ id: string; name: string; color: string }>;
@@ -46,6 +52,8 @@ export interface DraftView {
   provider: string;
   providerUserId: string;
   createdAt: string;
+  replyControl: ReplyControl;
+  quotesDisabled: boolean;
   posts: DraftPostView[];
 }
 
@@ -60,6 +68,10 @@ function draftPostView({ post, media, spoilerRanges }: PostAggregate): DraftPost
     spoilerRanges: spoilerRanges.map((r) => ({ offset: r.offset, length: r.length })),
     isSpoilerMedia: post.is_spoiler_media,
     linkPreview: post.link_preview,
+    quote: post.quote,
+    poll: post.poll,
+    langs: post.langs,
+    contentWarning: post.content_warning,
   };
 }
 
@@ -85,6 +97,8 @@ export function threadView(aggregate: ThreadAggregate): ThreadView {
     provider: aggregate.providerKind,
     providerUserId: aggregate.providerUserId,
     status: thread.status,
+    replyControl: thread.reply_control,
+    quotesDisabled: thread.quotes_disabled,
     posts: aggregate.posts.map((p) => postView(p, thread.auto_repost_delay_hours)),
   };
 }
@@ -95,6 +109,8 @@ export function draftView(aggregate: ThreadAggregate): DraftView {
     provider: aggregate.providerKind,
     providerUserId: aggregate.providerUserId,
     createdAt: iso(aggregate.thread.created_at),
+    replyControl: aggregate.thread.reply_control,
+    quotesDisabled: aggregate.thread.quotes_disabled,
     posts: aggregate.posts.map(draftPostView),
   };
 }

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderRow, ThreadRow } from '../db/schema/index.js';
+import type { AccountRow, ProviderRow, ReplyControl, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
 import { byTagName } from '../lib/tag-names.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
+import type { Workspace } from '../lib/workspace.js';
 import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
@@ -15,11 +16,12 @@ import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
-import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
+import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { postMediaUrls, uploadedMediaFaults } from './media.js';
 import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
+import { checkQuotedPosts } from './quotes.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
@@ -36,6 +38,8 @@ export interface CreateThreadInput {
   /** Tag names, as Set Thread Tags takes them. */
   tags?: string[];
   teamId?: string;
+  replyControl?: ReplyControl;
+  quotesDisabled?: boolean;
 }
 
 export interface CreateThreadResult {
@@ -63,6 +67,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(input.posts))));
+  faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -82,6 +87,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       auto_repost_delay_hours: repostHours,
       auto_plug_text: plug.enabled ? plug.text : null,
       auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
+      reply_control: input.replyControl ?? 'everyone',
+      quotes_disabled: input.quotesDisabled ?? false,
       next_attempt_at: null,
       locked_by: null,
       locked_until: null,
@@ -142,6 +149,7 @@ function readCreateContent(body: unknown, provider: ProviderRow | null, faults: 
       faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`));
     });
   }
+  faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
   const tags = checkTagNames(body.tags, 'tags');
   faults.add(...tags.faults);
   return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names };
@@ -167,18 +175,21 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
   const { providerId, teamId } = fields;
   let provider: ProviderRow | null = null;
   const faults = new Faults();
+  let workspace: Workspace | null = null;
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
-  if (typeof providerId === 'string' && !holdsNul(providerId) && (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId)))) {
-    const workspace = await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId));
-    if (workspace) {
-      provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, workspace, providerId));
-      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(fields.posts))));
+  if (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId))) {
+    workspace = (await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId))) ?? null;
+    if (workspace && typeof providerId === 'string' && !holdsNul(providerId)) {
+      const inWorkspace = workspace;
+      provider = await foundOrNull(() => requireProviderInWorkspace(ctx.db, inWorkspace, providerId));
+      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, inWorkspace, postMediaUrls(fields.posts))));
     }
   }
   readCreateContent(body, provider, faults);
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
   readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
+  if (workspace) faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider?.kind ?? null, fields.posts)));
   return faults.list;
 }
 
@@ -190,6 +201,10 @@ export function toPostWrite(post: PostContent) {
     linkPreview: post.linkPreview ?? true,
     media: post.media ?? [],
     spoilerRanges: post.spoilerRanges ?? [],
+    quote: post.quote ?? null,
+    poll: post.poll ?? null,
+    langs: post.langs ?? [],
+    contentWarning: post.contentWarning ?? null,
   };
 }
 

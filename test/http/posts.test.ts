@@ -7,21 +7,38 @@ const POST_FIELDS = [
   'analytics',
   'autoRepostDelay',
   'content',
+  'contentWarning',
   'error',
   'id',
   'images',
   'isSpoilerMedia',
+  'langs',
   'linkPreview',
   'permaLink',
+  'poll',
   'postMedia',
   'postOrder',
   'publishedAt',
+  'quote',
   'spoilerRanges',
   'status',
   'topic',
 ];
-const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'scheduledAt', 'status', 'threadId'];
-const DRAFT_POST_FIELDS = ['content', 'id', 'images', 'isSpoilerMedia', 'linkPreview', 'postMedia', 'postOrder', 'spoilerRanges', 'topic'];
+const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'quotesDisabled', 'replyControl', 'scheduledAt', 'status', 'threadId'];
+const DRAFT_POST_FIELDS = [
+  'content',
+  'contentWarning',
+  'id',
+  'images',
+  'isSpoilerMedia',
+  'langs',
+  'poll',
+  'postMedia',
+  'postOrder',
+  'quote',
+  'spoilerRanges',
+  'topic',
+];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describeEachDb('posts API', (env) => {
@@ -144,7 +161,7 @@ describeEachDb('posts API', (env) => {
     assert.equal(drafts.statusCode, 200);
     const body = drafts.json();
     assert.equal(body.count, 1);
-    assert.deepEqual(Object.keys(body.drafts[0]).sort(), ['createdAt', 'posts', 'provider', 'providerUserId', 'threadId']);
+    assert.deepEqual(Object.keys(body.drafts[0]).sort(), ['createdAt', 'posts', 'provider', 'providerUserId', 'quotesDisabled', 'replyControl', 'threadId']);
     assert.deepEqual(Object.keys(body.drafts[0].posts[0]).sort(), DRAFT_POST_FIELDS);
     assert.match(body.drafts[0].createdAt, ISO_MS);
     const got = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${res.json().threadId}` })).json();

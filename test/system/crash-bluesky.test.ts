@@ -15,6 +15,11 @@
  * - `delay`: SIGKILL at a random moment after the claim; the thread's last write is held (the
  *   PDS has it, the answer waits) until then, so the kill lands mid-thread at any speed.
  *
+ * Every thread also has a threadgate (`replyControl: following`), and each after the first
+ * quotes the root of the thread before: the gate must be on the PDS once, at the root's record
+ * key, whichever write the kill interrupted (an `after` kill at the first write is the case of
+ * a root out and its gate not yet).
+ *
  * Replay a run with SKEIN_SYSTEM_SEED=<seed printed below>.
  */
 import assert from 'node:assert/strict';
@@ -84,6 +89,23 @@ function checkChain(all: PdsPost[], texts: string[]): string[] {
   return problems;
 }
 
+/** The threadgate at the root's key allows the accounts followed; the root quotes `quoted` (or nothing). */
+async function checkOptions(rootUri: string, quoted: { uri: string; cid: string } | null): Promise<string[]> {
+  const problems: string[] = [];
+  const rkey = rootUri.split('/').pop()!;
+  const repo = account.agent.com.atproto.repo;
+  const gates = (await repo.listRecords({ repo: account.did, collection: 'app.bsky.feed.threadgate', limit: 100 })).data.records;
+  const gate = gates.find((g) => g.uri.endsWith(`/${rkey}`))?.value as { post?: string; allow?: Array<{ $type: string }> } | undefined;
+  if (gate?.post !== rootUri || gate.allow?.[0]?.$type !== 'app.bsky.feed.threadgate#followingRule')
+    problems.push(`threadgate of the root: ${JSON.stringify(gate)}`);
+  const root = (await repo.getRecord({ repo: account.did, collection: 'app.bsky.feed.post', rkey })).data.value as {
+    embed?: { record?: { uri: string; cid: string } };
+  };
+  const quotes = root.embed?.record ?? null;
+  if (quotes?.uri !== quoted?.uri || quotes?.cid !== quoted?.cid) problems.push(`the root quotes ${JSON.stringify(quotes)}, not ${JSON.stringify(quoted)}`);
+  return problems;
+}
+
 async function statusOf(threadId: string): Promise<string | undefined> {
   return (await env.ctx.db.selectFrom('threads').select('status').where('id', '=', threadId).executeTakeFirst())?.status;
 }
@@ -109,6 +131,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   const problems: string[] = [];
   const kills: Array<{ mode: (typeof MODES)[number]; at: string; postsOut: number; done: boolean }> = [];
   const allTexts: string[] = [];
+  let previousRoot: { id: string; uri: string; cid: string } | null = null;
   try {
     for (let i = 0; i < KILLS; i++) {
       await current.ready;
@@ -162,7 +185,8 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
       const created = await createThread(env.ctx, user.account, {
         providerId,
         scheduleAt: new Date(Date.now() + 200).toISOString(),
-        posts: texts.map((text) => ({ text })),
+        replyControl: 'following',
+        posts: texts.map((text, j) => ({ text, ...(j === 0 && previousRoot ? { quote: previousRoot.id } : {}) })),
       });
       threadId = created.threadId;
       if (mode === 'delay') {
@@ -181,7 +205,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
       const found = checkChain(await postsOnPds(account), texts);
       const posts = await env.ctx.db
         .selectFrom('posts')
-        .select(['status', 'permalink', 'network_post_id'])
+        .select(['id', 'status', 'permalink', 'network_post_id', 'network_cid'])
         .where('thread_id', '=', threadId)
         .orderBy('post_order')
         .execute();
@@ -190,6 +214,11 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
         if (p.status !== 'PUBLISHED' || !p.permalink || !p.network_post_id)
           found.push(`post ${j} in the database: ${p.status}, ${p.permalink}, ${p.network_post_id}`);
       });
+      const root = posts[0]!;
+      if (root.network_post_id) {
+        found.push(...(await checkOptions(root.network_post_id, previousRoot && { uri: previousRoot.uri, cid: previousRoot.cid })));
+        previousRoot = { id: root.id, uri: root.network_post_id, cid: root.network_cid! };
+      }
       if (found.length) problems.push(`thread ${i} (${mode}, killed ${description}): ${found.join('; ')}`);
     }
   } catch (err) {
@@ -212,6 +241,8 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   assert.equal(duplicates, 0);
   assert.equal(missing, 0);
   assert.equal(onPds.length, allTexts.length, 'nothing else was posted');
+  const gates = await account.agent.com.atproto.repo.listRecords({ repo: account.did, collection: 'app.bsky.feed.threadgate', limit: 100 });
+  assert.equal(gates.data.records.length, KILLS, 'one threadgate per thread');
   assert.equal(kills.length, KILLS, 'one kill per thread');
   // Both hold by construction (see the modes and PARTIAL_KILL), at any machine speed.
   assert.equal(midThread, KILLS, 'every kill lands while the thread is being published');

@@ -10,6 +10,13 @@ export interface PostsTable {
   is_spoiler_media: boolean;
   /** Bluesky: a link card for the first link of a post without media. */
   link_preview: Generated<boolean>;
+  /** What the post quotes, as given: a Skein post id or the network's own reference; resolved at publish time. */
+  quote: string | null;
+  /** THREADS: `{ options: string[] }`. */
+  poll: ColumnType<{ options: string[] } | null, string | null, string | null>;
+  /** Language tags (BCP 47), at most 3. */
+  langs: ColumnType<string[], string | undefined, string>;
+  content_warning: string | null;
   status: PublishStatus;
   /** Threads: media container id, kept so a retry can ask whether it was published. */
   network_container_id: string | null;

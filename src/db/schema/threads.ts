@@ -2,6 +2,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export type PublishStatus = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
 
+/** Who may reply to a thread (decisions.md "Network options"). */
+export type ReplyControl = 'everyone' | 'following' | 'followers' | 'mentioned' | 'nobody';
+
 export interface ThreadsTable {
   id: string;
   /** Creator; for a personal-workspace thread also the owner. */
@@ -15,6 +18,9 @@ export interface ThreadsTable {
   /** Snapshot of the workspace's auto-plug at create time, or null. */
   auto_plug_text: string | null;
   auto_plug_min_likes: number | null;
+  reply_control: Generated<ReplyControl>;
+  /** BLUESKY: a postgate that disables quotes on every post. */
+  quotes_disabled: Generated<boolean>;
   /**
    * Get Thread's ETag: raised by every change to the thread, its posts, tags or schedule and by
    * each status change of the publisher; edits with If-Match compare it on the locked row.

@@ -32,7 +32,7 @@ export function shapeFaults(errors: readonly AjvError[], context: string): Field
   const branches = new Map<AjvError, AjvError[]>();
   for (const e of errors) {
     const union = inUnion(e);
-    if (union && e.keyword === 'type') branches.set(union, [...(branches.get(union) ?? []), e]);
+    if (union && (e.keyword === 'type' || e.keyword === 'const')) branches.set(union, [...(branches.get(union) ?? []), e]);
   }
   const faults: FieldFault[] = [];
   for (const e of errors) {
@@ -49,8 +49,12 @@ export function shapeFaults(errors: readonly AjvError[], context: string): Field
     const path = segments.join('.') || (context === 'body' ? '' : context);
     let message = e.message ?? 'is not valid';
     if (e.keyword === 'anyOf') {
-      const types = (branches.get(e) ?? []).map((b) => String(b.params.type));
-      if (types.length) message = `must be ${types.join(' or ')}`;
+      const failed = branches.get(e) ?? [];
+      const types = failed.filter((b) => b.keyword === 'type').map((b) => String(b.params.type));
+      // A union of literals (an enumeration such as replyControl) names its values.
+      const values = failed.filter((b) => b.keyword === 'const').map((b) => String(b.params.allowedValue));
+      if (values.length) message = `must be one of ${values.join(', ')}`;
+      else if (types.length) message = `must be ${types.join(' or ')}`;
     }
     faults.push({ path, message });
   }

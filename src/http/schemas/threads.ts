@@ -19,6 +19,36 @@ const SpoilerRange = Type.Object({
 const SpoilerRanges = Type.Array(SpoilerRange, { maxItems: 10 });
 const Topic = Type.Union([Type.String(), Type.Null()]);
 
+// The network options (decisions.md "Network options"); which network takes which, and their
+// bounds, are content rules, so that every fault comes in the one answer with its own message.
+const ReplyControlSchema = Type.Union(
+  [Type.Literal('everyone'), Type.Literal('following'), Type.Literal('followers'), Type.Literal('mentioned'), Type.Literal('nobody')],
+  { description: 'Who may reply to the thread; default everyone' },
+);
+const QuotesDisabled = Type.Boolean({ description: 'BLUESKY: no one may quote the posts (a postgate on each); default false' });
+const Poll = Type.Object(
+  { options: Type.Array(Type.String(), { description: '2 to 4 options of 1 to 25 characters' }) },
+  { description: 'THREADS, a post without media' },
+);
+const Quote = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL)",
+});
+const Langs = Type.Array(Type.String(), { description: 'Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere' });
+const ContentWarning = Type.Union([Type.String(), Type.Null()], { description: '1 to 500 characters; accepted and ignored on THREADS and BLUESKY' });
+
+const postOptionInputs = {
+  quote: Type.Optional(Quote),
+  poll: Type.Optional(Type.Union([Poll, Type.Null()])),
+  langs: Type.Optional(Langs),
+  contentWarning: Type.Optional(ContentWarning),
+};
+
+const threadOptionInputs = {
+  replyControl: Type.Optional(ReplyControlSchema),
+  quotesDisabled: Type.Optional(QuotesDisabled),
+};
+
 const PostInput = Type.Object({
   text: Type.String(),
   topic: Type.Optional(Topic),
@@ -28,6 +58,7 @@ const PostInput = Type.Object({
   linkPreview: Type.Optional(
     Type.Boolean({ description: 'Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own' }),
   ),
+  ...postOptionInputs,
 });
 
 const TagNames = Type.Array(Type.String(), {
@@ -43,6 +74,7 @@ export const CreatePostBody = Type.Object({
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
   tags: Type.Optional(TagNames),
   teamId: Type.Optional(Type.String()),
+  ...threadOptionInputs,
 });
 
 export const CreatePostResponse = Type.Object({
@@ -75,6 +107,15 @@ const draftPostFields = {
   spoilerRanges: Type.Array(SpoilerRange),
   isSpoilerMedia: Type.Boolean(),
   linkPreview: Type.Boolean(),
+  quote: Type.Union([Type.String(), Type.Null()]),
+  poll: Type.Union([Poll, Type.Null()]),
+  langs: Type.Array(Type.String()),
+  contentWarning: Type.Union([Type.String(), Type.Null()]),
+};
+
+const threadOptions = {
+  replyControl: ReplyControlSchema,
+  quotesDisabled: Type.Boolean(),
 };
 
 const Post = Type.Object({
@@ -94,6 +135,7 @@ export const Thread = Type.Object(
     provider: NetworkKind,
     providerUserId: Type.String(),
     status: Status,
+    ...threadOptions,
     posts: Type.Array(Post),
   },
   { $id: 'Thread' },
@@ -112,6 +154,7 @@ export const Draft = Type.Object({
   provider: NetworkKind,
   providerUserId: Type.String(),
   createdAt: IsoDateTime,
+  ...threadOptions,
   posts: Type.Array(Type.Object(draftPostFields)),
 });
 
@@ -143,6 +186,7 @@ export const EditThreadBody = Type.Object({
   tags: Type.Optional(TagNames),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),
+  ...threadOptionInputs,
 });
 
 export const RescheduleBody = Type.Object({ scheduleAt: LocalDateTime });

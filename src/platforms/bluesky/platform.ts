@@ -1,4 +1,5 @@
-import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
+import type { AppBskyEmbedImages, AppBskyEmbedRecordWithMedia, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
+import { parseBlueskyPostRef } from '../../lib/bluesky-refs.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import {
   type Analytics,
@@ -6,11 +7,13 @@ import {
   type MediaItem,
   type Platform,
   type PlatformAccount,
+  type PostOptions,
   type PostProgress,
   type PostToPublish,
   PublishError,
   type PublishedRef,
   type PublishInput,
+  type QuoteTarget,
   type ReplyTarget,
 } from '../platform.js';
 import { isXrpcError, toPublishError } from './errors.js';
@@ -25,6 +28,8 @@ export { type BlueskySession, type BlueskySessions, type ConnectedAccount, conne
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
+const THREADGATE = 'app.bsky.feed.threadgate';
+const POSTGATE = 'app.bsky.feed.postgate';
 const MAX_IMAGES = 4;
 const DEFAULT_SERVICE_URL = 'https://bsky.social';
 
@@ -143,7 +148,11 @@ export class BlueskyPlatform implements Platform {
    */
   async #publish(agent: AtpAgent, rkey: string, input: PublishInput): Promise<PublishedRef> {
     const { post, progress } = input;
-    if (progress.networkPostId) return confirmPublished(agent, progress);
+    if (progress.networkPostId) {
+      const confirmed = await confirmPublished(agent, progress);
+      await this.#writeGates(agent, rkey, confirmed.networkPostId, input);
+      return confirmed;
+    }
     const key = { repo: agent.assertDid, collection: POST, rkey };
     const sameText = (existing: StoredRecord) => existing.value.text === post.text;
     const earlier = progress.containerId !== null || post.media.length > 0 ? await getStored(agent, key) : null;
@@ -156,6 +165,9 @@ export class BlueskyPlatform implements Platform {
       await input.onProgress({ containerId: rkey, networkPostId: null, cid: null });
       written = await this.#writeOnce(agent, key, record, sameText, input);
     }
+    // Before the post counts as published: a run that stops in between finds the post pending
+    // (or published with its saved URI, above) and writes its gates on the next attempt.
+    await this.#writeGates(agent, rkey, written.uri, input);
     await input.onProgress({ containerId: rkey, networkPostId: written.uri, cid: written.cid });
     return publishedRef(written.uri, written.cid);
   }
@@ -179,13 +191,40 @@ export class BlueskyPlatform implements Platform {
     }
   }
 
+  /**
+   * The thread's gates, each at the record key of its post (the lexicon's rule), written with
+   * putRecord: writing one again after a crash or a lost answer replaces it with the same
+   * record, so there is never a second one, and never none once the post counts as published.
+   * The threadgate goes on the root (`everyone`: none); the postgate, with quotes disabled, on
+   * every post.
+   */
+  async #writeGates(agent: AtpAgent, rkey: string, uri: string, input: PublishInput): Promise<void> {
+    const options = input.post.options;
+    if (!options) return;
+    const repo = agent.assertDid;
+    const createdAt = this.#now();
+    if (input.replyTo === null && options.replyControl !== 'everyone') {
+      await input.confirmLease();
+      const record = { $type: THREADGATE, post: uri, allow: threadgateRules(options.replyControl), createdAt };
+      await agent.com.atproto.repo.putRecord({ repo, collection: THREADGATE, rkey, record });
+    }
+    if (options.quotesDisabled) {
+      await input.confirmLease();
+      const record = { $type: POSTGATE, post: uri, embeddingRules: [{ $type: `${POSTGATE}#disableRule` }], createdAt };
+      await agent.com.atproto.repo.putRecord({ repo, collection: POSTGATE, rkey, record });
+    }
+  }
+
   async #postRecord(agent: AtpAgent, post: PostToPublish, replyTo: ReplyTarget | null): Promise<AppBskyFeedPost.Record> {
-    const [facets, images, reply] = await Promise.all([
+    const options = post.options;
+    const [facets, images, reply, quote] = await Promise.all([
       buildFacets(post.text, agentHandleResolver(agent)),
       this.#uploadImages(agent, post.media),
       replyTo ? replyRef(agent, replyTo) : undefined,
+      options?.quote ? quoteRef(agent, options.quote) : undefined,
     ]);
-    const card = images.length === 0 && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
+    // One embed a post: a quote (with or without images) leaves no room for a link card.
+    const card = images.length === 0 && !quote && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
     // spoilerRanges and isSpoilerMedia are accepted and ignored: Bluesky has no spoilers (decisions.md).
     return {
       $type: POST,
@@ -193,8 +232,8 @@ export class BlueskyPlatform implements Platform {
       createdAt: this.#now(),
       ...(facets.length > 0 ? { facets } : {}),
       ...(reply ? { reply } : {}),
-      ...(images.length > 0 ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
-      ...(card ? { embed: card } : {}),
+      ...(options && options.langs.length > 0 ? { langs: options.langs } : {}),
+      ...(card ? { embed: card } : withQuote(images.length > 0 ? { $type: 'app.bsky.embed.images' as const, images } : undefined, quote)),
     };
   }
 
@@ -304,6 +343,37 @@ async function strongRef(agent: AtpAgent, ref: PublishedRef): Promise<ComAtproto
   const key = parseAtUri(ref.networkPostId);
   const stored = key ? await getStored(agent, key) : null;
   if (!stored) throw new PublishError('permanent', 'PARENT_NOT_FOUND', `cannot find the Bluesky post ${ref.networkPostId}`);
+  return { uri: stored.uri, cid: stored.cid };
+}
+
+/** Who may reply when not everyone may: the rules of the threadgate's `allow` (none: nobody). */
+function threadgateRules(control: Exclude<PostOptions['replyControl'], 'everyone'>): Array<{ $type: string }> {
+  const rule = { following: 'followingRule', followers: 'followerRule', mentioned: 'mentionRule', nobody: null }[control];
+  return rule ? [{ $type: `${THREADGATE}#${rule}` }] : [];
+}
+
+/** The post's embed with the quote: the record alone, or the record with the post's media. */
+function withQuote(
+  media: AppBskyEmbedRecordWithMedia.Main['media'] | undefined,
+  quote: ComAtprotoRepoStrongRef.Main | undefined,
+): Pick<AppBskyFeedPost.Record, 'embed'> {
+  if (!quote) return media ? { embed: media } : {};
+  const record = { $type: 'app.bsky.embed.record' as const, record: quote };
+  return { embed: media ? { $type: 'app.bsky.embed.recordWithMedia' as const, record, media } : record };
+}
+
+/**
+ * The quoted post as a strong reference. A Skein post comes with its URI and CID; a reference
+ * the user gave is read now: a bsky.app URL's handle resolved to its DID, the CID read from
+ * the record itself, so a quote names the record as it is.
+ */
+async function quoteRef(agent: AtpAgent, quote: QuoteTarget): Promise<ComAtprotoRepoStrongRef.Main> {
+  if (quote.cid) return { uri: quote.networkPostId, cid: quote.cid };
+  const ref = parseBlueskyPostRef(quote.networkPostId);
+  if (!ref) throw new PublishError('permanent', 'QUOTE_NOT_FOUND', `not a Bluesky post: ${quote.networkPostId}`);
+  const did = ref.repo.startsWith('did:') ? ref.repo : (await agent.com.atproto.identity.resolveHandle({ handle: ref.repo })).data.did;
+  const stored = await getStored(agent, { repo: did, collection: POST, rkey: ref.rkey });
+  if (!stored) throw new PublishError('permanent', 'QUOTE_NOT_FOUND', `cannot find the quoted Bluesky post ${quote.networkPostId}`);
   return { uri: stored.uri, cid: stored.cid };
 }
 

@@ -53,6 +53,11 @@ export interface ContainerOptions {
   topicTag?: string | null;
   /** UTF-16 offsets, sent to Meta as is (decisions.md). */
   spoilers?: SpoilerRange[];
+  /** Meta's own value: `everyone`, `accounts_you_follow`, … (docs/reference/threads-api.md §4.2). */
+  replyControl?: string | null;
+  quotePostId?: string | null;
+  /** 2 to 4 options; text posts only. */
+  pollOptions?: string[] | null;
 }
 
 export interface MediaContainerOptions extends ContainerOptions {
@@ -342,9 +347,17 @@ function commonFields(options: ContainerOptions): Params {
   return {
     ...optional('reply_to_id', options.replyToId),
     ...optional('topic_tag', options.topicTag),
+    ...optional('reply_control', options.replyControl),
+    ...optional('quote_post_id', options.quotePostId),
+    ...(options.pollOptions?.length ? { poll_attachment: JSON.stringify(pollAttachment(options.pollOptions)) } : {}),
     // A JSON-encoded string inside the form field (docs/reference/threads-api.md §0, §4.6).
     ...(spoilers.length ? { text_entities: JSON.stringify(spoilers.map((s) => ({ entity_type: 'SPOILER', offset: s.offset, length: s.length }))) } : {}),
   };
+}
+
+/** `{ option_a, option_b, option_c?, option_d? }`, a JSON-encoded string in the form (§4.2). */
+function pollAttachment(options: readonly string[]): Record<string, string> {
+  return Object.fromEntries(options.map((text, i) => [`option_${String.fromCharCode(97 + i)}`, text]));
 }
 
 function mediaFields(options: MediaContainerOptions): Params {

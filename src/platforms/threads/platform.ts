@@ -1,4 +1,14 @@
-import { type Analytics, type MediaItem, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
+import type { ReplyControl } from '../../db/schema/index.js';
+import {
+  type Analytics,
+  type MediaItem,
+  type Platform,
+  type PlatformAccount,
+  type PostOptions,
+  PublishError,
+  type PublishedRef,
+  type PublishInput,
+} from '../platform.js';
 import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.js';
 import { checkMediaReachable, type MediaCheckOptions } from './media-check.js';
 
@@ -174,6 +184,7 @@ export class ThreadsPlatform implements Platform {
       replyToId: replyTo?.parent.networkPostId ?? null,
       topicTag: post.topic,
       spoilers: post.spoilerRanges,
+      ...networkOptionFields(post.options),
     };
     const [single, ...rest] = post.media;
     // Meta refuses is_spoiler_media on TEXT posts; with no media there is nothing to blur.
@@ -375,4 +386,19 @@ function throwUnlessFinished(state: ContainerState): void {
   // UNKNOWN is Meta's catch-all; a fresh container may well succeed.
   const kind = state.status === 'ERROR' && state.errorMessage !== 'UNKNOWN' && state.errorMessage !== null ? 'permanent' : 'transient';
   throw new PublishError(kind, 'THREADS_MEDIA_FAILED', `Threads could not process container ${state.id}: ${reason}.`, { outcomeUnknown: false });
+}
+
+/** Who may reply, in Meta's words (decisions.md "Network options"). */
+const REPLY_CONTROL: Record<ReplyControl, string> = {
+  everyone: 'everyone',
+  following: 'accounts_you_follow',
+  followers: 'followers_only',
+  mentioned: 'mentioned_only',
+  nobody: 'parent_post_author_only',
+};
+
+/** reply_control on every post of the thread, the quote and the poll; Bluesky's options are not Meta's. */
+function networkOptionFields(options: PostOptions | undefined) {
+  if (!options) return {};
+  return { replyControl: REPLY_CONTROL[options.replyControl], quotePostId: options.quote?.networkPostId ?? null, pollOptions: options.poll?.options ?? null };
 }

@@ -148,6 +148,28 @@ describe('fake Graph API strictness', () => {
     assert.deepEqual(await state({ media_type: 'IMAGE', image_url: 'http://nowhere.invalid/x.jpg' }), ['ERROR', 'FAILED_DOWNLOADING_IMAGE']);
   });
 
+  test("reply_control takes only Meta's values, a poll only on text and well-formed, quote_post_id only a published media id", async (t) => {
+    const { create, publish, fake } = await setup(t);
+    assertGraphError(await create({ media_type: 'TEXT', text: 'hi', reply_control: 'following' }), 100, /reply_control/);
+    const poll = JSON.stringify({ option_a: 'yes', option_b: 'no' });
+    assertGraphError(await create({ media_type: 'IMAGE', image_url: 'https://img.example/a.png', poll_attachment: poll }), 100, /poll_attachment/);
+    for (const bad of ['{"option_a":"only"}', '{"option_a":"a","option_c":"c"}', '{"option_a":"a","option_b":"b","option_e":"e"}', '["a","b"]', 'nope']) {
+      assertGraphError(await create({ media_type: 'TEXT', text: 'vote', poll_attachment: bad }), 100, /poll_attachment/);
+    }
+    assertGraphError(await create({ media_type: 'TEXT', text: 'vote', poll_attachment: JSON.stringify({ option_a: 'a', option_b: 'b'.repeat(26) }) }), 100);
+    assertGraphError(await create({ media_type: 'TEXT', text: 'quote', quote_post_id: '999999' }), 100, /quote_post_id/);
+
+    const quoted = (await publish((await create({ media_type: 'TEXT', text: 'quoted' })).body.id)).body.id as string;
+    const container = await create({ media_type: 'TEXT', text: 'vote', reply_control: 'mentioned_only', quote_post_id: quoted, poll_attachment: poll });
+    assert.equal(container.status, 200, JSON.stringify(container.body));
+    await publish(container.body.id);
+    const post = fake.published.at(-1)!;
+    assert.deepEqual(
+      { replyControl: post.replyControl, poll: post.poll, quotePostId: post.quotePostId },
+      { replyControl: 'mentioned_only', poll: ['yes', 'no'], quotePostId: quoted },
+    );
+  });
+
   test('containers go IN_PROGRESS → FINISHED → PUBLISHED, expire after 24 h, and publish once', async (t) => {
     const { create, publish, call, clock, fake } = await setup(t, { processingMs: { IMAGE: 5_000 } });
     const id = (await create({ media_type: 'IMAGE', image_url: `${cdn.base}/x.jpg` })).body.id as string;

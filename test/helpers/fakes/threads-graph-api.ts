@@ -96,6 +96,9 @@ export interface PublishedPost {
   replyToId: string | null;
   rootId: string | null;
   quotePostId: string | null;
+  /** reply_control as sent, null when not sent. */
+  replyControl: string | null;
+  poll: string[] | null;
   topicTag: string | null;
   media: MediaRef[];
   childIds: string[];
@@ -544,6 +547,8 @@ export class FakeGraphApi {
       replyToId: spec.replyToId,
       rootId: parent ? (parent.rootId ?? parent.id) : null,
       quotePostId: spec.quotePostId,
+      replyControl: spec.replyControl,
+      poll: spec.poll,
       topicTag: spec.topicTag,
       media,
       childIds: spec.type === 'CAROUSEL' ? spec.childIds.map(() => this.#newId()) : [],
@@ -644,6 +649,8 @@ export class FakeGraphApi {
       root_post: ref(m.rootId),
       replied_to: ref(m.replyToId),
       topic_tag: m.topicTag,
+      reply_audience: m.replyControl ?? undefined,
+      poll_attachment: m.poll ? Object.fromEntries(m.poll.map((o, i) => [`option_${'abcd'[i]}`, o])) : undefined,
       is_spoiler_media: m.isSpoilerMedia,
       text_entities: m.spoilers.length ? m.spoilers.map((s) => ({ entity_type: 'SPOILER', ...s })) : undefined,
       is_verified: false,

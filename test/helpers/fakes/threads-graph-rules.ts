@@ -160,6 +160,10 @@ export interface ContainerSpec {
   childIds: string[];
   replyToId: string | null;
   quotePostId: string | null;
+  /** Meta's value as sent; null when not sent (Meta's default is everyone). */
+  replyControl: string | null;
+  /** The poll's options in order (option_a first). */
+  poll: string[] | null;
   topicTag: string | null;
   spoilers: Spoiler[];
   isSpoilerMedia: boolean;
@@ -190,6 +194,8 @@ export function parseContainerSpec(params: Params, spoilerUnit: SpoilerUnit): Co
     childIds: type === 'CAROUSEL' ? parseChildren(params.children) : [],
     replyToId: params.reply_to_id ?? null,
     quotePostId: params.quote_post_id ?? null,
+    replyControl: params.reply_control ?? null,
+    poll: parsePoll(params.poll_attachment),
     topicTag: parseTopic(params.topic_tag),
     spoilers,
     isSpoilerMedia: readBool(params, 'is_spoiler_media') ?? false,
@@ -248,6 +254,30 @@ function parseChildren(raw: string | undefined): string[] {
   if (ids.length < 2 || ids.length > 20) throw invalidParam('A carousel must have between 2 and 20 children');
   if (new Set(ids).size !== ids.length) throw invalidParam('Carousel children must be distinct');
   return ids;
+}
+
+const POLL_KEYS = ['option_a', 'option_b', 'option_c', 'option_d'];
+const MAX_POLL_OPTION = 25;
+
+/** `poll_attachment`: a JSON-encoded object, option_a and option_b required, c then d optional (§4.2). */
+function parsePoll(raw: string | undefined): string[] | null {
+  if (raw === undefined) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalidParam('Param poll_attachment must be a JSON object');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParam('Param poll_attachment must be a JSON object');
+  const entries = value as Record<string, unknown>;
+  const unknownKey = Object.keys(entries).find((k) => !POLL_KEYS.includes(k));
+  if (unknownKey) throw invalidParam(`Unknown poll_attachment key ${unknownKey}`);
+  const options = POLL_KEYS.map((k) => entries[k]);
+  const given = options.reduce<number>((n, o, i) => (o === undefined ? n : i + 1), 0);
+  if (given < 2 || options.slice(0, given).some((o) => typeof o !== 'string' || o.trim() === '' || [...o].length > MAX_POLL_OPTION)) {
+    throw invalidParam(`Param poll_attachment needs option_a and option_b (then c, d), each 1 to ${MAX_POLL_OPTION} characters`);
+  }
+  return options.slice(0, given) as string[];
 }
 
 function parseTopic(raw: string | undefined): string | null {

@@ -326,6 +326,51 @@ describe('publishPost', () => {
     assert.deepEqual(progress.at(-1), { containerId: postRkey(post.id), networkPostId: ref.networkPostId, cid: ref.cid });
   });
 
+  test("a run stopped after the root was written and before its gates: the retry writes each gate once, at the root's key", async () => {
+    let stopBeforeGate = true;
+    const writes: string[] = [];
+    const fetchStoppingAtGate: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname === '/xrpc/com.atproto.repo.putRecord') {
+        const { collection } = (await request.clone().json()) as { collection: string };
+        if (collection !== POST && stopBeforeGate) {
+          stopBeforeGate = false;
+          throw new TypeError('fetch failed (test: the worker died before the gate)');
+        }
+        writes.push(collection);
+      }
+      return globalThis.fetch(request);
+    };
+    const { platform } = makePlatform({ fetch: fetchStoppingAtGate });
+    const account = platformAccount(bob, pds.url);
+    const post: PostToPublish = {
+      ...newPost('gated root'),
+      options: { replyControl: 'nobody', quotesDisabled: true, quote: null, poll: null, langs: [] },
+    };
+    const rkey = postRkey(post.id);
+    const log = progressLog();
+    const input = { account, post, replyTo: null, onProgress: log.onProgress, confirmLease: async () => {} };
+    const err = await rejection(platform.publishPost({ ...input, progress: emptyProgress() }));
+    assert.equal(err.kind, 'transient');
+    assert.deepEqual(log.saved, [{ containerId: rkey, networkPostId: null, cid: null }], 'not published yet: the post is pending');
+
+    const ref = await platform.publishPost({ ...input, progress: log.saved.at(-1)! });
+    assert.deepEqual(writes, [POST, 'app.bsky.feed.threadgate', 'app.bsky.feed.postgate'], 'the post is found, not written again');
+    const gate = (await bob.agent.com.atproto.repo.getRecord({ repo: bob.did, collection: 'app.bsky.feed.threadgate', rkey })).data.value as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(gate.allow, []);
+    assert.equal(gate.post, ref.networkPostId);
+    assert.equal((await listRecords(bob, 'app.bsky.feed.threadgate')).filter((r) => r.uri.endsWith(rkey)).length, 1);
+    assert.equal((await listRecords(bob, 'app.bsky.feed.postgate')).filter((r) => r.uri.endsWith(rkey)).length, 1);
+
+    // Once more, as after a lost answer: the same records, rewritten in place.
+    await platform.publishPost({ ...input, progress: log.saved.at(-1)! });
+    assert.equal((await listRecords(bob, 'app.bsky.feed.threadgate')).filter((r) => r.uri.endsWith(rkey)).length, 1);
+    assert.equal((await listRecords(bob, POST)).filter((r) => r.uri.endsWith(rkey)).length, 1);
+  });
+
   test('text over 300 graphemes is refused by the PDS as permanent', async () => {
     const { platform } = makePlatform();
     const err = await rejection(publish(platform, platformAccount(alice, pds.url), newPost('é'.repeat(301))));

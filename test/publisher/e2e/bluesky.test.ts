@@ -117,6 +117,80 @@ describeEachDb(
       assert.equal(await loop.runOnce(), 1);
       assert.equal((await listPosts(bsky)).length, 3);
     });
+
+    test('network options: a threadgate on the root, a postgate on every post, langs, quotes of a Skein post and of a bsky.app URL', async () => {
+      const { app, ctx, clock } = env();
+      const user = await createUser(ctx);
+      const bsky = await pds.createAccount(`skeinopt${accountSeq++}${Math.floor(Math.random() * 1000)}`);
+      const connected = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url },
+      });
+      assert.equal(connected.statusCode, 201, connected.body);
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
+      const publishNow = async (payload: object) => {
+        const created = await user.call(app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: connected.json().id, scheduleAt: clock.now().toISOString(), ...payload },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        await loop.runOnce();
+        const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+        assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+        return thread;
+      };
+      const read = async (collection: string, rkey: string) => {
+        try {
+          const res = await bsky.agent.com.atproto.repo.getRecord({ repo: bsky.did, collection, rkey });
+          return { uri: res.data.uri, cid: res.data.cid!, value: res.data.value as Record<string, any> };
+        } catch {
+          return null;
+        }
+      };
+      const rkeyOf = (permaLink: string) => permaLink.split('/').pop()!;
+
+      const quotedPost = (await publishNow({ posts: [{ text: 'to be quoted' }] })).posts[0];
+      const quoted = (await read('app.bsky.feed.post', rkeyOf(quotedPost.permaLink)))!;
+      const thread = await publishNow({
+        replyControl: 'mentioned',
+        quotesDisabled: true,
+        posts: [
+          { text: 'quoting by Skein id', langs: ['en', 'pt-BR'], quote: quotedPost.id },
+          {
+            text: 'quoting by URL',
+            media: [{ url: `${files.base}/cat.png`, altText: 'cat' }],
+            quote: `https://bsky.app/profile/${bsky.handle}/post/${rkeyOf(quotedPost.permaLink)}`,
+          },
+        ],
+      });
+      const [rootKey, replyKey] = thread.posts.map((p: { permaLink: string }) => rkeyOf(p.permaLink));
+      const root = (await read('app.bsky.feed.post', rootKey))!;
+      const reply = (await read('app.bsky.feed.post', replyKey))!;
+      const strong = { uri: quoted.uri, cid: quoted.cid };
+      assert.deepEqual(root.value.langs, ['en', 'pt-BR']);
+      assert.deepEqual(root.value.embed, { $type: 'app.bsky.embed.record', record: strong });
+      assert.equal(reply.value.langs, undefined);
+      assert.equal(reply.value.embed.$type, 'app.bsky.embed.recordWithMedia');
+      assert.deepEqual(reply.value.embed.record.record, strong);
+      assert.equal(reply.value.embed.media.images[0].alt, 'cat');
+
+      const gate = await read('app.bsky.feed.threadgate', rootKey);
+      assert.equal(gate?.value.post, root.uri);
+      assert.deepEqual(gate?.value.allow, [{ $type: 'app.bsky.feed.threadgate#mentionRule' }]);
+      assert.equal(await read('app.bsky.feed.threadgate', replyKey), null, 'the threadgate is on the root only');
+      for (const [key, post] of [
+        [rootKey, root],
+        [replyKey, reply],
+      ] as const) {
+        const postgate = await read('app.bsky.feed.postgate', key);
+        assert.equal(postgate?.value.post, post.uri);
+        assert.deepEqual(postgate?.value.embeddingRules, [{ $type: 'app.bsky.feed.postgate#disableRule' }]);
+      }
+      assert.equal(await read('app.bsky.feed.postgate', rkeyOf(quotedPost.permaLink)), null, 'a thread without the options gets no gate');
+      assert.equal(await read('app.bsky.feed.threadgate', rkeyOf(quotedPost.permaLink)), null);
+    });
   },
   { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
 );

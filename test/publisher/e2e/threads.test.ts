@@ -91,6 +91,80 @@ describeEachDb(
       assert.equal(fake.published.filter((p) => p.ownerId === userId).length, 3);
     });
 
+    test('network options: reply_control on every post, a quoted Skein post as its media id, a poll as poll_attachment', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await connectThroughOAuth(app, user, 'optioner');
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
+      const publishNow = async (payload: object) => {
+        const created = await user.call(app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), ...payload },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        await loop.runOnce();
+        const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+        assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+        return thread;
+      };
+      const quoted = (await publishNow({ posts: [{ text: 'to be quoted' }] })).posts[0];
+      const quotedMedia = fake.published.find((p) => p.text === 'to be quoted')!;
+      assert.equal(quotedMedia.replyControl, 'everyone');
+
+      await publishNow({
+        replyControl: 'nobody',
+        posts: [
+          { text: 'which one?', poll: { options: ['this', 'that', 'neither'] } },
+          { text: 'quoting by Skein id', quote: quoted.id },
+          { text: 'quoting by media id', quote: quotedMedia.id },
+        ],
+      });
+      const [vote, bySkeinId, byMediaId] = ['which one?', 'quoting by Skein id', 'quoting by media id'].map(
+        (text) => fake.published.find((p) => p.text === text)!,
+      );
+      assert.deepEqual(
+        [vote, bySkeinId, byMediaId].map((p) => p!.replyControl),
+        ['parent_post_author_only', 'parent_post_author_only', 'parent_post_author_only'],
+      );
+      assert.deepEqual(vote!.poll, ['this', 'that', 'neither']);
+      assert.equal(vote!.quotePostId, null);
+      assert.equal(bySkeinId!.quotePostId, quotedMedia.id);
+      assert.equal(byMediaId!.quotePostId, quotedMedia.id);
+    });
+
+    test('a quoted Skein post deleted before publishing fails the post with QUOTE_NOT_FOUND, and nothing is sent', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await connectThroughOAuth(app, user, 'quoter');
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
+      const first = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'soon gone' }] },
+      });
+      await loop.runOnce();
+      const quotedThread = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${first.json().threadId}` })).json().thread;
+      assert.equal(quotedThread.status, 'PUBLISHED');
+      const second = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: provider.id,
+          scheduleAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+          posts: [{ text: 'quoting the gone', quote: quotedThread.posts[0].id }],
+        },
+      });
+      assert.equal(second.statusCode, 201, second.body);
+      await ctx.db.deleteFrom('threads').where('id', '=', quotedThread.threadId).execute();
+      clock.advance(60_000);
+      await loop.runOnce();
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${second.json().threadId}` })).json();
+      assert.equal(thread.status, 'FAILED');
+      assert.equal(thread.posts[0].error.code, 'QUOTE_NOT_FOUND');
+      assert.equal(fake.published.filter((p) => p.text === 'quoting the gone').length, 0);
+    });
+
     test('tokens are refreshed before expiry; a refused refresh expires the provider and publishing fails clearly', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);

@@ -43,6 +43,9 @@ export interface paths {
                                 provider: "THREADS" | "BLUESKY";
                                 providerUserId: string;
                                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+                                /** @description Who may reply to the thread; default everyone */
+                                replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                                quotesDisabled: boolean;
                                 posts: {
                                     /** @description Opaque identifier */
                                     id: string;
@@ -66,6 +69,13 @@ export interface paths {
                                     }[];
                                     isSpoilerMedia: boolean;
                                     linkPreview: boolean;
+                                    quote: string | null;
+                                    poll: {
+                                        /** @description 2 to 4 options of 1 to 25 characters */
+                                        options: string[];
+                                    } | null;
+                                    langs: string[];
+                                    contentWarning: string | null;
                                     status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                                     publishedAt: string | null;
                                     permaLink: string | null;
@@ -170,6 +180,16 @@ export interface paths {
                             isSpoilerMedia?: boolean;
                             /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
                             linkPreview?: boolean;
+                            /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                            quote?: string | null;
+                            poll?: {
+                                /** @description 2 to 4 options of 1 to 25 characters */
+                                options: string[];
+                            } | null;
+                            /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                            langs?: string[];
+                            /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                            contentWarning?: string | null;
                         }[];
                         /**
                          * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
@@ -186,6 +206,10 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
+                        /** @description Who may reply to the thread; default everyone */
+                        replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                        /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                        quotesDisabled?: boolean;
                     };
                 };
             };
@@ -323,6 +347,9 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 createdAt: string;
+                                /** @description Who may reply to the thread; default everyone */
+                                replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                                quotesDisabled: boolean;
                                 posts: {
                                     /** @description Opaque identifier */
                                     id: string;
@@ -346,6 +373,13 @@ export interface paths {
                                     }[];
                                     isSpoilerMedia: boolean;
                                     linkPreview: boolean;
+                                    quote: string | null;
+                                    poll: {
+                                        /** @description 2 to 4 options of 1 to 25 characters */
+                                        options: string[];
+                                    } | null;
+                                    langs: string[];
+                                    contentWarning: string | null;
                                 }[];
                             }[];
                             count: number;
@@ -788,6 +822,16 @@ export interface paths {
                             isSpoilerMedia?: boolean;
                             /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
                             linkPreview?: boolean;
+                            /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                            quote?: string | null;
+                            poll?: {
+                                /** @description 2 to 4 options of 1 to 25 characters */
+                                options: string[];
+                            } | null;
+                            /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                            langs?: string[];
+                            /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                            contentWarning?: string | null;
                         }[];
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
@@ -799,6 +843,10 @@ export interface paths {
                         scheduleAt?: string;
                         /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
                         queue?: boolean;
+                        /** @description Who may reply to the thread; default everyone */
+                        replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                        /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                        quotesDisabled?: boolean;
                     };
                 };
             };
@@ -5669,6 +5717,9 @@ export interface components {
             provider: "THREADS" | "BLUESKY";
             providerUserId: string;
             status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            /** @description Who may reply to the thread; default everyone */
+            replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+            quotesDisabled: boolean;
             posts: {
                 /** @description Opaque identifier */
                 id: string;
@@ -5692,6 +5743,13 @@ export interface components {
                 }[];
                 isSpoilerMedia: boolean;
                 linkPreview: boolean;
+                quote: string | null;
+                poll: {
+                    /** @description 2 to 4 options of 1 to 25 characters */
+                    options: string[];
+                } | null;
+                langs: string[];
+                contentWarning: string | null;
                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                 publishedAt: string | null;
                 permaLink: string | null;
