@@ -11,8 +11,8 @@
  * thumbnail), alt text, a second one, a reorder, one dropped on the post and one pasted into its
  * text, the dropped one removed, a text file named .png (the API's 415 message on that item);
  * saved in one request, and read back through the API (urls and alt texts in order). On a
- * Threads thread: the reachability notice on an upload and on a private URL before any save, and
- * the server's 400 on the item after one.
+ * Threads thread: a video's first-frame thumbnail, the reachability notice on uploads and on a
+ * private URL before any save, and the server's 400 on each item after one.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -37,7 +37,7 @@ import {
   waitFor,
 } from '../helpers/browser.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
-import { pngBytes } from '../helpers/media-files.js';
+import { mp4Bytes, pngBytes } from '../helpers/media-files.js';
 
 const PASSWORD = 'a long media password';
 const EMAIL = 'media@localhost';
@@ -311,21 +311,31 @@ async function threadsReach(page: Page, width: 'desktop' | 'phone') {
   assert.match(said, /loopback/);
   assert.match(said, /set PUBLIC_URL to a public address/);
   assert.match(said, /S3/);
+  // A video: its first frame as the thumbnail, read from the upload with only its metadata asked for.
+  await choose(page, { name: 'clip.mp4', mimeType: 'video/mp4', buffer: mp4Bytes() });
+  const video = page.getByRole('listitem', { name: 'Video 2 of post 1' }).locator('video');
+  await video.waitFor();
+  const [newest] = (await api('/api/v1/media')).media;
+  assert.equal(newest.type, 'VIDEO');
+  assert.equal(await video.getAttribute('src'), `${newest.url}#t=0.1`);
+  assert.equal(await video.getAttribute('preload'), 'metadata');
+  await page.locator('[data-media-reach="1"]').waitFor();
   // A URL typed for media elsewhere, on a private address.
   await page.getByRole('button', { name: 'Add by URL' }).click();
-  await page.getByLabel('Image 2 URL').fill('http://192.168.1.20/cat.jpg');
-  assert.match((await page.locator('[data-media-reach="1"]').textContent()) ?? '', /private.*Use a URL on a public host/);
-  await page.getByLabel('Image 2 URL').fill('https://cdn.example.com/cat.jpg');
-  await page.locator('[data-media-reach="1"]').waitFor({ state: 'detached' });
+  await page.getByLabel('Image 3 URL').fill('http://192.168.1.20/cat.jpg');
+  assert.match((await page.locator('[data-media-reach="2"]').textContent()) ?? '', /private.*Use a URL on a public host/);
+  await page.getByLabel('Image 3 URL').fill('https://cdn.example.com/cat.jpg');
+  await page.locator('[data-media-reach="2"]').waitFor({ state: 'detached' });
   assert.deepEqual(sent, [], 'the notices come before any save');
   await shoot(page, `editor-media-threads-${width}`);
   await page.setViewportSize(width === 'desktop' ? DESKTOP : PHONE);
   // Out again: the server would look its name up, which a test does not do.
-  await page.getByRole('button', { name: 'Remove image 2 of post 1' }).click();
+  await page.getByRole('button', { name: 'Remove image 3 of post 1' }).click();
 
   // The server says the same at save, and its message is shown on the item.
   await page.getByRole('button', { name: 'Save as draft' }).click();
   assert.match(await fieldError(page, 'posts.0.media.0.url'), /Threads fetches media itself and cannot fetch this URL/);
+  assert.match(await fieldError(page, 'posts.0.media.1.url'), /Threads fetches media itself and cannot fetch this URL/);
   assert.equal(await notice.count(), 0, 'the server’s message replaces the editor’s');
   assert.equal(sent.length, 1);
 }
