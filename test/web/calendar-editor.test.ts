@@ -171,7 +171,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   await page.getByRole('button', { name: 'Mark selection as spoiler' }).click();
   await page.getByRole('list', { name: 'Spoilers of post 1' }).getByText('Rosebud was the sled').waitFor();
   assert.match((await page.locator('[data-counter="0"]').textContent()) ?? '', /^33 \/ 500 bytes/);
-  await page.getByRole('button', { name: 'Add image' }).click();
+  await page.getByRole('button', { name: 'Add by URL' }).click();
   await page.getByLabel('Image 1 URL').fill('https://example.com/sled.jpg');
   await page.getByLabel('Image 1 alt text').fill('A wooden sled in the snow');
   await page.getByRole('button', { name: 'Add post' }).click();

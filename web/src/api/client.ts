@@ -52,6 +52,14 @@ export function isChangedElsewhere(error: ApiError | null): boolean {
 interface Transport {
   client: Client;
   setCsrf(token: string | null): void;
+  /** What a request made outside the typed client (an upload, for its progress) must do the same. */
+  session: Session;
+}
+
+/** The session's part of a request the typed client does not make. */
+export interface Session {
+  csrf(): string | null;
+  onSignedOut(): void;
 }
 
 /** `onSignedOut` runs when the API answers 401 to a signed-in call (the session ended). */
@@ -78,8 +86,17 @@ export function createTransport(onSignedOut: () => void): Transport {
     setCsrf: (token) => {
       csrf = token;
     },
+    session: { csrf: () => csrf, onSignedOut },
   };
 }
+
+/** The ApiError of a failed answer: its problem+json body (parsed, if any), else the status line. */
+export function problemError(status: number, statusText: string, body: unknown): ApiError {
+  const problem = (body && typeof body === 'object' ? body : {}) as { code?: string; detail?: string; errors?: FieldFault[] };
+  return new ApiError(status, problem.code ?? `HTTP_${status}`, problem.detail ?? statusText, problem.errors ?? []);
+}
+
+export const NETWORK_ERROR_DETAIL = 'Skein could not be reached. Check the connection and try again.';
 
 type Fetched<D> = { data?: D; error?: unknown; response: Response };
 
@@ -89,12 +106,11 @@ export async function answer<D>(request: Promise<Fetched<D>>): Promise<{ body: D
   try {
     fetched = await request;
   } catch {
-    throw new ApiError(0, 'NETWORK', 'Skein could not be reached. Check the connection and try again.');
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR_DETAIL);
   }
   const { data, error, response } = fetched;
   if (response.ok) return { body: data as D, etag: response.headers.get('etag') };
-  const problem = (error && typeof error === 'object' ? error : {}) as { code?: string; detail?: string; errors?: FieldFault[] };
-  throw new ApiError(response.status, problem.code ?? `HTTP_${response.status}`, problem.detail ?? response.statusText, problem.errors ?? []);
+  throw problemError(response.status, response.statusText, error);
 }
 
 /** The answer's body, or the API's error as an ApiError. */

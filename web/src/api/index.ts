@@ -1,6 +1,7 @@
 import { accountApi, authApi, autoPlugApi, keysApi, teamsApi } from './account.js';
 import { analyticsApi } from './analytics.js';
 import { createTransport } from './client.js';
+import { mediaApi } from './media.js';
 import { providersApi, timeSlotsApi } from './providers.js';
 import { followUpsApi, tagsApi, threadsApi } from './threads.js';
 import { webhooksApi } from './webhooks.js';
@@ -11,7 +12,7 @@ import { webhooksApi } from './webhooks.js';
  * server's OpenAPI document (openapi.d.ts, `npm run openapi:web`; npm test checks it is current).
  */
 export function createApi(onSignedOut: () => void) {
-  const { client, setCsrf } = createTransport(onSignedOut);
+  const { client, setCsrf, session } = createTransport(onSignedOut);
   return {
     setCsrf,
     auth: authApi(client),
@@ -24,6 +25,7 @@ export function createApi(onSignedOut: () => void) {
     threads: threadsApi(client),
     tags: tagsApi(client),
     followUps: followUpsApi(client),
+    media: mediaApi(client, session),
     analytics: analyticsApi(client),
     webhooks: webhooksApi(client),
   };

@@ -1,9 +1,30 @@
-import { useRef } from 'preact/hooks';
-import type { ApiError } from '../api/client.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api/client.js';
 import type { Network } from '../api/providers.js';
 import type { SpoilerRange } from '../api/threads.js';
+import { useApp } from '../app.js';
+import { unreachableHost } from '../media-hosts.js';
 import { countText } from '../text-rules.js';
 import { Field } from './field.js';
+
+/**
+ * One image or video of a post: a file uploaded here (chosen, dropped or pasted; its `url` is the
+ * upload's once it is stored) or a URL typed for media hosted elsewhere. `key` keeps an item's
+ * row (and its upload) across reorders.
+ */
+export interface MediaDraft {
+  key: string;
+  source: 'upload' | 'link';
+  url: string;
+  altText: string;
+  type: 'IMAGE' | 'VIDEO';
+  /** The file's name, for an upload. */
+  name?: string;
+  /** While the file is being sent: the share of its bytes sent, 0 to 1. */
+  progress?: number;
+  /** Why the upload failed (the API's message). */
+  error?: string;
+}
 
 /** One post of a thread being written (`id` once saved; `key` keeps the textarea across reorders). */
 export interface PostDraft {
@@ -11,14 +32,50 @@ export interface PostDraft {
   id?: string;
   text: string;
   topic: string;
-  media: Array<{ url: string; altText: string }>;
+  media: MediaDraft[];
   spoilerRanges: SpoilerRange[];
 }
 
 let nextKey = 0;
-export function newPostDraft(): PostDraft {
+function newKey(): string {
   nextKey++;
-  return { key: `new-${nextKey}`, text: '', topic: '', media: [], spoilerRanges: [] };
+  return `new-${nextKey}`;
+}
+
+export function newPostDraft(): PostDraft {
+  return { key: newKey(), text: '', topic: '', media: [], spoilerRanges: [] };
+}
+
+const VIDEO_URL = /\.(mp4|mov|m4v)(\?|#|$)/i;
+/** Where an upload is served: `<PUBLIC_URL>/media/<22-character id>.<ext>`. */
+const UPLOAD_URL = /\/media\/[A-Za-z0-9_-]{22}\.[a-z0-9]+$/;
+/** What the API accepts (it reads the kind from the bytes; this only narrows the file chooser). */
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,video/mp4,video/quicktime';
+
+/** A saved post's media as editor items. */
+export function mediaDrafts(media: Array<{ url: string; altText: string | null; type: string }>): MediaDraft[] {
+  return media.map((m) => ({
+    key: newKey(),
+    source: UPLOAD_URL.test(m.url) ? 'upload' : 'link',
+    url: m.url,
+    altText: m.altText ?? '',
+    type: m.type === 'VIDEO' || VIDEO_URL.test(m.url) ? 'VIDEO' : 'IMAGE',
+  }));
+}
+
+/** An item the post is saved with: a URL, and no upload under way or failed. */
+function sendable(m: MediaDraft): boolean {
+  return m.url.trim() !== '' && m.progress === undefined && m.error === undefined;
+}
+
+/** The `media` a post is saved with, in order; the API's faults name these indexes. */
+export function mediaBody(post: PostDraft): Array<{ url: string; altText?: string }> {
+  return post.media.filter(sendable).map((m) => ({ url: m.url.trim(), ...(m.altText.trim() ? { altText: m.altText.trim() } : {}) }));
+}
+
+/** Whether a file of any post is still being sent. */
+export function uploading(posts: PostDraft[]): boolean {
+  return posts.some((p) => p.media.some((m) => m.progress !== undefined));
 }
 
 /** The API's message for `path`, or for anything under it (`posts.0.spoilerRanges.1.offset`). */
@@ -32,8 +89,11 @@ export function PostEditor(props: {
   index: number;
   count: number;
   network: Network;
+  /** The workspace the thread's account belongs to (a team id or "personal"): its uploads go there. */
+  teamId: string | undefined;
   error: ApiError | null;
-  onChange: (post: PostDraft) => void;
+  /** Applied to the post as it is when the change lands (an upload ends after other edits). */
+  onChange: (update: (post: PostDraft) => PostDraft) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
@@ -41,7 +101,10 @@ export function PostEditor(props: {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const counter = countText(network, post.text);
   const path = `posts.${index}`;
-  const update = (patch: Partial<PostDraft>) => props.onChange({ ...post, ...patch });
+  const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
+  const uploads = useUploads(props.teamId, props.onChange);
+  const [dropping, setDropping] = useState(false);
+  const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
 
   const markSpoiler = () => {
     const el = textarea.current;
@@ -53,7 +116,32 @@ export function PostEditor(props: {
   };
 
   return (
-    <li class="card post-editor" data-post={index}>
+    <li
+      class={`card post-editor${dropping ? ' dropping' : ''}`}
+      data-post={index}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        // Leaving for one of the post's own fields is not leaving the post.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDropping(false);
+        uploads.add(Array.from(e.dataTransfer?.files ?? []));
+      }}
+      onPaste={(e) => {
+        // Only files: pasted text goes into the field as usual.
+        const files = Array.from(e.clipboardData?.files ?? []);
+        if (!files.length) return;
+        e.preventDefault();
+        uploads.add(files);
+      }}
+    >
       <div class="post-head">
         <h3>Post {index + 1}</h3>
         <div class="post-tools">
@@ -123,32 +211,210 @@ export function PostEditor(props: {
           {(control) => <input {...control} value={post.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />}
         </Field>
       )}
-      <fieldset class="media">
-        <legend>Images of post {index + 1}</legend>
-        {post.media.map((m, j) => {
-          const setMedia = (patch: Partial<PostDraft['media'][number]>) => update({ media: post.media.map((x, k) => (k === j ? { ...x, ...patch } : x)) });
-          return (
-            <div class="media-row" key={j}>
-              <Field label={`Image ${j + 1} URL`} name={`${path}.media.${j}.url`} error={faultAt(props.error, `${path}.media.${j}.url`)}>
-                {(control) => <input {...control} type="url" inputMode="url" value={m.url} onInput={(e) => setMedia({ url: e.currentTarget.value })} />}
-              </Field>
-              <Field label={`Image ${j + 1} alt text`} name={`${path}.media.${j}.altText`} error={faultAt(props.error, `${path}.media.${j}.altText`)}>
-                {(control) => <input {...control} value={m.altText} onInput={(e) => setMedia({ altText: e.currentTarget.value })} />}
-              </Field>
-              <button
-                type="button"
-                aria-label={`Remove image ${j + 1} of post ${index + 1}`}
-                onClick={() => update({ media: post.media.filter((_, k) => k !== j) })}
-              >
-                Remove image
-              </button>
-            </div>
-          );
-        })}
-        <button type="button" onClick={() => update({ media: [...post.media, { url: '', altText: '' }] })}>
-          Add image
-        </button>
-      </fieldset>
+      <MediaList post={post} path={path} postNumber={index + 1} network={network} error={props.error} onChange={props.onChange} uploads={uploads} />
     </li>
+  );
+}
+
+/** Uploads of one post: each file is sent at once, its item updated as its bytes go out. */
+function useUploads(teamId: string | undefined, onChange: (update: (post: PostDraft) => PostDraft) => void) {
+  const { api } = useApp();
+  const running = useRef(new Map<string, AbortController>());
+  // A post removed (or the page left) stops its uploads: nothing would show their outcome.
+  useEffect(
+    () => () => {
+      for (const upload of running.current.values()) upload.abort();
+    },
+    [],
+  );
+  const setItem = (key: string, patch: Partial<MediaDraft>) => onChange((p) => ({ ...p, media: p.media.map((m) => (m.key === key ? { ...m, ...patch } : m)) }));
+  return {
+    add(files: File[]) {
+      for (const file of files) {
+        const key = newKey();
+        const controller = new AbortController();
+        running.current.set(key, controller);
+        const type = file.type.startsWith('video/') ? 'VIDEO' : 'IMAGE';
+        onChange((p) => ({ ...p, media: [...p.media, { key, source: 'upload', url: '', altText: '', type, name: file.name, progress: 0 }] }));
+        api.media
+          .upload(file, { ...(teamId ? { teamId } : {}), signal: controller.signal, onProgress: (sent) => setItem(key, { progress: sent }) })
+          .then((media) => setItem(key, { url: media.url, type: media.type, progress: undefined }))
+          .catch((err: unknown) => {
+            if (err instanceof DOMException && err.name === 'AbortError') return;
+            setItem(key, { progress: undefined, error: err instanceof ApiError ? err.detail : String(err) });
+          })
+          .finally(() => running.current.delete(key));
+      }
+    },
+    /** Stops the item's upload, if it is still under way. */
+    cancel(key: string) {
+      running.current.get(key)?.abort();
+    },
+  };
+}
+
+type Uploads = ReturnType<typeof useUploads>;
+
+/** A post's images and videos: thumbnails, alt text beside each, order, uploads and URLs. */
+function MediaList(props: {
+  post: PostDraft;
+  path: string;
+  postNumber: number;
+  network: Network;
+  error: ApiError | null;
+  onChange: (update: (post: PostDraft) => PostDraft) => void;
+  uploads: Uploads;
+}) {
+  const { post, path, postNumber } = props;
+  const chooser = useRef<HTMLInputElement>(null);
+  const setMedia = (media: (list: MediaDraft[]) => MediaDraft[]) => props.onChange((p) => ({ ...p, media: media(p.media) }));
+  const setItem = (key: string, patch: Partial<MediaDraft>) => setMedia((list) => list.map((m) => (m.key === key ? { ...m, ...patch } : m)));
+  const move = (key: string, by: -1 | 1) =>
+    setMedia((list) => {
+      const from = list.findIndex((m) => m.key === key);
+      const next = [...list];
+      const [moved] = next.splice(from, 1);
+      next.splice(from + by, 0, moved!);
+      return next;
+    });
+  // The API's faults name an item by its index in what was sent, which leaves out the items
+  // still uploading or failed: each shown item's index there, or -1.
+  let sent = 0;
+  const sentIndex = post.media.map((m) => (sendable(m) ? sent++ : -1));
+  const listFault = props.error?.at(`${path}.media`);
+
+  return (
+    <fieldset class="media">
+      <legend>Images and videos of post {postNumber}</legend>
+      {post.media.length > 0 && (
+        <ol class="media-items">
+          {post.media.map((m, j) => {
+            const label = `${m.type === 'VIDEO' ? 'Video' : 'Image'} ${j + 1}`;
+            const faultPath = sentIndex[j]! >= 0 ? `${path}.media.${sentIndex[j]}` : null;
+            const urlFault = faultPath ? faultAt(props.error, `${faultPath}.url`) : undefined;
+            const unreachable = props.network === 'THREADS' && !urlFault && m.url ? unreachableHost(m.url) : null;
+            return (
+              <li key={m.key} class="media-item" aria-label={`${label} of post ${postNumber}`} data-media={j}>
+                <div class="media-thumb">
+                  {m.source === 'upload' && m.url && m.progress === undefined ? (
+                    m.type === 'VIDEO' ? (
+                      // The first frame as the poster: only the metadata and that frame are read.
+                      <video src={`${m.url}#t=0.1`} preload="metadata" muted playsInline aria-label={`${label} preview`} />
+                    ) : (
+                      <img src={m.url} alt={`${label} preview`} />
+                    )
+                  ) : (
+                    <span class="media-placeholder" aria-hidden="true">
+                      {m.type === 'VIDEO' ? '▶' : '▨'}
+                    </span>
+                  )}
+                </div>
+                <div class="media-fields">
+                  {m.source === 'upload' && m.name && <p class="media-name">{m.name}</p>}
+                  {m.progress !== undefined && (
+                    <div class="media-progress">
+                      <progress max={1} value={m.progress} aria-label={`Uploading ${m.name ?? label}`} />
+                      <span>{Math.round(m.progress * 100)}%</span>
+                    </div>
+                  )}
+                  {m.error && (
+                    <p class="field-error" role="alert" data-media-error={j}>
+                      {m.error}
+                    </p>
+                  )}
+                  {m.source === 'link' && (
+                    <Field label={`${label} URL`} name={`${path}.media.${j}.url`} error={urlFault}>
+                      {(control) => (
+                        <input
+                          {...control}
+                          type="url"
+                          inputMode="url"
+                          value={m.url}
+                          onInput={(e) => {
+                            const url = e.currentTarget.value;
+                            setItem(m.key, { url, type: VIDEO_URL.test(url) ? 'VIDEO' : 'IMAGE' });
+                          }}
+                        />
+                      )}
+                    </Field>
+                  )}
+                  {m.source === 'upload' && urlFault && (
+                    <p class="field-error" data-field-error={`${path}.media.${j}.url`}>
+                      {urlFault}
+                    </p>
+                  )}
+                  {unreachable && (
+                    <p class="media-reach" data-media-reach={j}>
+                      Threads fetches media itself and cannot fetch this one: {unreachable}.{' '}
+                      {m.source === 'upload'
+                        ? 'Uploads are served at PUBLIC_URL: set PUBLIC_URL to a public address (or keep uploads in S3 storage, SKEIN_MEDIA_S3_BUCKET) before this is published.'
+                        : 'Use a URL on a public host.'}
+                    </p>
+                  )}
+                  {!m.error && (
+                    <Field
+                      label={`${label} alt text`}
+                      name={`${path}.media.${j}.altText`}
+                      error={faultPath ? faultAt(props.error, `${faultPath}.altText`) : undefined}
+                    >
+                      {(control) => <input {...control} value={m.altText} onInput={(e) => setItem(m.key, { altText: e.currentTarget.value })} />}
+                    </Field>
+                  )}
+                </div>
+                <div class="media-tools">
+                  <button type="button" aria-label={`Move ${label.toLowerCase()} of post ${postNumber} up`} disabled={j === 0} onClick={() => move(m.key, -1)}>
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Move ${label.toLowerCase()} of post ${postNumber} down`}
+                    disabled={j === post.media.length - 1}
+                    onClick={() => move(m.key, 1)}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Remove ${label.toLowerCase()} of post ${postNumber}`}
+                    onClick={() => {
+                      props.uploads.cancel(m.key);
+                      setMedia((list) => list.filter((x) => x.key !== m.key));
+                    }}
+                  >
+                    Remove
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {listFault && (
+        <p class="field-error" data-field-error={`${path}.media`}>
+          {listFault}
+        </p>
+      )}
+      <div class="media-add">
+        <input
+          ref={chooser}
+          type="file"
+          accept={ACCEPT}
+          multiple
+          hidden
+          onChange={(e) => {
+            props.uploads.add(Array.from(e.currentTarget.files ?? []));
+            // Cleared, so choosing the same file again is a change too.
+            e.currentTarget.value = '';
+          }}
+        />
+        <button type="button" onClick={() => chooser.current?.click()}>
+          Add image or video
+        </button>
+        <button type="button" onClick={() => setMedia((list) => [...list, { key: newKey(), source: 'link', url: '', altText: '', type: 'IMAGE' }])}>
+          Add by URL
+        </button>
+        <span class="hint">or drop files on the post, or paste an image</span>
+      </div>
+    </fieldset>
   );
 }

@@ -5,7 +5,7 @@ import { providerOf, type Tag, type Thread, threadPath } from '../api/threads.js
 import { useApp } from '../app.js';
 import { Field } from '../components/field.js';
 import { FollowUps } from '../components/follow-ups.js';
-import { faultAt, newPostDraft, type PostDraft, PostEditor } from '../components/post-editor.js';
+import { faultAt, mediaBody, mediaDrafts, newPostDraft, type PostDraft, PostEditor, uploading } from '../components/post-editor.js';
 import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
@@ -14,7 +14,7 @@ import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
-const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media\.\d+\.(url|altText)|spoilerRanges(\..*)?))$/;
+const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media(\.\d+\.(url|altText))?|spoilerRanges(\..*)?))$/;
 
 type Action = 'draft' | 'schedule' | 'queue';
 
@@ -78,7 +78,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           id: p.id,
           text: p.content,
           topic: p.topic ?? '',
-          media: p.postMedia.map((m) => ({ url: m.url, altText: m.altText ?? '' })),
+          media: mediaDrafts(p.postMedia),
           spoilerRanges: p.spoilerRanges,
         })),
       );
@@ -103,7 +103,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       ...(p.id ? { id: p.id } : {}),
       text: p.text,
       ...(p.topic.trim() && network === 'THREADS' ? { topic: p.topic.trim() } : {}),
-      media: p.media.filter((m) => m.url.trim()).map((m) => ({ url: m.url.trim(), ...(m.altText.trim() ? { altText: m.altText.trim() } : {}) })),
+      media: mediaBody(p),
       ...(network === 'THREADS' ? { spoilerRanges: p.spoilerRanges } : {}),
     }));
 
@@ -113,6 +113,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const save = (action: Action) =>
     run(async () => {
       setNotice('');
+      if (uploading(posts)) throw new ApiError(400, 'UPLOADING', 'A file is still uploading: save once its progress bar is gone.');
       if (action === 'schedule' && !when) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'Choose a time', [{ path: 'scheduleAt', message: 'choose a date and time to schedule' }]);
       }
@@ -181,7 +182,8 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   if (loadError) return <Missing message={loadError} />;
   if (threadId && !thread) return <section aria-busy="true" class="editor-page editor-loading" />;
 
-  const updatePost = (i: number, post: PostDraft) => setPosts(posts.map((p, k) => (k === i ? post : p)));
+  // By key, on the posts as they are when it lands: an upload ends after other edits and moves.
+  const updatePost = (key: string, update: (post: PostDraft) => PostDraft) => setPosts((all) => all.map((p) => (p.key === key ? update(p) : p)));
   const movePost = (i: number, by: -1 | 1) => {
     const next = [...posts];
     const [moved] = next.splice(i, 1);
@@ -263,8 +265,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
                 index={i}
                 count={posts.length}
                 network={network}
+                teamId={provider ? (provider.teamId ?? 'personal') : undefined}
                 error={error}
-                onChange={(p) => updatePost(i, p)}
+                onChange={(update) => updatePost(post.key, update)}
                 onMove={(by) => movePost(i, by)}
                 onRemove={() => setPosts(posts.filter((_, k) => k !== i))}
               />
