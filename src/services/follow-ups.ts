@@ -69,7 +69,8 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
   const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
   const media = mediaItems(isRecord(body) ? body.media : undefined);
-  return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media))];
+  const uploads = thread ? await uploadedMediaFaults(ctx, ctx.db, workspaceOf(thread), mediaUrlsAt(isRecord(body) ? body.media : undefined, 'media')) : [];
+  return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
 }
 
 /**

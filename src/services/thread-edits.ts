@@ -141,7 +141,8 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   const media = mediaItems(isRecord(patch) ? patch.media : undefined);
-  return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media))];
+  const uploads = thread ? await uploadedMediaFaults(ctx, ctx.db, thread.workspace, mediaUrlsAt(isRecord(patch) ? patch.media : undefined, 'media')) : [];
+  return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
 }
 
 /**
@@ -172,6 +173,7 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
   if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
+  if (thread) faults.add(...(await uploadedMediaFaults(ctx, ctx.db, thread.workspace, postMediaUrls(fields.posts))));
   checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import sharp from 'sharp';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { hugePngHeader, jpegBytes, mp4Bytes, pngBytes } from '../helpers/media-files.js';
-import { createTeamWith, createUser, type TestUser } from '../helpers/seeds.js';
+import { createProvider, createTeamWith, createUser, type TestUser } from '../helpers/seeds.js';
 
 /** A multipart/form-data body with one file part (what `curl -F file=@name` sends). */
 export function multipartBody(bytes: Buffer, options: { field?: string; filename?: string; type?: string } = {}) {
@@ -231,6 +231,52 @@ describeEachDb('media: uploads and serving', (env) => {
     }
     assert.equal(await mediaRows(env()), rowsBefore);
     assert.deepEqual(await storedFiles(env()), filesBefore);
+  });
+
+  test("another workspace's upload is a fault beside shape faults too: create, edit post, edit thread, follow-up", async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const stranger = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account, 'BLUESKY');
+    const foreign = (await upload(stranger, await pngBytes(8, 8), 'image/png')).json().url as string;
+    const created = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: provider.id, scheduleAt: '2030-01-01T10:00:00Z', posts: [{ text: 'one' }] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const threadId = created.json().threadId as string;
+    const postId = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread.posts[0].id as string;
+    // Each request also has a shape fault (a number where a string goes), so its content rules run
+    // on the faults-only path: the foreign upload must be named there as well.
+    const cases = [
+      {
+        method: 'POST' as const,
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, posts: [{ text: 'x', topic: 1, media: [{ url: foreign }] }] },
+        path: 'posts.0.media.0.url',
+      },
+      { method: 'PATCH' as const, url: `/api/v1/posts/${threadId}/posts/${postId}`, payload: { content: 1, media: [{ url: foreign }] }, path: 'media.0.url' },
+      {
+        method: 'PUT' as const,
+        url: `/api/v1/posts/${threadId}/edit`,
+        payload: { posts: [{ text: 'x', topic: 1, media: [{ url: foreign }] }] },
+        path: 'posts.0.media.0.url',
+      },
+      {
+        method: 'POST' as const,
+        url: `/api/v1/posts/${threadId}/follow-ups`,
+        payload: { text: 1, delayMinutes: 5, media: [{ url: foreign }] },
+        path: 'media.0.url',
+      },
+    ];
+    for (const c of cases) {
+      const res = await user.call(app, { method: c.method, url: c.url, payload: c.payload });
+      assert.equal(res.statusCode, 400, `${c.method} ${c.url}: ${res.body}`);
+      const paths = res.json().errors.map((e: { path: string }) => e.path);
+      assert.ok(paths.includes(c.path), `${c.method} ${c.url}: ${JSON.stringify(paths)}`);
+      assert.ok(paths.length >= 2, `${c.method} ${c.url}: the shape fault too, ${JSON.stringify(paths)}`);
+    }
   });
 
   test('uploads need a key; serving needs none', async () => {
