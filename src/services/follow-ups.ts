@@ -10,7 +10,7 @@ import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
 import { assertFollowUpDeletable } from './edit-rules.js';
-import { mediaUrlsAt, uploadedMediaFaults } from './media.js';
+import { mediaListAt, mediaUseFaults } from './media.js';
 import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireAccessibleThread } from './thread-access.js';
 
@@ -88,7 +88,7 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const provider = await getProvider(trx, thread.provider_id);
     const faults = [...checkFollowUp(provider.kind, input), ...(await reach.faults(provider.kind, media))];
-    faults.push(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), mediaUrlsAt(input.media, 'media'))));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), provider.kind, [mediaListAt(input.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

@@ -31,7 +31,7 @@ import {
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
-import { mediaUrlsAt, postMediaUrls, uploadedMediaFaults } from './media.js';
+import { mediaListAt, mediaUseFaults, postMediaLists } from './media.js';
 import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { readScheduleChoice } from './schedule-time.js';
@@ -79,7 +79,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
       ...checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
       ...(await reach.faults(kind, media)),
     ];
-    faults.push(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), mediaUrlsAt(patch.media, 'media'))));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, [mediaListAt(patch.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -218,7 +218,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const faults = new Faults();
     faults.add(...checkThreadPosts(kind, existingIds, posts));
     faults.add(...(await reach.faults(kind, media)));
-    faults.add(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), postMediaUrls(posts))));
+    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, postMediaLists(posts))));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
     let scheduledAt = extras.scheduledAt;
     if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;

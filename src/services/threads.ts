@@ -17,7 +17,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
-import { postMediaUrls, uploadedMediaFaults } from './media.js';
+import { mediaUseFaults, postMediaLists } from './media.js';
 import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
@@ -62,7 +62,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const media = mediaOfPosts(input.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
-  faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(input.posts))));
+  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -172,7 +172,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
     const workspace = await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId));
     if (workspace) {
       provider = await foundOrNull(async () => requireProviderInWorkspace(ctx.db, workspace, providerId));
-      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(fields.posts))));
+      faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider?.kind ?? null, postMediaLists(fields.posts))));
     }
   }
   readCreateContent(body, provider, faults);

@@ -34,7 +34,7 @@ export interface MediaTable {
   position: number;
   url: string;
   alt_text: string | null;
-  type: 'IMAGE';
+  type: 'IMAGE' | 'VIDEO';
 }
 export type MediaRow = Selectable<MediaTable>;
 

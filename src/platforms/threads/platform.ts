@@ -1,3 +1,4 @@
+import { mediaTypeOfUrl } from '../../lib/media-type.js';
 import { type Analytics, type MediaItem, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
 import type { ContainerState, ThreadsAccountApi, ThreadsClient } from './client.js';
 import { checkMediaReachable, type MediaCheckOptions } from './media-check.js';
@@ -26,7 +27,6 @@ const QUOTA_HEADROOM = 0.1;
  * the server's clock and Meta's may disagree, and missing the real post would be worse.
  */
 const WRITTEN_AT_MARGIN_MS = 10 * 60_000;
-const VIDEO_URL = /\.(mp4|mov|m4v)(?:[?#]|$)/i;
 
 export interface ThreadsPlatformOptions {
   client: ThreadsClient;
@@ -352,7 +352,7 @@ class QuotaReadings {
 
 /** MediaItem carries no type, so the URL's extension decides; Threads accepts MP4 and MOV video. */
 function mediaKind(item: MediaItem): 'IMAGE' | 'VIDEO' {
-  return VIDEO_URL.test(item.url) ? 'VIDEO' : 'IMAGE';
+  return mediaTypeOfUrl(item.url);
 }
 
 /** Read-back names differ from create names (docs/reference/threads-api.md §5.1). */

@@ -55,8 +55,7 @@ export interface paths {
                                         id: string;
                                         url: string;
                                         altText: string | null;
-                                        /** @enum {string} */
-                                        type: "IMAGE";
+                                        type: "IMAGE" | "VIDEO";
                                     }[];
                                     spoilerRanges: {
                                         /** @description 0-based, in UTF-16 code units */
@@ -335,8 +334,7 @@ export interface paths {
                                         id: string;
                                         url: string;
                                         altText: string | null;
-                                        /** @enum {string} */
-                                        type: "IMAGE";
+                                        type: "IMAGE" | "VIDEO";
                                     }[];
                                     spoilerRanges: {
                                         /** @description 0-based, in UTF-16 code units */
@@ -5681,8 +5679,7 @@ export interface components {
                     id: string;
                     url: string;
                     altText: string | null;
-                    /** @enum {string} */
-                    type: "IMAGE";
+                    type: "IMAGE" | "VIDEO";
                 }[];
                 spoilerRanges: {
                     /** @description 0-based, in UTF-16 code units */
