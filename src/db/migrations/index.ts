@@ -11,6 +11,7 @@ import * as m0010 from './0010-web-sessions.js';
 import * as m0011 from './0011-oauth-return-to.js';
 import * as m0012 from './0012-media-files.js';
 import * as m0013 from './0013-post-link-preview.js';
+import * as m0014 from './0014-container-saved-at.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0011-oauth-return-to': m0011,
   '0012-media-files': m0012,
   '0013-post-link-preview': m0013,
+  '0014-container-saved-at': m0014,
 };
