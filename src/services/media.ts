@@ -242,6 +242,8 @@ const VIDEO_LIMITS: Record<ProviderKind, { durationMs: number; bytes: number; sa
 };
 
 function videoLimitFault(kind: ProviderKind, row: MediaFileRow, path: string): FieldFault | null {
+  // app.bsky.embed.video accepts video/mp4 only.
+  if (kind === 'BLUESKY' && row.mime_type !== 'video/mp4') return { path, message: `is a ${row.mime_type} (MOV) video; BLUESKY takes MP4 only` };
   const limit = VIDEO_LIMITS[kind];
   const over: string[] = [];
   if (row.duration_ms !== null && row.duration_ms > limit.durationMs) over.push(`${(row.duration_ms / 1000).toFixed(1)} s long`);

@@ -96,7 +96,7 @@ describeEachDb(
       assert.deepEqual(after, thread);
     });
 
-    test('BLUESKY: one video alone in its post; with an image, over 3 minutes or 100 MB, or by outside URL it is 400 at its field; follow-ups and edits too', async () => {
+    test('BLUESKY: one MP4 video alone in its post; with an image, over 3 minutes or 100 MB, a MOV or by outside URL it is 400 at its field; follow-ups and edits too', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const provider = await createProvider(ctx, user.account, 'BLUESKY');
@@ -105,6 +105,9 @@ describeEachDb(
       const long = await upload(user, mp4Bytes({ durationMs: 181_000 }), 'video/mp4');
       const heavy = await upload(user, mp4Bytes({ durationMs: 2000 }), 'video/mp4');
       await pretendBytes(ctx, heavy.id, 100_000_001);
+      const movBytes = mp4Bytes();
+      movBytes.write('qt  ', 8, 'latin1'); // the ftyp brand of a QuickTime file
+      const mov = await upload(user, movBytes, 'video/quicktime');
 
       const before = await rowCounts(ctx);
       const refused = await user.call(app, {
@@ -117,15 +120,17 @@ describeEachDb(
             { text: 'long', media: [{ url: long.url }] },
             { text: 'heavy', media: [{ url: heavy.url }] },
             { text: 'outside', media: [{ url: 'https://cdn.example/clip.mp4' }] },
+            { text: 'QuickTime', media: [{ url: mov.url }] },
           ],
         },
       });
       assert.equal(refused.statusCode, 400, refused.body);
-      assert.deepEqual(paths(refused.json()), ['posts.0.media', 'posts.1.media.0.url', 'posts.2.media.0.url', 'posts.3.media.0.url']);
+      assert.deepEqual(paths(refused.json()), ['posts.0.media', 'posts.1.media.0.url', 'posts.2.media.0.url', 'posts.3.media.0.url', 'posts.4.media.0.url']);
       const message = (path: string) => refused.json().errors.find((e: { path: string }) => e.path === path).message;
       assert.match(message('posts.0.media'), /one video a post and then no image/);
       assert.match(message('posts.2.media.0.url'), /100000001 bytes; BLUESKY takes a video of at most 3 minutes and 100 MB/);
       assert.match(message('posts.3.media.0.url'), /only as an upload/);
+      assert.match(message('posts.4.media.0.url'), /video\/quicktime \(MOV\) video; BLUESKY takes MP4 only/);
       assert.deepEqual(await rowCounts(ctx), before);
 
       const created = await user.call(app, {

@@ -1,5 +1,6 @@
-import type { AppBskyEmbedImages, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
+import type { $Typed, AppBskyEmbedImages, AppBskyEmbedVideo, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
 import { type Clock, systemClock } from '../../lib/clock.js';
+import { mediaTypeOfUrl } from '../../lib/media-type.js';
 import {
   type Analytics,
   LeaseLostError,
@@ -19,7 +20,7 @@ import { type ExternalEmbed, firstLink, type LinkCardOptions, linkCard } from '.
 import { downloadImageBytes, type MediaFetchOptions, prepareForBluesky } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
-import { readStoredImage, type StoredMediaSource } from './stored-media.js';
+import { readStoredImage, readStoredVideo, type StoredMediaSource } from './stored-media.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 
@@ -180,12 +181,12 @@ export class BlueskyPlatform implements Platform {
   }
 
   async #postRecord(agent: AtpAgent, post: PostToPublish, replyTo: ReplyTarget | null): Promise<AppBskyFeedPost.Record> {
-    const [facets, images, reply] = await Promise.all([
+    const [facets, media, reply] = await Promise.all([
       buildFacets(post.text, agentHandleResolver(agent)),
-      this.#uploadImages(agent, post.media),
+      this.#mediaEmbed(agent, post.media),
       replyTo ? replyRef(agent, replyTo) : undefined,
     ]);
-    const card = images.length === 0 && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
+    const card = media === null && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
     // spoilerRanges and isSpoilerMedia are accepted and ignored: Bluesky has no spoilers (decisions.md).
     return {
       $type: POST,
@@ -193,7 +194,7 @@ export class BlueskyPlatform implements Platform {
       createdAt: this.#now(),
       ...(facets.length > 0 ? { facets } : {}),
       ...(reply ? { reply } : {}),
-      ...(images.length > 0 ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+      ...(media ? { embed: media } : {}),
       ...(card ? { embed: card } : {}),
     };
   }
@@ -203,6 +204,31 @@ export class BlueskyPlatform implements Platform {
     const url = firstLink(facets);
     if (!url) return null;
     return linkCard(url, this.#linkCards, async (image) => (await agent.uploadBlob(image.bytes, { encoding: image.mimeType })).data.blob);
+  }
+
+  /** The post's images, or its one video, as an embed; null without media. */
+  async #mediaEmbed(agent: AtpAgent, media: MediaItem[]): Promise<$Typed<AppBskyEmbedImages.Main> | $Typed<AppBskyEmbedVideo.Main> | null> {
+    if (media.length === 0) return null;
+    if (!media.some((item) => mediaTypeOfUrl(item.url) === 'VIDEO')) return { $type: 'app.bsky.embed.images', images: await this.#uploadImages(agent, media) };
+    const [item, ...rest] = media;
+    if (rest.length > 0) throw new PublishError('permanent', 'INVALID_MEDIA', 'Bluesky takes one video a post and then no image');
+    return this.#uploadVideo(agent, item!);
+  }
+
+  /**
+   * The video goes to the account's server as a blob and is embedded with its alt text and the
+   * size read from the file at upload. (Bluesky's video service, which transcodes for playback,
+   * is left to the AppView: a blob in the repository is what the record needs.)
+   */
+  async #uploadVideo(agent: AtpAgent, item: MediaItem): Promise<$Typed<AppBskyEmbedVideo.Main>> {
+    const video = await readStoredVideo(item.url, this.#uploads);
+    const uploaded = await agent.uploadBlob(video.bytes, { encoding: video.mimeType });
+    return {
+      $type: 'app.bsky.embed.video',
+      video: uploaded.data.blob,
+      ...(item.altText ? { alt: item.altText } : {}),
+      ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
+    };
   }
 
   async #uploadImages(agent: AtpAgent, media: MediaItem[]): Promise<AppBskyEmbedImages.Image[]> {
