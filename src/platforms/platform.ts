@@ -131,6 +131,15 @@ export interface PublishInput {
    * makes a post public, and while waiting on the network, so a live worker keeps its thread.
    */
   confirmLease: () => Promise<void>;
+  /**
+   * Given when the caller can come back later: a container the network is still processing is
+   * then not waited for in this call, which throws `ContainerNotReady` instead. Without it the
+   * platform waits in-process (renewing the lease), as for a follow-up reply or a plug.
+   */
+  comeBackLater?: {
+    /** When the saved container (`progress.containerId`) was saved: the wait is bounded from then. */
+    containerSavedAt: Date | null;
+  };
 }
 
 /** The network clients the publisher uses, one per network this server publishes to. */
@@ -177,5 +186,20 @@ export class PublishError extends Error {
   ) {
     super(message, { cause: options.cause });
     this.name = 'PublishError';
+  }
+}
+
+/**
+ * Not a failure: the network is still processing the saved container, and the caller that
+ * asked for `comeBackLater` should publish the post again at `retryAt`, which resumes on that
+ * same container (it is saved). Nothing was posted.
+ */
+export class ContainerNotReady extends Error {
+  constructor(
+    readonly containerId: string,
+    readonly retryAt: Date,
+  ) {
+    super(`container ${containerId} is still being processed; come back at ${retryAt.toISOString()}`);
+    this.name = 'ContainerNotReady';
   }
 }

@@ -1,7 +1,15 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { isSkeinId } from '../lib/ids.js';
-import { LeaseLostError, type Platforms, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../platforms/platform.js';
+import {
+  ContainerNotReady,
+  LeaseLostError,
+  type Platforms,
+  type PostOptions,
+  PublishError,
+  type PublishedRef,
+  type QuoteTarget,
+} from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
@@ -104,9 +112,11 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
         replyTo: root && parent ? { root, parent } : null,
         progress: saved,
         ...fenced,
+        comeBackLater: { containerSavedAt: post.network_container_at },
       });
     } catch (err) {
       if (err instanceof LeaseLostError) throw err;
+      if (err instanceof ContainerNotReady) return comeBackAt(deps, thread, err.retryAt);
       return failOrRetry(deps, thread, provider, post.id, err);
     }
     ctx.metrics.publishSuccess(provider.kind);
@@ -186,6 +196,15 @@ function scheduleRetry(deps: PublishDeps, thread: ThreadRow, error: PublishError
 function handBackThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   deps.ctx.logger.info({ threadId: thread.id }, 'shutting down: the thread is handed back to be resumed');
   return release(deps, thread, (trx, now) => threadQueueRepo.threadQueue.handBack(trx, thread, deps.workerId, now));
+}
+
+/**
+ * The network is still processing the post's saved container (a video): the thread goes back
+ * to the queue, due again at `retryAt`, the claim not counted, so no worker sits waiting for
+ * minutes. The container stays saved, and the next claim (by any worker) looks at it again.
+ */
+function comeBackAt(deps: PublishDeps, thread: ThreadRow, retryAt: Date): Promise<void> {
+  return release(deps, thread, (trx, now) => threadQueueRepo.threadQueue.handBack(trx, thread, deps.workerId, now, { next_attempt_at: retryAt }));
 }
 
 /** The thread goes back to READY through `toReady` and, if this worker still held it, its PUBLISHING posts too. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { PostRow, PublishStatus } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { mediaTypeOfUrl } from '../lib/media-type.js';
 import type { DbOrTrx } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
@@ -89,7 +90,7 @@ export async function insertPosts(
     )
     .execute();
   const media = posts.flatMap(({ post }, i) =>
-    post.media.map((m, position) => ({ id: newId(), post_id: ids[i]!, position, url: m.url, alt_text: m.altText ?? null, type: 'IMAGE' as const })),
+    post.media.map((m, position) => ({ id: newId(), post_id: ids[i]!, position, url: m.url, alt_text: m.altText ?? null, type: mediaTypeOfUrl(m.url) })),
   );
   const ranges = posts.flatMap(({ post }, i) => post.spoilerRanges.map((r, position) => ({ post_id: ids[i]!, position, offset: r.offset, length: r.length })));
   if (media.length) await trx.insertInto('media').values(media).execute();
@@ -102,7 +103,7 @@ export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaWri
   if (media.length === 0) return;
   await trx
     .insertInto('media')
-    .values(media.map((m, position) => ({ id: newId(), post_id: postId, position, url: m.url, alt_text: m.altText ?? null, type: 'IMAGE' as const })))
+    .values(media.map((m, position) => ({ id: newId(), post_id: postId, position, url: m.url, alt_text: m.altText ?? null, type: mediaTypeOfUrl(m.url) })))
     .execute();
 }
 

@@ -92,6 +92,7 @@ function toAggregate(row: AggregateRow): ThreadAggregate {
       post: {
         ...post,
         published_at: post.published_at === null ? null : new Date(post.published_at),
+        network_container_at: post.network_container_at === null ? null : new Date(post.network_container_at),
         created_at: new Date(post.created_at),
         updated_at: new Date(post.updated_at),
       },

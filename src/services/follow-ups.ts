@@ -10,7 +10,7 @@ import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
 import { assertFollowUpDeletable } from './edit-rules.js';
-import { mediaUrlsAt, uploadedMediaFaults } from './media.js';
+import { mediaListAt, mediaUseFaults } from './media.js';
 import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireAccessibleThread } from './thread-access.js';
 
@@ -69,7 +69,7 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
   const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
   const media = mediaItems(isRecord(body) ? body.media : undefined);
-  const uploads = thread ? await uploadedMediaFaults(ctx, ctx.db, workspaceOf(thread), mediaUrlsAt(isRecord(body) ? body.media : undefined, 'media')) : [];
+  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), kind, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
   return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
 }
 
@@ -89,7 +89,7 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const provider = await getProvider(trx, thread.provider_id);
     const faults = [...checkFollowUp(provider.kind, input), ...(await reach.faults(provider.kind, media))];
-    faults.push(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), mediaUrlsAt(input.media, 'media'))));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), provider.kind, [mediaListAt(input.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

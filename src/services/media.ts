@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
-import type { AccountRow, MediaFileRow } from '../db/schema/index.js';
+import type { AccountRow, MediaFileRow, ProviderKind } from '../db/schema/index.js';
 import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
+import { mediaTypeOfUrl } from '../lib/media-type.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
@@ -11,6 +12,7 @@ import type { ByteRange } from '../media/storage.js';
 import * as repo from '../repos/media.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
+import type { Network } from './content-rules.js';
 
 export interface MediaView {
   id: string;
@@ -209,48 +211,86 @@ function uploadIdOf(url: string): string | null {
   return match ? match[1]! : null;
 }
 
+/** One post's (or follow-up's) media: the list's path (`posts.N.media`) and its items' `url`s. */
+export interface MediaList {
+  path: string;
+  items: Array<{ url: string; path: string }>;
+}
+
 /** The `url`s of a list of media items (`media.M.url` under `path`), as given: not yet checked for shape. */
-export function mediaUrlsAt(media: unknown, path: string): Array<{ url: string; path: string }> {
-  if (!Array.isArray(media)) return [];
-  return media.flatMap((item: unknown, m) => {
+export function mediaListAt(media: unknown, path: string): MediaList {
+  if (!Array.isArray(media)) return { path, items: [] };
+  const items = media.flatMap((item: unknown, m) => {
     const url = typeof item === 'object' && item !== null ? (item as { url?: unknown }).url : undefined;
     return typeof url === 'string' ? [{ url, path: `${path}.${m}.url` }] : [];
   });
+  return { path, items };
 }
 
-/** The media `url`s of a thread's posts: `posts.N.media.M.url`. */
-export function postMediaUrls(posts: unknown): Array<{ url: string; path: string }> {
+/** The media lists of a thread's posts: `posts.N.media`. */
+export function postMediaLists(posts: unknown): MediaList[] {
   if (!Array.isArray(posts)) return [];
   return posts.flatMap((post: unknown, n) =>
-    typeof post === 'object' && post !== null ? mediaUrlsAt((post as { media?: unknown }).media, `posts.${n}.media`) : [],
+    typeof post === 'object' && post !== null ? [mediaListAt((post as { media?: unknown }).media, `posts.${n}.media`)] : [],
   );
+}
+
+/** What each network takes of one video (decisions.md "Media"); BLUESKY's 100 MB are decimal. */
+const VIDEO_LIMITS: Record<ProviderKind, { durationMs: number; bytes: number; said: string }> = {
+  THREADS: { durationMs: 5 * 60_000, bytes: 1024 ** 3, said: '5 minutes and 1 GiB' },
+  BLUESKY: { durationMs: 3 * 60_000, bytes: 100_000_000, said: '3 minutes and 100 MB' },
+};
+
+function videoLimitFault(kind: ProviderKind, row: MediaFileRow, path: string): FieldFault | null {
+  // app.bsky.embed.video accepts video/mp4 only.
+  if (kind === 'BLUESKY' && row.mime_type !== 'video/mp4') return { path, message: `is a ${row.mime_type} (MOV) video; BLUESKY takes MP4 only` };
+  const limit = VIDEO_LIMITS[kind];
+  const over: string[] = [];
+  if (row.duration_ms !== null && row.duration_ms > limit.durationMs) over.push(`${(row.duration_ms / 1000).toFixed(1)} s long`);
+  if (row.bytes > limit.bytes) over.push(`${row.bytes} bytes`);
+  return over.length ? { path, message: `is a video of ${over.join(' and ')}; ${kind} takes a video of at most ${limit.said}` } : null;
 }
 
 /**
- * The faults of media URLs that name an upload (`<PUBLIC_URL>/media/…` of this server): each
- * must name an upload of the workspace, else a fault at its path (`posts.N.media.M.url`).
- * Other URLs are not looked at here.
+ * The faults of a request's media for a post on `kind` (null: not known, only the uploads are
+ * checked). A URL of this server's `<PUBLIC_URL>/media/…` must name an upload of the workspace
+ * (a fault at `posts.N.media.M.url`); a video upload must fit the network's limits, read from
+ * its row (one query for every upload of the request). On BLUESKY a video is alone in its post
+ * (else a fault at `posts.N.media`) and must be an upload: its bytes go to the account's server
+ * as a blob, and a video by outside URL would be downloaded whole at publish time only to find
+ * it over the limits.
  */
-export async function uploadedMediaFaults(
-  ctx: AppContext,
-  db: DbOrTrx,
-  workspace: Workspace,
-  items: Array<{ url: string; path: string }>,
-): Promise<FieldFault[]> {
+export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, kind: Network, lists: MediaList[]): Promise<FieldFault[]> {
   const own = `${ctx.config.http.publicUrl}/media/`;
-  const named = items.filter((item) => item.url.startsWith(own)).map((item) => ({ ...item, id: uploadIdOf(item.url) }));
-  if (named.length === 0) return [];
-  const rows = await repo.findMediaFiles(
-    db,
-    named.flatMap((item) => (item.id ? [item.id] : [])),
-  );
+  const ids = lists.flatMap((list) => list.items.flatMap((item) => (item.url.startsWith(own) ? [uploadIdOf(item.url)] : [])));
+  const named = ids.filter((id) => id !== null);
+  const rows = named.length ? await repo.findMediaFiles(db, named) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const faults: FieldFault[] = [];
-  for (const item of named) {
-    const row = item.id ? byId.get(item.id) : undefined;
-    const inWorkspace = row && (workspace.teamId ? row.team_id === workspace.teamId : row.team_id === null && row.account_id === workspace.ownerAccountId);
-    if (!row || !inWorkspace || item.url !== mediaUrl(ctx, row)) {
-      faults.push({ path: item.path, message: 'is not an upload of this workspace (upload the file with POST /api/v1/media and use the url it answers)' });
+  for (const list of lists) {
+    let videos = 0;
+    for (const item of list.items) {
+      if (item.url.startsWith(own)) {
+        const id = uploadIdOf(item.url);
+        const row = id ? byId.get(id) : undefined;
+        const inWorkspace = row && (workspace.teamId ? row.team_id === workspace.teamId : row.team_id === null && row.account_id === workspace.ownerAccountId);
+        if (!row || !inWorkspace || item.url !== mediaUrl(ctx, row)) {
+          faults.push({ path: item.path, message: 'is not an upload of this workspace (upload the file with POST /api/v1/media and use the url it answers)' });
+          continue;
+        }
+        if (row.type !== 'VIDEO') continue;
+        videos++;
+        const fault = kind ? videoLimitFault(kind, row, item.path) : null;
+        if (fault) faults.push(fault);
+      } else if (mediaTypeOfUrl(item.url) === 'VIDEO') {
+        videos++;
+        if (kind === 'BLUESKY') {
+          faults.push({ path: item.path, message: 'is a video by URL; BLUESKY takes a video only as an upload (POST /api/v1/media, then its url here)' });
+        }
+      }
+    }
+    if (kind === 'BLUESKY' && videos > 0 && list.items.length > 1) {
+      faults.push({ path: list.path, message: `has ${list.items.length} items, a video among them; BLUESKY takes one video a post and then no image` });
     }
   }
   return faults;

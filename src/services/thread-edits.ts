@@ -32,7 +32,7 @@ import {
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
-import { mediaUrlsAt, postMediaUrls, uploadedMediaFaults } from './media.js';
+import { mediaListAt, mediaUseFaults, postMediaLists } from './media.js';
 import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { checkQuotedPosts } from './quotes.js';
@@ -81,7 +81,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
       ...checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
       ...(await reach.faults(kind, media)),
     ];
-    faults.push(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), mediaUrlsAt(patch.media, 'media'))));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, [mediaListAt(patch.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -141,7 +141,9 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   const media = mediaItems(isRecord(patch) ? patch.media : undefined);
-  const uploads = thread ? await uploadedMediaFaults(ctx, ctx.db, thread.workspace, mediaUrlsAt(isRecord(patch) ? patch.media : undefined, 'media')) : [];
+  const uploads = thread
+    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
+    : [];
   return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
 }
 
@@ -173,7 +175,7 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
   if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
-  if (thread) faults.add(...(await uploadedMediaFaults(ctx, ctx.db, thread.workspace, postMediaUrls(fields.posts))));
+  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, postMediaLists(fields.posts))));
   checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   return faults.list;
 }
@@ -231,7 +233,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const faults = new Faults();
     faults.add(...checkThreadPosts(kind, existingIds, posts));
     faults.add(...(await reach.faults(kind, media)));
-    faults.add(...(await uploadedMediaFaults(ctx, trx, workspaceOf(thread), postMediaUrls(posts))));
+    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, postMediaLists(posts))));
     faults.add(...checkReplyControl(kind, input.replyControl, 'replyControl'));
     faults.add(...(await checkQuotedPosts(trx, workspaceOf(thread), kind, posts)));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);

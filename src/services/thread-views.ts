@@ -6,7 +6,7 @@ interface PostMediaView {
   id: string;
   url: string;
   altText: string | null;
-  type: 'IMAGE';
+  type: 'IMAGE' | 'VIDEO';
 }
 
 interface DraftPostView {

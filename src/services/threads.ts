@@ -18,7 +18,7 @@ import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
-import { postMediaUrls, uploadedMediaFaults } from './media.js';
+import { mediaUseFaults, postMediaLists } from './media.js';
 import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { checkQuotedPosts } from './quotes.js';
@@ -66,7 +66,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const media = mediaOfPosts(input.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
-  faults.add(...(await uploadedMediaFaults(ctx, ctx.db, workspace, postMediaUrls(input.posts))));
+  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
   faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
   faults.throwIfAny();
 
@@ -182,7 +182,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
     if (workspace && typeof providerId === 'string' && !holdsNul(providerId)) {
       const inWorkspace = workspace;
       provider = await foundOrNull(() => requireProviderInWorkspace(ctx.db, inWorkspace, providerId));
-      faults.add(...(await uploadedMediaFaults(ctx, ctx.db, inWorkspace, postMediaUrls(fields.posts))));
+      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, provider?.kind ?? null, postMediaLists(fields.posts))));
     }
   }
   readCreateContent(body, provider, faults);

@@ -12,6 +12,7 @@ import * as m0011 from './0011-oauth-return-to.js';
 import * as m0012 from './0012-media-files.js';
 import * as m0013 from './0013-post-link-preview.js';
 import * as m0014 from './0014-network-options.js';
+import * as m0015 from './0015-container-saved-at.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012-media-files': m0012,
   '0013-post-link-preview': m0013,
   '0014-network-options': m0014,
+  '0015-container-saved-at': m0015,
 };

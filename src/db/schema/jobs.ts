@@ -27,6 +27,8 @@ export interface JobsTable {
   last_error: string | null;
   // Network state of the plug reply, saved as it becomes known so a retry resumes it.
   network_container_id: string | null;
+  /** When network_container_id was saved (migration 0014); null with it, and for containers saved before. */
+  network_container_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   network_post_id: string | null;
   network_cid: string | null;
   permalink: string | null;

@@ -20,6 +20,8 @@ export interface PostsTable {
   status: PublishStatus;
   /** Threads: media container id, kept so a retry can ask whether it was published. */
   network_container_id: string | null;
+  /** When network_container_id was saved (migration 0014); null with it, and for containers saved before. */
+  network_container_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Threads media id, or Bluesky at-uri. */
   network_post_id: string | null;
   /** Bluesky record CID (needed for reply refs). */
@@ -41,7 +43,7 @@ export interface MediaTable {
   position: number;
   url: string;
   alt_text: string | null;
-  type: 'IMAGE';
+  type: 'IMAGE' | 'VIDEO';
 }
 export type MediaRow = Selectable<MediaTable>;
 

@@ -85,7 +85,12 @@ export const CreatePostResponse = Type.Object({
   autoPlugApplied: Type.Boolean(),
 });
 
-const PostMedia = Type.Object({ id: Id, url: Type.String(), altText: Type.Union([Type.String(), Type.Null()]), type: Type.Literal('IMAGE') });
+const PostMedia = Type.Object({
+  id: Id,
+  url: Type.String(),
+  altText: Type.Union([Type.String(), Type.Null()]),
+  type: Type.Union([Type.Literal('IMAGE'), Type.Literal('VIDEO')]),
+});
 
 const Analytics = Type.Object({
   views: Type.Union([Type.Integer(), Type.Null()]),

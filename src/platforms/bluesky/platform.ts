@@ -1,6 +1,16 @@
-import type { AppBskyEmbedImages, AppBskyEmbedRecordWithMedia, AppBskyFeedPost, AppBskyFeedRepost, AtpAgent, ComAtprotoRepoStrongRef } from '@atproto/api';
+import type {
+  $Typed,
+  AppBskyEmbedImages,
+  AppBskyEmbedRecordWithMedia,
+  AppBskyEmbedVideo,
+  AppBskyFeedPost,
+  AppBskyFeedRepost,
+  AtpAgent,
+  ComAtprotoRepoStrongRef,
+} from '@atproto/api';
 import { parseBlueskyPostRef } from '../../lib/bluesky-refs.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
+import { mediaTypeOfUrl } from '../../lib/media-type.js';
 import {
   type Analytics,
   LeaseLostError,
@@ -22,7 +32,7 @@ import { type ExternalEmbed, firstLink, type LinkCardOptions, linkCard } from '.
 import { downloadImageBytes, type MediaFetchOptions, prepareForBluesky } from './media.js';
 import { postRkey, repostRkey } from './rkey.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
-import { readStoredImage, type StoredMediaSource } from './stored-media.js';
+import { readStoredImage, readStoredVideo, type StoredMediaSource } from './stored-media.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 
@@ -217,14 +227,14 @@ export class BlueskyPlatform implements Platform {
 
   async #postRecord(agent: AtpAgent, post: PostToPublish, replyTo: ReplyTarget | null): Promise<AppBskyFeedPost.Record> {
     const options = post.options;
-    const [facets, images, reply, quote] = await Promise.all([
+    const [facets, media, reply, quote] = await Promise.all([
       buildFacets(post.text, agentHandleResolver(agent)),
-      this.#uploadImages(agent, post.media),
+      this.#mediaEmbed(agent, post.media),
       replyTo ? replyRef(agent, replyTo) : undefined,
       options?.quote ? quoteRef(agent, options.quote) : undefined,
     ]);
-    // One embed a post: a quote (with or without images) leaves no room for a link card.
-    const card = images.length === 0 && !quote && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
+    // One embed a post: a quote (with or without media) leaves no room for a link card.
+    const card = media === null && !quote && post.linkPreview !== false ? await this.#linkCard(agent, facets) : null;
     // spoilerRanges and isSpoilerMedia are accepted and ignored: Bluesky has no spoilers (decisions.md).
     return {
       $type: POST,
@@ -233,7 +243,7 @@ export class BlueskyPlatform implements Platform {
       ...(facets.length > 0 ? { facets } : {}),
       ...(reply ? { reply } : {}),
       ...(options && options.langs.length > 0 ? { langs: options.langs } : {}),
-      ...(card ? { embed: card } : withQuote(images.length > 0 ? { $type: 'app.bsky.embed.images' as const, images } : undefined, quote)),
+      ...(card ? { embed: card } : withQuote(media ?? undefined, quote)),
     };
   }
 
@@ -242,6 +252,31 @@ export class BlueskyPlatform implements Platform {
     const url = firstLink(facets);
     if (!url) return null;
     return linkCard(url, this.#linkCards, async (image) => (await agent.uploadBlob(image.bytes, { encoding: image.mimeType })).data.blob);
+  }
+
+  /** The post's images, or its one video, as an embed; null without media. */
+  async #mediaEmbed(agent: AtpAgent, media: MediaItem[]): Promise<$Typed<AppBskyEmbedImages.Main> | $Typed<AppBskyEmbedVideo.Main> | null> {
+    if (media.length === 0) return null;
+    if (!media.some((item) => mediaTypeOfUrl(item.url) === 'VIDEO')) return { $type: 'app.bsky.embed.images', images: await this.#uploadImages(agent, media) };
+    const [item, ...rest] = media;
+    if (rest.length > 0) throw new PublishError('permanent', 'INVALID_MEDIA', 'Bluesky takes one video a post and then no image');
+    return this.#uploadVideo(agent, item!);
+  }
+
+  /**
+   * The video goes to the account's server as a blob and is embedded with its alt text and the
+   * size read from the file at upload. (Bluesky's video service, which transcodes for playback,
+   * is left to the AppView: a blob in the repository is what the record needs.)
+   */
+  async #uploadVideo(agent: AtpAgent, item: MediaItem): Promise<$Typed<AppBskyEmbedVideo.Main>> {
+    const video = await readStoredVideo(item.url, this.#uploads);
+    const uploaded = await agent.uploadBlob(video.bytes, { encoding: video.mimeType });
+    return {
+      $type: 'app.bsky.embed.video',
+      video: uploaded.data.blob,
+      ...(item.altText ? { alt: item.altText } : {}),
+      ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
+    };
   }
 
   async #uploadImages(agent: AtpAgent, media: MediaItem[]): Promise<AppBskyEmbedImages.Image[]> {

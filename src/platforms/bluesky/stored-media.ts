@@ -10,21 +10,19 @@ export interface StoredMediaSource {
   find(id: string): Promise<MediaFileRow | undefined>;
 }
 
-/**
- * A media URL that is one of this server's uploads (`<PUBLIC_URL>/media/<id>.<ext>`) is read
- * from the media storage, never over the network (decisions.md "Media"): the bytes were checked
- * and cleaned of metadata at upload; they are fitted to Bluesky's limits like any other image.
- * Null for any other URL (downloaded then).
- */
-export async function readStoredImage(url: string, source: StoredMediaSource | null): Promise<Uint8Array | null> {
+/** The upload row a URL of this server's `<PUBLIC_URL>/media/` names; null for any other URL. */
+async function storedUpload(url: string, source: StoredMediaSource | null): Promise<MediaFileRow | null> {
   if (!source || !url.startsWith(`${source.publicUrl}/media/`)) return null;
   const match = /^([A-Za-z0-9_-]{1,64})\.([a-z0-9]{1,8})$/.exec(url.slice(source.publicUrl.length + '/media/'.length));
   const row = match ? await source.find(match[1]!) : undefined;
   if (!row || row.ext !== match![2]) throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} no longer exists`);
-  if (row.type !== 'IMAGE') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is a video; this post takes images`);
+  return row;
+}
+
+async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Uint8Array> {
   let body: Awaited<ReturnType<MediaStorage['get']>>;
   try {
-    body = await source.storage.get(row.storage_key);
+    body = await storage.get(row.storage_key);
   } catch (err) {
     throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading the upload ${url} from the media storage failed: ${(err as Error).message}`, {
       cause: err,
@@ -32,4 +30,45 @@ export async function readStoredImage(url: string, source: StoredMediaSource | n
   }
   if (!body) throw new PublishError('permanent', 'INVALID_MEDIA', `the bytes of the upload ${url} are missing from the media storage`);
   return new Uint8Array(await buffer(body));
+}
+
+/**
+ * A media URL that is one of this server's uploads (`<PUBLIC_URL>/media/<id>.<ext>`) is read
+ * from the media storage, never over the network (decisions.md "Media"): the bytes were checked
+ * and cleaned of metadata at upload; they are fitted to Bluesky's limits like any other image.
+ * Null for any other URL (downloaded then).
+ */
+export async function readStoredImage(url: string, source: StoredMediaSource | null): Promise<Uint8Array | null> {
+  const row = await storedUpload(url, source);
+  if (!row) return null;
+  if (row.type !== 'IMAGE') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is a video; this post takes images`);
+  return readBytes(url, row, source!.storage);
+}
+
+export interface StoredVideo {
+  bytes: Uint8Array;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** What Bluesky takes of a video (app.bsky.embed.video): MP4, 100 MB (decimal), 3 minutes. */
+const BLUESKY_VIDEO = { mimeType: 'video/mp4', bytes: 100_000_000, durationMs: 3 * 60_000 };
+
+/**
+ * A video for Bluesky: an upload only (checked at create, and again here for a post written
+ * before the rules), its bytes read whole from the media storage (at most 100 MB).
+ */
+export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<StoredVideo> {
+  const row = await storedUpload(url, source);
+  if (!row) throw new PublishError('permanent', 'INVALID_MEDIA', `${url} is a video by URL; Bluesky takes a video only as an upload`);
+  if (row.type !== 'VIDEO') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is not a video`);
+  const over = [
+    ...(row.mime_type !== BLUESKY_VIDEO.mimeType ? [`a ${row.mime_type} file, not MP4`] : []),
+    ...(row.bytes > BLUESKY_VIDEO.bytes ? [`${row.bytes} bytes`] : []),
+    ...(row.duration_ms !== null && row.duration_ms > BLUESKY_VIDEO.durationMs ? [`${(row.duration_ms / 1000).toFixed(1)} s long`] : []),
+  ];
+  if (over.length)
+    throw new PublishError('permanent', 'INVALID_MEDIA', `the video ${url} is ${over.join(', ')}; Bluesky takes an MP4 of at most 3 minutes and 100 MB`);
+  return { bytes: await readBytes(url, row, source!.storage), mimeType: row.mime_type, width: row.width, height: row.height };
 }

@@ -1,6 +1,8 @@
 import type { ReplyControl } from '../../db/schema/index.js';
+import { mediaTypeOfUrl } from '../../lib/media-type.js';
 import {
   type Analytics,
+  ContainerNotReady,
   type MediaItem,
   type Platform,
   type PlatformAccount,
@@ -22,6 +24,12 @@ export interface ContainerPolling {
 }
 
 const DEFAULT_POLLING: ContainerPolling = { firstDelayMs: 2_000, maxDelayMs: 60_000, maxWaitMs: 5 * 60_000 };
+/**
+ * A video container is looked at again after as long as it has waited so far (5 s, 10 s, 20 s…
+ * at most 60 s), by a caller that comes back later, until 10 minutes after it was saved
+ * (decisions.md "Media").
+ */
+const COME_BACK: ContainerPolling = { firstDelayMs: 5_000, maxDelayMs: 60_000, maxWaitMs: 10 * 60_000 };
 /** Publishing a container Meta calls ready can still answer "not ready" (code 24); retried this often. */
 const MAX_PUBLISH_TRIES = 3;
 /** /me/threads and /me/replies answer at most 100 items per page. */
@@ -36,7 +44,6 @@ const QUOTA_HEADROOM = 0.1;
  * the server's clock and Meta's may disagree, and missing the real post would be worse.
  */
 const WRITTEN_AT_MARGIN_MS = 10 * 60_000;
-const VIDEO_URL = /\.(mp4|mov|m4v)(?:[?#]|$)/i;
 
 export interface ThreadsPlatformOptions {
   client: ThreadsClient;
@@ -115,12 +122,18 @@ export class ThreadsPlatform implements Platform {
 
   /**
    * An earlier attempt saved a container: ask Meta what became of it. Returns the media id when
-   * the post is (now) published, or null when the container is dead and a new one is needed.
+   * the post is (now) published, or null when the container expired and a new one is needed; a
+   * container in ERROR fails the post with Meta's reason.
    */
   async #resume(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string | null> {
-    const state = await this.#waitWhileInProgress(api, containerId, input);
+    // A container saved before its time was recorded is given the whole wait from now.
+    const savedAt = input.comeBackLater?.containerSavedAt?.getTime() ?? this.#client.now();
+    const state = await this.#settledState(api, containerId, input, savedAt);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     if (state.status === 'FINISHED') return this.#publishContainer(api, input, containerId);
+    // Meta's reason is the post's error (a video waited for across claims ends here); only an
+    // expired container is simply replaced.
+    if (state.status === 'ERROR') await this.#requireFinished(input, state);
     await this.#dropDeadContainer(input);
     return null;
   }
@@ -150,7 +163,7 @@ export class ThreadsPlatform implements Platform {
     // A text container is ready at once in practice; publishing it straight away saves a status
     // call, and a "not ready" (code 24) answer is waited out below exactly as after a poll.
     if (input.post.media.length === 0) return this.#publishContainer(api, input, containerId);
-    const state = await this.#waitWhileInProgress(api, containerId, input);
+    const state = await this.#settledState(api, containerId, input, this.#client.now());
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     await this.#requireFinished(input, state);
     return this.#publishContainer(api, input, containerId);
@@ -207,6 +220,31 @@ export class ThreadsPlatform implements Platform {
     for (const item of input.post.media) ids.push(await api.createCarouselItemContainer({ kind: mediaKind(item), url: item.url, altText: item.altText }));
     for (const id of ids) throwUnlessFinished(await this.#waitWhileInProgress(api, id, input));
     return ids;
+  }
+
+  /**
+   * The post's saved container once Meta is done with it. A video can take minutes: a caller
+   * that can come back later (`comeBackLater`) is not kept waiting, it is told when to look again
+   * (ContainerNotReady), and after COME_BACK.maxWaitMs from `savedAt` the post fails. An image
+   * is ready in seconds and is waited for here, as for a caller that cannot come back.
+   */
+  async #settledState(api: ThreadsAccountApi, containerId: string, input: PublishInput, savedAt: number): Promise<ContainerState> {
+    if (!input.comeBackLater || !input.post.media.some((item) => mediaKind(item) === 'VIDEO')) return this.#waitWhileInProgress(api, containerId, input);
+    const state = await api.getContainerStatus(containerId);
+    if (state.status !== 'IN_PROGRESS') return state;
+    const now = this.#client.now();
+    const waited = Math.max(0, now - savedAt);
+    if (waited >= COME_BACK.maxWaitMs) {
+      // The container stays saved: a retry looks at it again rather than making another.
+      throw new PublishError(
+        'permanent',
+        'THREADS_CONTAINER_NOT_READY',
+        `Threads was still processing container ${containerId} ${Math.round(waited / 1000)} s after it was made (at most ${COME_BACK.maxWaitMs / 60_000} minutes are waited).`,
+        { outcomeUnknown: false },
+      );
+    }
+    const step = Math.min(Math.max(waited, COME_BACK.firstDelayMs), COME_BACK.maxDelayMs, COME_BACK.maxWaitMs - waited);
+    throw new ContainerNotReady(containerId, new Date(now + step));
   }
 
   /**
@@ -363,7 +401,7 @@ class QuotaReadings {
 
 /** MediaItem carries no type, so the URL's extension decides; Threads accepts MP4 and MOV video. */
 function mediaKind(item: MediaItem): 'IMAGE' | 'VIDEO' {
-  return VIDEO_URL.test(item.url) ? 'VIDEO' : 'IMAGE';
+  return mediaTypeOfUrl(item.url);
 }
 
 /** Read-back names differ from create names (docs/reference/threads-api.md §5.1). */

@@ -296,7 +296,8 @@ async function adoptContainer(
   if (!containers) throw new Error(`${q.table} rows publish nothing`);
   const { next, expected } = container;
   const saveNext = sql`network_container_id = ${next.containerId}::text, network_post_id = ${next.networkPostId}::text,
-          network_cid = ${next.cid}::text, updated_at = ${now}::timestamptz`;
+          network_cid = ${next.cid}::text, network_container_at = ${next.containerId === null ? null : now}::timestamptz,
+          updated_at = ${now}::timestamptz`;
   const unchanged = sql`network_container_id IS NOT DISTINCT FROM ${expected}::text AND network_post_id IS NULL`;
   if (containers.parent === null) {
     const { rows } = await sql`

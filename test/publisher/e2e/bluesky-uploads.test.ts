@@ -5,7 +5,7 @@ import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
-import { pngBytes } from '../../helpers/media-files.js';
+import { mp4Bytes, pngBytes } from '../../helpers/media-files.js';
 import { createUser } from '../../helpers/seeds.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
@@ -18,7 +18,7 @@ after(async () => {
 });
 
 describeEachDb(
-  'Bluesky end to end: an uploaded image is published from the media storage',
+  'Bluesky end to end: uploads (images, a video) are published from the media storage',
   (env) => {
     test('the upload is read from the storage (nothing listens at PUBLIC_URL here), embedded with its aspect ratio; in use it cannot be deleted; another workspace cannot use it', async () => {
       const { app, ctx, clock } = env();
@@ -97,6 +97,48 @@ describeEachDb(
       // Published: the upload may go now.
       const deleted = await user.call(app, { method: 'DELETE', url: `/api/v1/media/${media.id}` });
       assert.equal(deleted.statusCode, 200, deleted.body);
+    });
+
+    test('an uploaded MP4 goes to the PDS as a blob, embedded as app.bsky.embed.video with its alt text and aspect ratio', async () => {
+      const { app, ctx, clock } = env();
+      const user = await createUser(ctx);
+      const bsky = await pds.createAccount(`skeinvid${Math.floor(Math.random() * 1e6)}`);
+      const connected = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/providers/bluesky',
+        payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url },
+      });
+      assert.equal(connected.statusCode, 201, connected.body);
+      const mp4 = mp4Bytes({ width: 640, height: 360, durationMs: 2000 });
+      const uploaded = await user.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': 'video/mp4' }, payload: mp4 });
+      assert.equal(uploaded.statusCode, 201, uploaded.body);
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: connected.json().id,
+          scheduleAt: clock.now().toISOString(),
+          posts: [{ text: 'A video', media: [{ url: uploaded.json().url, altText: 'a test clip' }] }, { text: 'and a reply' }],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      await new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-video').runOnce();
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${created.json().threadId}` })).json();
+      assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+      assert.equal(thread.posts[0].postMedia[0].type, 'VIDEO');
+
+      const records = await bsky.agent.com.atproto.repo.listRecords({ repo: bsky.did, collection: 'app.bsky.feed.post' });
+      const first = records.data.records.find((r) => (r.value as { text: string }).text === 'A video')!;
+      const embed = (first.value as { embed: { $type: string; alt: string; aspectRatio: unknown; video: { mimeType: string; size: number; ref: unknown } } })
+        .embed;
+      assert.equal(embed.$type, 'app.bsky.embed.video');
+      assert.equal(embed.alt, 'a test clip');
+      assert.deepEqual(embed.aspectRatio, { width: 640, height: 360 });
+      assert.equal(embed.video.mimeType, 'video/mp4');
+      assert.equal(embed.video.size, mp4.length);
+      const cid = String((embed.video.ref as { toString(): string }).toString());
+      const blob = await bsky.agent.com.atproto.sync.getBlob({ did: bsky.did, cid });
+      assert.deepEqual(Buffer.from(blob.data), mp4, 'the blob is the uploaded file');
     });
   },
   // The local PDS is on a loopback address.

@@ -58,8 +58,7 @@ export interface paths {
                                         id: string;
                                         url: string;
                                         altText: string | null;
-                                        /** @enum {string} */
-                                        type: "IMAGE";
+                                        type: "IMAGE" | "VIDEO";
                                     }[];
                                     spoilerRanges: {
                                         /** @description 0-based, in UTF-16 code units */
@@ -362,8 +361,7 @@ export interface paths {
                                         id: string;
                                         url: string;
                                         altText: string | null;
-                                        /** @enum {string} */
-                                        type: "IMAGE";
+                                        type: "IMAGE" | "VIDEO";
                                     }[];
                                     spoilerRanges: {
                                         /** @description 0-based, in UTF-16 code units */
@@ -5732,8 +5730,7 @@ export interface components {
                     id: string;
                     url: string;
                     altText: string | null;
-                    /** @enum {string} */
-                    type: "IMAGE";
+                    type: "IMAGE" | "VIDEO";
                 }[];
                 spoilerRanges: {
                     /** @description 0-based, in UTF-16 code units */
