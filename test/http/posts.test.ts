@@ -32,6 +32,7 @@ const DRAFT_POST_FIELDS = [
   'images',
   'isSpoilerMedia',
   'langs',
+  'linkPreview',
   'poll',
   'postMedia',
   'postOrder',

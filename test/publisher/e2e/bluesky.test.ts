@@ -6,6 +6,7 @@ import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { startFileServer } from '../../helpers/bluesky.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { type LocalAccount, type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
+import { pngImage } from '../../helpers/images.js';
 import { phonePhoto } from '../../helpers/photos.js';
 import { createUser } from '../../helpers/seeds.js';
 
@@ -16,7 +17,10 @@ let accountSeq = 0;
 before(async () => {
   pds = await startPds();
   // A phone photo of over 3 MB (4032×3024, with GPS): scaled down to fit Bluesky, never refused.
-  files = await startFileServer({ '/cat.jpg': { type: 'image/jpeg', body: await phonePhoto({ width: 4032, height: 3024 }) } });
+  files = await startFileServer({
+    '/cat.jpg': { type: 'image/jpeg', body: await phonePhoto({ width: 4032, height: 3024 }) },
+    '/cat.png': { type: 'image/png', body: pngImage(40, 20) },
+  });
 });
 after(async () => {
   await files?.close();
