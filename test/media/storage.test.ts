@@ -95,6 +95,14 @@ for (const backend of backends) {
       assert.equal(await env.leftovers(), 0);
     });
 
+    test('a body that fails before its first byte (a refused upload) leaves nothing behind either', async () => {
+      // Many at once: the failure lands while the storage is still opening its file, if it opens
+      // one as the body is read; the file must be gone all the same once put has failed.
+      const puts = Array.from({ length: 20 }, (_, i) => env.storage.put(`early-${i}.png`, cutOff([]), 'image/png'));
+      for (const put of puts) await assert.rejects(put, /aborted/);
+      assert.equal(await env.leftovers(), 0);
+    });
+
     test('a key that names a folder or climbs out of one is refused', async () => {
       for (const key of ['../x.png', 'a/b.png', '.upload-x', 'x']) {
         await assert.rejects(env.storage.put(key, Readable.from([Buffer.from('x')]), 'image/png'), /not a media storage key/);
