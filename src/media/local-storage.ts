@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -24,12 +24,10 @@ export class LocalMediaStorage implements MediaStorage {
     checkKey(key);
     await this.#mkdir();
     const temp = join(this.dir, `${TEMP_PREFIX}${randomBytes(12).toString('hex')}`);
-    // The file is created before any byte is read, so a body that fails early (a refused upload)
-    // cannot race an open still in flight: the unlink below always finds what it must remove.
-    const handle = await open(temp, 'wx');
     try {
+      await pipeline(body, createWriteStream(temp, { flags: 'wx' }));
+      const handle = await open(temp, 'r+');
       try {
-        await pipeline(body, handle.createWriteStream({ autoClose: false }));
         await handle.sync();
       } finally {
         await handle.close();
