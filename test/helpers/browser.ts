@@ -5,7 +5,7 @@
  * The same steps as test/web/web-app.test.ts, shared so each browser test stays about its pages.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
-export const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 812 };
 
@@ -58,7 +58,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | f
  * conditions, so their limit is only a guard against a hang, and a loaded machine (2 cores, 4 test
  * files at once) can take longer than 30 s to draw a page: the guard is made generous.
  */
-export function guardOnly(context: BrowserContext): void {
+function guardOnly(context: BrowserContext): void {
   context.setDefaultTimeout(120_000);
   context.setDefaultNavigationTimeout(120_000);
 }
@@ -111,23 +111,7 @@ export async function startWebHarness(env: Record<string, string> | ((base: stri
   let context: BrowserContext | null = null;
   try {
     await waitFor('the server to print its sign-in link', async () => /Sign in: \S+/.test(output) && (await fetch(`${base}/readyz`)).ok);
-    mkdirSync(SHOTS, { recursive: true });
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: DESKTOP,
-    });
-    guardOnly(context);
+    context = await launchBrowser(dir);
   } catch (err) {
     await stop();
     rmSync(dir, { recursive: true, force: true });
@@ -148,6 +132,41 @@ export async function startWebHarness(env: Record<string, string> | ((base: stri
 }
 
 /** Follows the first-start link and sets the owner's password: the page ends signed in. */
+/**
+ * Headless Chromium with a fresh profile in `dir`, every request guarded (guardOnly), the flags
+ * this machine's closed network needs; `timezoneId` for a browser in another zone than the server.
+ */
+export async function launchBrowser(dir: string, options: { timezoneId?: string } = {}): Promise<BrowserContext> {
+  mkdirSync(SHOTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    ...options,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: DESKTOP,
+  });
+  guardOnly(context);
+  return context;
+}
+
+/** A `skein` CLI command on a data folder (before the server holds it): its --json answer. */
+export function skeinCli(env: () => NodeJS.ProcessEnv) {
+  return <T>(...args: string[]): T => {
+    const run = spawnSync(process.execPath, ['bin/skein.js', ...args, '--json'], { cwd: REPO_ROOT, env: env(), encoding: 'utf8' });
+    assert.equal(run.status, 0, `skein ${args.join(' ')}: ${run.stderr}${run.stdout}`);
+    return JSON.parse(run.stdout.trim().split('\n').pop()!) as T;
+  };
+}
+
 export async function signInFirstTime(h: WebHarness, page: Page, password: string): Promise<void> {
   const link = /Sign in: (\S+)/.exec(h.output())![1]!;
   await page.goto(link);

@@ -13,13 +13,13 @@
  * and phone) go to test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, keyedApi, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from '../helpers/browser.js';
+import type { BrowserContext } from 'playwright-core';
+import { fieldError, freePort, keyedApi, launchBrowser, layoutShift, REPO_ROOT, shoot, skeinCli, skipReason, waitFor } from '../helpers/browser.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const PASSWORD = 'a long calendar password';
@@ -36,12 +36,7 @@ let key = '';
 let providerId = '';
 let signInToken = '';
 
-/** One CLI command on the data folder (before the server holds it), its --json answer. */
-function cli<T>(...args: string[]): T {
-  const run = spawnSync(process.execPath, ['bin/skein.js', ...args, '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
-  assert.equal(run.status, 0, `skein ${args.join(' ')}: ${run.stderr}${run.stdout}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop()!) as T;
-}
+const cli = skeinCli(() => env);
 
 before(async () => {
   if (skip) return;
@@ -97,15 +92,7 @@ before(async () => {
   await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
     throw new Error(`${err.message}\n${output}`);
   });
-  mkdirSync(SHOTS, { recursive: true });
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    timezoneId: 'America/Los_Angeles',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: DESKTOP,
-  });
-  guardOnly(context);
+  context = await launchBrowser(dir, { timezoneId: 'America/Los_Angeles' });
 });
 
 after(async () => {

@@ -15,24 +15,23 @@
  * private URL before any save, and the server's 400 on each item after one.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
-  CHROMIUM,
   collectPageErrors,
   DESKTOP,
   fieldError,
   freePort,
-  guardOnly,
   keyedApi,
+  launchBrowser,
   PHONE,
   REPO_ROOT,
-  SHOTS,
   shoot,
+  skeinCli,
   skipReason,
   waitFor,
 } from '../helpers/browser.js';
@@ -53,11 +52,7 @@ let blueskyId = '';
 let threadsId = '';
 let signInToken = '';
 
-function cli<T>(...args: string[]): T {
-  const run = spawnSync(process.execPath, ['bin/skein.js', ...args, '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
-  assert.equal(run.status, 0, `skein ${args.join(' ')}: ${run.stderr}${run.stdout}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop()!) as T;
-}
+const cli = skeinCli(() => env);
 
 before(async () => {
   if (skip) return;
@@ -117,14 +112,7 @@ before(async () => {
   await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
     throw new Error(`${err.message}\n${output}`);
   });
-  mkdirSync(SHOTS, { recursive: true });
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: DESKTOP,
-  });
-  guardOnly(context);
+  context = await launchBrowser(dir);
 });
 
 after(async () => {

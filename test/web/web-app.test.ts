@@ -11,12 +11,12 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, fieldError, freePort, guardOnly, layoutShift, REPO_ROOT, SHOTS, shoot, skipReason, waitFor } from '../helpers/browser.js';
+import type { BrowserContext } from 'playwright-core';
+import { fieldError, freePort, launchBrowser, layoutShift, REPO_ROOT, shoot, skipReason, waitFor } from '../helpers/browser.js';
 
 const PASSWORD = 'a long browser password';
 
@@ -53,23 +53,7 @@ before(async () => {
     output += chunk;
   });
   await waitFor('the server to print its sign-in link', async () => /Sign in: \S+/.test(output) && (await fetch(`${base}/readyz`)).ok);
-  mkdirSync(SHOTS, { recursive: true });
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: DESKTOP,
-  });
-  guardOnly(context);
+  context = await launchBrowser(dir);
 });
 
 after(async () => {
