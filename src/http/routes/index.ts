@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { analyticsRoutes } from './analytics.js';
+import { attentionRoutes } from './attention.js';
 import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
@@ -25,4 +26,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(attentionRoutes, { ctx });
 }

@@ -1,5 +1,6 @@
 import { accountApi, authApi, autoPlugApi, keysApi, teamsApi } from './account.js';
 import { analyticsApi } from './analytics.js';
+import { attentionApi } from './attention.js';
 import { createTransport } from './client.js';
 import { mediaApi } from './media.js';
 import { providersApi, timeSlotsApi } from './providers.js';
@@ -28,6 +29,7 @@ export function createApi(onSignedOut: () => void) {
     media: mediaApi(client, session),
     analytics: analyticsApi(client),
     webhooks: webhooksApi(client),
+    attention: attentionApi(client),
   };
 }
 

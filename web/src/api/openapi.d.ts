@@ -5692,6 +5692,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What needs the user now, newest first: failed threads and follow-ups, expired or revoked accounts, due threads on them */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first (by at) */
+                            items: {
+                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE) */
+                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE";
+                                /**
+                                 * Format: date-time
+                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time
+                                 */
+                                at: string;
+                                /** @description Opaque identifier */
+                                providerId: string;
+                                /** @description Opaque identifier */
+                                threadId?: string;
+                                /** @description Opaque identifier */
+                                followUpId?: string;
+                                /** @description The network's error as stored (THREAD_FAILED: its failed post's; FOLLOW_UP_FAILED: the follow-up's) */
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                };
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

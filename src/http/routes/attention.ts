@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { attentionItems } from '../../services/attention.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { AttentionList, AttentionQuery } from '../schemas/attention.js';
+import { withProblems } from '../schemas/common.js';
+
+export const attentionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get('/api/v1/attention', {
+    schema: {
+      tags: ['Attention'],
+      summary: 'What needs the user now, newest first: failed threads and follow-ups, expired or revoked accounts, due threads on them',
+      querystring: AttentionQuery,
+      response: withProblems({ 200: AttentionList }),
+    },
+    handler: async (request) => {
+      const items = await attentionItems(ctx, caller(request), request.query);
+      return { items, count: items.length };
+    },
+  });
+};

@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { ATTENTION_KINDS } from '../../services/attention.js';
+import { Id, TeamIdQuery } from './common.js';
+
+export const AttentionQuery = Type.Object({ teamId: TeamIdQuery });
+
+const AttentionItem = Type.Object({
+  kind: Type.Union(
+    Object.keys(ATTENTION_KINDS).map((kind) => Type.Literal(kind)),
+    {
+      description:
+        'THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE)',
+    },
+  ),
+  at: Type.String({
+    format: 'date-time',
+    description: "When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time",
+  }),
+  providerId: Id,
+  threadId: Type.Optional(Id),
+  followUpId: Type.Optional(Id),
+  error: Type.Optional(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { description: "The network's error as stored (THREAD_FAILED: its failed post's; FOLLOW_UP_FAILED: the follow-up's)" },
+    ),
+  ),
+});
+
+export const AttentionList = Type.Object({
+  items: Type.Array(AttentionItem, { description: 'Newest first (by at)' }),
+  count: Type.Integer({ minimum: 0 }),
+});

@@ -1,0 +1,77 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Workspace } from '../lib/workspace.js';
+import type { DbOrTrx } from './types.js';
+
+/**
+ * What needs the user in a workspace, read in one statement (services/attention.ts holds the
+ * rule and the kinds): failed threads (with the error of their failed post), failed follow-up
+ * replies, expired or revoked accounts, and threads due before `dueBefore` whose account is not
+ * ACTIVE. Each row exists only while its cause does: a retried thread is READY, a deleted one is
+ * gone, a reconnected account is ACTIVE again.
+ */
+
+export interface AttentionRow {
+  kind: 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED' | 'PROVIDER_NOT_ACTIVE_FOR_DUE';
+  at: Date;
+  providerId: string;
+  threadId: string | null;
+  followUpId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/** `alias`'s rows of the workspace (a table with account_id and team_id). */
+function ofWorkspace(alias: string, workspace: Workspace): RawBuilder<unknown> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return workspace.teamId
+    ? sql`${col('team_id')} = ${workspace.teamId}::text`
+    : sql`${col('team_id')} IS NULL AND ${col('account_id')} = ${workspace.ownerAccountId}::text`;
+}
+
+export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore: Date): Promise<AttentionRow[]> {
+  // A thread fails on one post, which keeps the network's error; a thread failed before any post
+  // was tried keeps it only in last_error ("CODE: message").
+  const { rows } = await sql<{
+    kind: AttentionRow['kind'];
+    at: Date | string;
+    provider_id: string;
+    thread_id: string | null;
+    follow_up_id: string | null;
+    error_code: string | null;
+    error_message: string | null;
+  }>`
+    SELECT * FROM (
+      SELECT 'THREAD_FAILED' AS kind, COALESCE(fp.updated_at, t.updated_at) AS at, t.provider_id, t.id AS thread_id, NULL::text AS follow_up_id,
+             COALESCE(fp.error_code, NULLIF(split_part(t.last_error, ': ', 1), ''), 'UNKNOWN') AS error_code,
+             COALESCE(fp.error_message, substr(t.last_error, strpos(t.last_error, ': ') + 2), '') AS error_message
+        FROM threads AS t
+        LEFT JOIN LATERAL (
+          SELECT p.error_code, p.error_message, p.updated_at FROM posts AS p
+           WHERE p.thread_id = t.id AND p.status = 'FAILED' AND p.error_code IS NOT NULL
+           ORDER BY p.post_order LIMIT 1
+        ) AS fp ON true
+       WHERE t.status = 'FAILED' AND ${ofWorkspace('t', workspace)}
+      UNION ALL
+      SELECT 'FOLLOW_UP_FAILED', f.updated_at, t.provider_id, t.id, f.id, COALESCE(f.error_code, 'UNKNOWN'), COALESCE(f.error_message, '')
+        FROM follow_ups AS f JOIN threads AS t ON t.id = f.thread_id
+       WHERE f.status = 'FAILED' AND ${ofWorkspace('t', workspace)}
+      UNION ALL
+      SELECT 'PROVIDER_' || p.status, p.updated_at, p.id, NULL, NULL, NULL, NULL
+        FROM providers AS p
+       WHERE p.status IN ('EXPIRED', 'REVOKED') AND ${ofWorkspace('p', workspace)}
+      UNION ALL
+      SELECT 'PROVIDER_NOT_ACTIVE_FOR_DUE', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
+        FROM threads AS t JOIN providers AS p ON p.id = t.provider_id
+       WHERE t.status = 'READY' AND t.scheduled_at <= ${dueBefore}::timestamptz AND p.status <> 'ACTIVE' AND ${ofWorkspace('t', workspace)}
+    ) AS items
+    ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
+  return rows.map((row) => ({
+    kind: row.kind,
+    at: new Date(row.at),
+    providerId: row.provider_id,
+    threadId: row.thread_id,
+    followUpId: row.follow_up_id,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+  }));
+}
