@@ -62,7 +62,7 @@ test('a newcomer: sign-in link → password → Bluesky account → 2-post threa
   await shoot(page, 'newcomer-settings');
 
   await page.getByRole('link', { name: 'Home' }).click();
-  await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   await shoot(page, 'newcomer-home');
 
   // Connect the Bluesky account: handle and app password, nothing else.

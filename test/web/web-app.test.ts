@@ -176,7 +176,7 @@ test('the web app: first-start link, sign-in, keys, time zone, field errors, CSR
 
   // The other pages.
   await page.goto(`${base}/`);
-  await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   await shoot(page, 'home');
   await page.goto(`${base}/no-such-page`);
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();

@@ -7,7 +7,7 @@ import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
-import { HomePage } from './pages/home.js';
+import { HomePage } from './pages/home/index.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings/index.js';
 import { SignInPage } from './pages/sign-in.js';
