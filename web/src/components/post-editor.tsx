@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
 import type { Network } from '../api/providers.js';
@@ -96,6 +97,8 @@ export function PostEditor(props: {
   onChange: (update: (post: PostDraft) => PostDraft) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
+  /** More fields of the post, shown after its media (the network options). */
+  children?: ComponentChildren;
 }) {
   const { post, index, network } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -212,6 +215,7 @@ export function PostEditor(props: {
         </Field>
       )}
       <MediaList post={post} path={path} postNumber={index + 1} network={network} error={props.error} onChange={props.onChange} uploads={uploads} />
+      {props.children}
     </li>
   );
 }

@@ -12,6 +12,16 @@ import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
+import {
+  OPTION_FAULT_PATHS,
+  PostOptions,
+  type PostOptionsDraft,
+  postOptionsBody,
+  postOptionsDraft,
+  ThreadOptions,
+  threadOptionsBody,
+  threadOptionsDraft,
+} from './editor/network-options.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media(\.\d+\.(url|altText))?|spoilerRanges(\..*)?))$/;
@@ -40,6 +50,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const [tags, setTags] = useState<string[]>([]);
   const [when, setWhen] = useState(() => (search.get('at') ? inputValue(search.get('at')!, zone) : ''));
   const [repostHours, setRepostHours] = useState('');
+  const [threadOptions, setThreadOptions] = useState(() => threadOptionsDraft());
+  /** Each post's network options, by the post's key (so they follow it when posts move). */
+  const [postOptions, setPostOptions] = useState<Record<string, PostOptionsDraft>>({});
   const [notice, setNotice] = useState('');
   const { busy, error, setError, run } = useSubmit();
 
@@ -83,6 +96,8 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         })),
       );
       setTags(threadTags.map((tag) => tag.name));
+      setThreadOptions(threadOptionsDraft(t));
+      setPostOptions(Object.fromEntries(t.posts.map((p) => [p.id, postOptionsDraft(p)])));
       setWhen(t.scheduledAt ? inputValue(t.scheduledAt, zone) : '');
       setRepostHours(t.posts[0]?.autoRepostDelay[0] ?? '');
     } catch (err) {
@@ -105,7 +120,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       ...(p.topic.trim() && network === 'THREADS' ? { topic: p.topic.trim() } : {}),
       media: mediaBody(p),
       ...(network === 'THREADS' ? { spoilerRanges: p.spoilerRanges } : {}),
+      ...postOptionsBody(optionsOf(p.key)),
     }));
+  const optionsOf = (key: string) => postOptions[key] ?? postOptionsDraft();
 
   // A save is one request (Create Post, or Edit Entire Thread with the tags and the time), so it
   // lands whole or not at all; an edit is based on the ETag read, so one made elsewhere meanwhile
@@ -125,12 +142,13 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           ...time,
           ...(repostHours.trim() ? { autoRepost: { enabled: true, delays: [repostHours.trim()] } } : {}),
           ...(tags.length ? { tags } : {}),
+          ...threadOptionsBody(threadOptions),
         };
         const created = await api.threads.create(body);
         navigate(threadPath(created.threadId), { replace: true });
         return;
       }
-      await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...time }, etag);
+      await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...threadOptionsBody(threadOptions), ...time }, etag);
       await load(thread.threadId);
       setNotice(action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
     });
@@ -270,12 +288,22 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
                 onChange={(update) => updatePost(post.key, update)}
                 onMove={(by) => movePost(i, by)}
                 onRemove={() => setPosts(posts.filter((_, k) => k !== i))}
-              />
+              >
+                <PostOptions
+                  network={network}
+                  index={i}
+                  options={optionsOf(post.key)}
+                  hasMedia={mediaBody(post).length > 0}
+                  error={error}
+                  onChange={(options) => setPostOptions((all) => ({ ...all, [post.key]: options }))}
+                />
+              </PostEditor>
             ))}
           </ol>
           <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
             Add post
           </button>
+          <ThreadOptions network={network} options={threadOptions} error={error} onChange={setThreadOptions} />
           <TagInput tags={tags} known={knownTags} onChange={setTags} error={faultAt(error, 'tags')} />
           <Field
             label="Auto-repost after (hours)"
@@ -338,7 +366,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
 /** The form's message: the faults no field shows, or the detail of an error that names no field. */
 function editorMessage(error: ApiError | null): string | null {
   if (!error || isChangedElsewhere(error)) return null;
-  const unplaced = error.errors.filter((e) => !PLACED.test(e.path));
+  const unplaced = error.errors.filter((e) => !PLACED.test(e.path) && !OPTION_FAULT_PATHS.test(e.path));
   if (unplaced.length) return unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
   return error.errors.length ? null : error.detail;
 }
