@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { PostRow, PublishStatus } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
-import type { DbOrTrx } from './types.js';
+import { type DbOrTrx, inChunks } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
 /**
@@ -46,55 +46,52 @@ function optionColumns(post: PostWrite) {
 }
 
 export async function insertPost(trx: DbOrTrx, threadId: string, order: number, post: PostWrite, now: Date, status: PublishStatus = 'READY'): Promise<string> {
-  const [id] = await insertPosts(trx, threadId, [{ order, post }], now, status);
+  const [id] = await insertPostsOfThreads(trx, [{ threadId, order, post }], now, status);
   return id!;
 }
 
 /**
- * New posts of a thread with their media and spoiler ranges: one INSERT per table however many
- * posts (a thread of 1 post and one of 20 cost the same round trips). Returns the posts' ids.
+ * New posts of any number of threads (one Create Post's, or an import's), with their media and
+ * spoiler ranges: one INSERT per table however many posts (per 2,000 rows: inChunks), so a
+ * thread of 1 post and 1,000 threads of 20 cost about the same round trips. Returns the posts'
+ * ids, in the order given.
  */
-export async function insertPosts(
+export async function insertPostsOfThreads(
   trx: DbOrTrx,
-  threadId: string,
-  posts: Array<{ order: number; post: PostWrite }>,
+  posts: Array<{ threadId: string; order: number; post: PostWrite }>,
   now: Date,
   status: PublishStatus = 'READY',
 ): Promise<string[]> {
   if (posts.length === 0) return [];
   const ids = posts.map(() => newId(now.getTime()));
-  await trx
-    .insertInto('posts')
-    .values(
-      posts.map(({ order, post }, i) => ({
-        id: ids[i]!,
-        thread_id: threadId,
-        post_order: order,
-        content: post.content,
-        topic: post.topic,
-        is_spoiler_media: post.isSpoilerMedia,
-        link_preview: post.linkPreview,
-        ...optionColumns(post),
-        status,
-        network_container_id: null,
-        network_post_id: null,
-        network_cid: null,
-        permalink: null,
-        published_at: null,
-        error_code: null,
-        error_message: null,
-        analytics: null,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .execute();
+  const rows = posts.map(({ threadId, order, post }, i) => ({
+    id: ids[i]!,
+    thread_id: threadId,
+    post_order: order,
+    content: post.content,
+    topic: post.topic,
+    is_spoiler_media: post.isSpoilerMedia,
+    link_preview: post.linkPreview,
+    ...optionColumns(post),
+    status,
+    network_container_id: null,
+    network_post_id: null,
+    network_cid: null,
+    permalink: null,
+    published_at: null,
+    error_code: null,
+    error_message: null,
+    analytics: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  for (const chunk of inChunks(rows)) await trx.insertInto('posts').values(chunk).execute();
   const media = posts.flatMap(({ post }, i) =>
     post.media.map((m, position) => ({ id: newId(), post_id: ids[i]!, position, url: m.url, alt_text: m.altText ?? null, type: mediaTypeOfUrl(m.url) })),
   );
   const ranges = posts.flatMap(({ post }, i) => post.spoilerRanges.map((r, position) => ({ post_id: ids[i]!, position, offset: r.offset, length: r.length })));
-  if (media.length) await trx.insertInto('media').values(media).execute();
-  if (ranges.length) await trx.insertInto('spoiler_ranges').values(ranges).execute();
+  for (const chunk of inChunks(media, 8_000)) await trx.insertInto('media').values(chunk).execute();
+  for (const chunk of inChunks(ranges, 10_000)) await trx.insertInto('spoiler_ranges').values(chunk).execute();
   return ids;
 }
 

@@ -55,3 +55,19 @@ export async function linkThreadTags(trx: DbOrTrx, threadId: string, scope: stri
     .onConflict((oc) => oc.columns(['thread_id', 'tag_id']).doNothing())
     .execute();
 }
+
+/**
+ * Links threads created in this transaction (they have no tags yet) to the tags of `scope` their
+ * `nameKeys` name (which exist already): one statement however many threads (an import).
+ */
+export async function linkNewThreadsTags(trx: DbOrTrx, scope: string, links: Array<{ threadId: string; nameKeys: string[] }>): Promise<void> {
+  const pairs = links.flatMap(({ threadId, nameKeys }) => nameKeys.map((key) => [threadId, key] as const));
+  if (pairs.length === 0) return;
+  await sql`
+    INSERT INTO thread_tags (thread_id, tag_id)
+    SELECT l.thread_id, tags.id
+    FROM unnest(${pairs.map(([id]) => id)}::text[], ${pairs.map(([, key]) => key)}::text[]) AS l (thread_id, name_key)
+    JOIN tags ON tags.scope = ${scope} AND tags.name_key = l.name_key
+    ON CONFLICT (thread_id, tag_id) DO NOTHING
+  `.execute(trx);
+}

@@ -2,7 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
-import type { DbOrTrx } from './types.js';
+import { type DbOrTrx, inChunks } from './types.js';
 
 export type { DbOrTrx } from './types.js';
 
@@ -176,8 +176,9 @@ export async function listDraftThreadAggregates(db: DbOrTrx, workspace: Workspac
   return rows.map((r) => toAggregate(r as AggregateRow));
 }
 
-export async function insertThread(trx: DbOrTrx, row: Insertable<ThreadsTable>): Promise<void> {
-  await trx.insertInto('threads').values(row).execute();
+/** Inserts threads, one statement per INSERT_CHUNK_ROWS of them (an import writes up to 1,000). */
+export async function insertThread(trx: DbOrTrx, rows: Insertable<ThreadsTable> | Array<Insertable<ThreadsTable>>): Promise<void> {
+  for (const chunk of inChunks(Array.isArray(rows) ? rows : [rows])) await trx.insertInto('threads').values(chunk).execute();
 }
 
 /** Deletes the thread; its posts, media, tags links and jobs go with it (ON DELETE CASCADE). */

@@ -6,8 +6,8 @@ import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
 import { byTagName, tagKey } from '../lib/tag-names.js';
 import { iso } from '../lib/time.js';
-import { workspaceOf } from '../lib/workspace.js';
-import { insertMissingTags, linkThreadTags, listTagsInScope, listThreadTags } from '../repos/tags.js';
+import { type Workspace, workspaceOf } from '../lib/workspace.js';
+import { insertMissingTags, linkNewThreadsTags, linkThreadTags, listTagsInScope, listThreadTags } from '../repos/tags.js';
 import { bumpThreadVersion } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { resolveWorkspace } from './accounts.js';
@@ -107,6 +107,45 @@ export async function writeThreadTags(
     })),
   );
   await linkThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), options);
+}
+
+/**
+ * In the caller's transaction, on threads it has just created (they have no tags yet): each
+ * carries its `names` (checked by checkTagNames), the missing ones created in its scope. Two
+ * statements per workspace however many threads (writeThreads: Create Post and the import).
+ */
+export async function writeNewThreadsTags(
+  trx: DbOrTrx,
+  threads: Array<{ id: string; workspace: Workspace; names: string[] }>,
+  createdBy: string,
+  now: Date,
+): Promise<void> {
+  type Scope = { teamId: string | null; tags: Map<string, string>; links: Array<{ threadId: string; nameKeys: string[] }> };
+  const byScope = new Map<string, Scope>();
+  for (const { id, workspace, names } of threads) {
+    if (names.length === 0) continue;
+    const scope: Scope = byScope.get(workspace.scope) ?? { teamId: workspace.teamId, tags: new Map(), links: [] };
+    byScope.set(workspace.scope, scope);
+    for (const name of names) if (!scope.tags.has(tagKey(name))) scope.tags.set(tagKey(name), name);
+    scope.links.push({ threadId: id, nameKeys: names.map(tagKey) });
+  }
+  for (const [scope, { teamId, tags, links }] of byScope) {
+    await insertMissingTags(
+      trx,
+      [...tags].map(([key, name]) => ({
+        id: newId(),
+        scope,
+        team_id: teamId,
+        name,
+        name_key: key,
+        color: colorFor(key),
+        created_by: createdBy,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await linkNewThreadsTags(trx, scope, links);
+  }
 }
 
 /** Replaces the thread's tags with exactly this set, creating missing tags in the thread's scope. */

@@ -10,7 +10,7 @@ import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
-import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
+import { countPosts, insertPostsOfThreads, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
 import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -19,14 +19,14 @@ import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { mediaUseFaults, postMediaLists } from './media.js';
-import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
+import { type MediaReach, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { checkQuotedPosts } from './quotes.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
-import { checkTagNames, writeThreadTags } from './tags.js';
+import { checkTagNames, writeNewThreadsTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
-import { takeNextFreeInstant } from './time-slots.js';
+import { takeNextFreeInstants } from './time-slots.js';
 
 export interface CreateThreadInput {
   providerId: string;
@@ -56,34 +56,105 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   // A replay answers what the first request answered, even where checking the request again
   // would now fail (its scheduleAt has passed, the active workspace changed...).
   if (idempotencyKey) {
-    const replay = await findIdempotentReplay(ctx.db, account.id, idempotencyKey, requestHash(input), ctx.clock.now());
+    const replay = await findIdempotentReplay<CreateThreadResult>(ctx.db, account.id, idempotencyKey, requestHash(input), ctx.clock.now());
     if (replay) return replay;
   }
-  const { workspace, provider, plug } = await readBeforeCreate(ctx.db, account, input);
+  const target = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
   const faults = new Faults();
-  const { repostHours, tagNames } = readCreateContent(input, provider, faults);
-  const media = mediaOfPosts(input.posts);
-  faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
-  const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
-  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
-  faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
+  const reach = mediaReach(ctx, target.provider.kind === 'THREADS' ? mediaOfPosts(input.posts).map((m) => m.url) : []);
+  const checked = await checkCreateBody(ctx, account, input, target, reach, now, faults);
   faults.throwIfAny();
 
   const result = await ctx.db.transaction().execute(async (trx) => {
     if (idempotencyKey) {
-      const replay = await claimIdempotency(trx, account.id, idempotencyKey, requestHash(input), now);
+      const replay = await claimIdempotency<CreateThreadResult>(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
-    const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
-    const threadId = newId(now.getTime());
-    await threadsRepo.insertThread(trx, {
-      id: threadId,
+    const [response] = await writeThreads(trx, account, [checked], now);
+    if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, 201, response);
+    return response!;
+  });
+  if (result.scheduledAt) ctx.scheduleSignal.ring();
+  return result;
+}
+
+/** What a Create Post body needs of the database before its rules run (readBeforeCreate). */
+export interface CreateTarget {
+  workspace: Workspace;
+  provider: ProviderRow;
+  plug: ReturnType<typeof autoPlugOf>;
+}
+
+/** A Create Post body that passed its rules, with what writeThreads needs to save it. */
+export interface CheckedThread extends CreateTarget {
+  input: CreateThreadInput;
+  repostHours: number | null;
+  tagNames: string[];
+  /** From scheduleAt; null for a draft or a queue thread. */
+  requestedAt: Date | null;
+}
+
+/**
+ * Create Post's rules over one well-formed body (Create Post's, or one row of an import): each
+ * rule broken adds a fault to `faults`, its path from the body's root. `reach` has started
+ * resolving the media hosts (the import resolves every row's at once).
+ */
+export async function checkCreateBody(
+  ctx: AppContext,
+  account: AccountRow,
+  input: CreateThreadInput,
+  target: CreateTarget,
+  reach: MediaReach,
+  now: Date,
+  faults: Faults,
+): Promise<CheckedThread> {
+  const { workspace, provider } = target;
+  const { repostHours, tagNames } = readCreateContent(input, provider, faults);
+  faults.add(...(await reach.faults(provider.kind, mediaOfPosts(input.posts))));
+  const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
+  faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
+  return { ...target, input, repostHours, tagNames, requestedAt };
+}
+
+/**
+ * Saves checked threads in the caller's transaction: one INSERT per table for all of them
+ * (threads, posts, media, spoiler ranges; the tags in two), so an import of 1,000 threads costs
+ * the round trips of one Create Post. The `queue` threads of a provider take its next free
+ * instants, distinct, in the order given. Answers each thread as Create Post does.
+ */
+export async function writeThreads(
+  trx: DbOrTrx,
+  account: AccountRow,
+  threads: CheckedThread[],
+  now: Date,
+  locate: (index: number, fault: FieldFault) => FieldFault = (_index, fault) => fault,
+): Promise<CreateThreadResult[]> {
+  const queued = new Map<string, number[]>();
+  threads.forEach((t, i) => {
+    if (t.input.queue) queued.set(t.provider.id, [...(queued.get(t.provider.id) ?? []), i]);
+  });
+  const scheduled = threads.map((t) => t.requestedAt);
+  for (const [providerId, indexes] of queued) {
+    const instants = await foundOrFaults(
+      () => takeNextFreeInstants(trx, providerId, now, indexes.length),
+      (fault) => indexes.map((index) => locate(index, fault)),
+    );
+    indexes.forEach((index, n) => {
+      scheduled[index] = instants[n]!;
+    });
+  }
+  const ids = threads.map(() => newId(now.getTime()));
+  await threadsRepo.insertThread(
+    trx,
+    threads.map(({ workspace, provider, plug, input, repostHours }, i) => ({
+      id: ids[i]!,
       account_id: account.id,
       team_id: workspace.teamId,
       provider_id: provider.id,
-      status: 'READY',
-      scheduled_at: scheduledAt,
+      status: 'READY' as const,
+      scheduled_at: scheduled[i]!,
       auto_repost_delay_hours: repostHours,
       auto_plug_text: plug.enabled ? plug.text : null,
       auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
@@ -96,27 +167,36 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       published_at: null,
       created_at: now,
       updated_at: now,
-    });
-    await insertPosts(
-      trx,
-      threadId,
-      input.posts.map((post, order) => ({ order, post: toPostWrite(post) })),
-      now,
-    );
-    if (tagNames.length)
-      await writeThreadTags(trx, { id: threadId, account_id: account.id, team_id: workspace.teamId }, tagNames, account.id, now, { fresh: true });
-    const response: CreateThreadResult = {
-      threadId,
-      status: scheduledAt ? 'scheduled' : 'draft',
-      scheduledAt: iso(scheduledAt),
-      postCount: input.posts.length,
-      autoPlugApplied: plug.enabled,
-    };
-    if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, 201, response);
-    return response;
-  });
-  if (result.scheduledAt) ctx.scheduleSignal.ring();
-  return result;
+    })),
+  );
+  await insertPostsOfThreads(
+    trx,
+    threads.flatMap(({ input }, i) => input.posts.map((post, order) => ({ threadId: ids[i]!, order, post: toPostWrite(post) }))),
+    now,
+  );
+  await writeNewThreadsTags(
+    trx,
+    threads.map((t, i) => ({ id: ids[i]!, workspace: t.workspace, names: t.tagNames })),
+    account.id,
+    now,
+  );
+  return threads.map((t, i) => ({
+    threadId: ids[i]!,
+    status: scheduled[i] ? 'scheduled' : 'draft',
+    scheduledAt: iso(scheduled[i]!),
+    postCount: t.input.posts.length,
+    autoPlugApplied: t.plug.enabled,
+  }));
+}
+
+/** What `work` answers; its ValidationError's faults become those `relocate` makes of each. */
+async function foundOrFaults<T>(work: () => Promise<T>, relocate: (fault: FieldFault) => FieldFault[]): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ValidationError) throw new ValidationError(err.errors.flatMap(relocate));
+    throw err;
+  }
 }
 
 /**
@@ -124,7 +204,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
  * team workspace included); the same answers, in the same order, as resolveWorkspace,
  * requireProviderInWorkspace and getAutoPlug one after another.
  */
-async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: CreateThreadInput) {
+export async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: Pick<CreateThreadInput, 'teamId' | 'providerId'>): Promise<CreateTarget> {
   const workspace = addressedWorkspace(account, input.teamId);
   const read = await findProviderWithSettings(db, workspace, input.providerId, account.id);
   if (!read.isMember) throw new NotFoundError(`Team ${workspace.teamId}`);
@@ -208,7 +288,7 @@ export function toPostWrite(post: PostContent) {
   };
 }
 
-function requestHash(input: CreateThreadInput): string {
+export function requestHash(input: unknown): string {
   return createHash('sha256').update(canonicalJson(input)).digest('hex');
 }
 
@@ -228,26 +308,26 @@ function canonicalJson(value: unknown): string {
 }
 
 /** The stored response for this key and body within 24 h; 409 for the same key with another body. */
-async function findIdempotentReplay(db: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
+export async function findIdempotentReplay<T>(db: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<T | null> {
   const existing = await findRecentIdempotencyRecord(db, accountId, key, now, IDEMPOTENCY_TTL_MS);
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
   }
-  return existing.response_status === 201 ? (existing.response_body as CreateThreadResult) : null;
+  return existing.response_status === 201 ? (existing.response_body as T) : null;
 }
 
 /**
  * Claims the key inside the creating transaction: of two first requests at once, one creates,
  * the other blocks on the key until the first commits, then replays its response.
  */
-async function claimIdempotency(trx: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<CreateThreadResult | null> {
+export async function claimIdempotency<T>(trx: DbOrTrx, accountId: string, key: string, hash: string, now: Date): Promise<T | null> {
   const existing = await claimIdempotencyKey(trx, accountId, key, hash, now, IDEMPOTENCY_TTL_MS);
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
   }
-  return existing.response_body as CreateThreadResult;
+  return existing.response_body as T;
 }
 
 export async function listThreads(

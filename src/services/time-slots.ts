@@ -113,8 +113,22 @@ export async function nextTimeSlots(ctx: AppContext, account: AccountRow, query:
  * instant. `threadId`: the thread being moved, whose own instant counts as free.
  */
 export async function takeNextFreeInstant(trx: DbOrTrx, providerId: string, now: Date, threadId?: string): Promise<Date> {
+  const [instant] = await takeNextFreeInstants(trx, providerId, now, 1, threadId);
+  return instant!;
+}
+
+/**
+ * The provider's next `count` free instants, distinct, for as many threads about to be put
+ * there in this transaction (an import's `queue` rows); locked as takeNextFreeInstant locks.
+ * Fewer free instants than threads: a fault at `queue`.
+ */
+export async function takeNextFreeInstants(trx: DbOrTrx, providerId: string, now: Date, count: number, threadId?: string): Promise<Date[]> {
   await repo.lockProviderQueue(trx, providerId);
-  const [instant] = await freeInstants(trx, providerId, now, 1, threadId);
-  if (!instant) throw new ValidationError({ path: 'queue', message: 'the provider has no free time slot within 366 days' });
-  return instant;
+  const instants = await freeInstants(trx, providerId, now, count, threadId);
+  if (instants.length < count) {
+    const message =
+      count === 1 ? 'the provider has no free time slot within 366 days' : `the provider has ${instants.length} free time slots within 366 days, not ${count}`;
+    throw new ValidationError({ path: 'queue', message });
+  }
+  return instants;
 }

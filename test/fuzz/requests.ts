@@ -21,6 +21,8 @@ export interface FuzzRequest {
   headers: Array<[string, Node]>;
   /** undefined: no body. */
   body: Node | undefined;
+  /** A text/csv body instead of JSON: rows of cells (strings, refs), rendered at send time. */
+  csv?: Node;
   /** Replaces the body's bytes when set: `text` as UTF-8, or `hex` bytes. */
   rawBody: { text?: string; hex?: string } | null;
   /** undefined: application/json when there is a body; null: no Content-Type header. */
@@ -347,11 +349,74 @@ interface Mutation {
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({ name: fc.constantFrom(...MUTATIONS), a: fc.nat(1_000), b: fc.nat(1_000) });
 
+const CSV_COLUMNS = ['thread', 'providerId', 'scheduleAt', 'text', 'media', 'altText', 'topic', 'tags', 'autoRepostHours'];
+const CSV_CELLS: Node[] = [
+  '',
+  'a',
+  'queue',
+  '2026-12-01T09:00:00',
+  '2020-01-01T00:00:00Z',
+  'https://img.example/a.png https://img.example/b.png',
+  'alt|alt 2|alt 3',
+  'x, y ,X',
+  '24',
+  '0',
+  '=HYPERLINK("https://x.example","y")',
+  '+1+1',
+  '@SUM(A1)',
+  '"',
+  'a\r\nb',
+  '\ufeff',
+  'x'.repeat(600),
+  ...NASTY_STRINGS,
+];
+const CSV_LINE_ENDINGS = ['\n', '\r\n', '\r'];
+
+/**
+ * A text/csv body of a route that takes one (the import): a header of known (and unknown)
+ * columns, then rows of meaningful, hostile and referenced cells (providers of either tenant).
+ */
+function csvRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
+  const cell: fc.Arbitrary<Node> = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...CSV_CELLS) },
+    { weight: 1, arbitrary: ref('provider') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+  );
+  const header = fc.shuffledSubarray([...CSV_COLUMNS, 'colour', ''], { minLength: 0, maxLength: 11 });
+  return fc
+    .tuple(validRequest({ ...route, body: null }), header, fc.array(fc.array(cell, { minLength: 0, maxLength: 11 }), { maxLength: 30 }), fc.boolean())
+    .map(([request, columns, rows, bom]) => ({
+      ...request,
+      body: undefined,
+      csv: [[...(bom ? ['\ufeff'] : []), ...columns] as Node, ...rows.map((row) => row as Node)] as Node,
+      contentType: 'text/csv',
+    }));
+}
+
+/** The CSV text of rows of cells: RFC 4180 quoting where a cell needs it, line endings mixed. */
+function renderCsv(csv: Node, resolve: Resolver): string {
+  const rows = Array.isArray(csv) ? csv : [];
+  return rows
+    .map((row, r) => {
+      const cells = Array.isArray(row) ? row : [];
+      const text = cells.map((cell, c) => {
+        const value = cell instanceof Ref ? resolve(cell) : typeof cell === 'string' ? cell : JSON.stringify(cell);
+        // The BOM marker opens the header; anything else with a quote, comma or line break is quoted.
+        if (r === 0 && c === 0 && value === '\ufeff') return value;
+        return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+      });
+      const [bom, ...rest] = text;
+      const line = r === 0 && bom === '\ufeff' ? `${bom}${rest.join(',')}` : text.join(',');
+      return `${line}${CSV_LINE_ENDINGS[r % CSV_LINE_ENDINGS.length]}`;
+    })
+    .join('');
+}
+
 /** Valid requests of one route, most of them then broken in one to three ways. */
 export function fuzzRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
   return fc
     .tuple(
-      validRequest(route),
+      route.csv ? fc.oneof(validRequest(route), csvRequest(route)) : validRequest(route),
       fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 4, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }),
     )
     .map(([request, mutations]) => mutations.reduce(applyMutation, request));
@@ -377,6 +442,7 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
     query: original.query.map(([k, v]) => [k, cloneNode(v)]),
     headers: [...original.headers],
     body: original.body === undefined ? undefined : cloneNode(original.body),
+    ...(original.csv === undefined ? {} : { csv: cloneNode(original.csv) }),
     mutations: [...original.mutations],
   };
   const label = (detail: string) => r.mutations.push(`${m.name}: ${detail}`);
@@ -567,6 +633,7 @@ export function allRefs(r: FuzzRequest): Ref[] {
   for (const v of Object.values(r.params)) if (v instanceof Ref) out.push(v);
   for (const [, v] of r.query) refsOf(v, out);
   if (r.body !== undefined) refsOf(r.body, out);
+  if (r.csv !== undefined) refsOf(r.csv, out);
   return out;
 }
 
@@ -577,6 +644,7 @@ function replaceRef(r: FuzzRequest, target: Ref, by: Ref): FuzzRequest {
     params: Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, v instanceof Ref ? swap(v) : v])),
     query: r.query.map(([k, v]) => [k, mapRefs(v, swap)]),
     body: r.body === undefined ? undefined : mapRefs(r.body, swap),
+    ...(r.csv === undefined ? {} : { csv: mapRefs(r.csv, swap) }),
   };
 }
 
@@ -665,6 +733,7 @@ export function render(r: FuzzRequest, resolve: Resolver, keys: Keys): Concrete 
 
   let body: Buffer | undefined;
   if (r.rawBody?.text !== undefined) body = Buffer.from(r.rawBody.text, 'utf8');
+  else if (r.csv !== undefined && r.body === undefined) body = Buffer.from(renderCsv(r.csv, resolve), 'utf8');
   else if (r.body !== undefined) {
     body = Buffer.from(toJsonText(r.body, resolve), 'utf8');
     if (r.rawBody?.hex) {

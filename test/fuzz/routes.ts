@@ -14,6 +14,8 @@ export interface RouteSpec {
   /** An object schema of the declared request headers; null when none. */
   headers: JsonSchema | null;
   body: { schema: JsonSchema; required: boolean } | null;
+  /** The operation also takes a text/csv body (the import). */
+  csv: boolean;
   /** Status codes the operation documents. */
   statuses: Set<number>;
 }
@@ -79,6 +81,7 @@ function fromOperation(method: string, path: string, operation: OpenApiOperation
     query: objectOf(parameters.filter((p) => p.in === 'query')),
     headers: objectOf(parameters.filter((p) => p.in === 'header')),
     body: json ? { schema: json.schema, required: operation.requestBody?.required === true } : null,
+    csv: operation.requestBody?.content?.['text/csv'] !== undefined,
     statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
   };
 }
@@ -86,7 +89,7 @@ function fromOperation(method: string, path: string, operation: OpenApiOperation
 function hiddenRoute(method: string, path: string): RouteSpec {
   const params = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name: name!, schema: { type: 'string' } }));
   if (path.endsWith('*')) params.push({ name: '*', schema: { type: 'string' } });
-  return { method, path, documented: false, params, query: null, headers: null, body: null, statuses: new Set() };
+  return { method, path, documented: false, params, query: null, headers: null, body: null, csv: false, statuses: new Set() };
 }
 
 /**

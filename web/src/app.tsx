@@ -8,6 +8,7 @@ import { CalendarPage } from './pages/calendar.js';
 import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home/index.js';
+import { ImportPage } from './pages/import/index.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings/index.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -36,6 +37,7 @@ export function useApp(): AppState {
 const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [
   { path: '/', label: 'Home', page: HomePage },
   { path: '/calendar', label: 'Calendar', page: CalendarPage },
+  { path: '/import', label: 'Import', page: ImportPage },
   { path: '/accounts', label: 'Accounts', page: AccountsPage },
   { path: '/analytics', label: 'Analytics', page: AnalyticsPage },
   { path: '/settings', label: 'Settings', page: SettingsPage },

@@ -6,6 +6,7 @@ import { attentionRoutes } from './attention.js';
 import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
+import { importRoutes } from './import.js';
 import { mediaRoutes } from './media.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
@@ -17,6 +18,7 @@ import { webhookRoutes } from './webhooks.js';
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(importRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(authRoutes, { ctx });

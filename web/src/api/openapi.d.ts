@@ -1234,6 +1234,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import up to 1,000 threads at once (CSV or a JSON array of Create Post bodies): all or nothing; dryRun=true checks without creating */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                    /** @description true: check and answer as an import would, creating nothing */
+                    dryRun?: "true" | "false";
+                };
+                header?: {
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        providerId: string;
+                        posts: {
+                            text: string;
+                            topic?: string | null;
+                            media?: {
+                                /** @description Public http(s) image URL */
+                                url: string;
+                                altText?: string | null;
+                            }[];
+                            spoilerRanges?: {
+                                /** @description 0-based, in UTF-16 code units */
+                                offset: number;
+                                /** @description In UTF-16 code units, at least 1 */
+                                length: number;
+                            }[];
+                            isSpoilerMedia?: boolean;
+                            /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
+                            linkPreview?: boolean;
+                            /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                            quote?: string | null;
+                            poll?: {
+                                /** @description 2 to 4 options of 1 to 25 characters */
+                                options: string[];
+                            } | null;
+                            /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                            langs?: string[];
+                            /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                            contentWarning?: string | null;
+                        }[];
+                        /**
+                         * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                         * @example 2026-12-01T09:30:00
+                         * @example 2026-12-01T09:30:00+01:00
+                         */
+                        scheduleAt?: string;
+                        /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
+                        queue?: boolean;
+                        autoRepost?: {
+                            enabled: boolean;
+                            delays?: string[];
+                        };
+                        /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
+                        tags?: string[];
+                        teamId?: string;
+                        /** @description Who may reply to the thread; default everyone */
+                        replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                        /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                        quotesDisabled?: boolean;
+                    }[];
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Threads created (dry run: that would be created) */
+                            created: number;
+                            threads: {
+                                /** @description The body's index (JSON), or the CSV data row of the thread's first post (from 0) */
+                                row: number;
+                                /** @description null in a dry run */
+                                threadId: string | null;
+                                status: "scheduled" | "draft";
+                                scheduledAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Threads created (dry run: that would be created) */
+                            created: number;
+                            threads: {
+                                /** @description The body's index (JSON), or the CSV data row of the thread's first post (from 0) */
+                                row: number;
+                                /** @description null in a dry run */
+                                threadId: string | null;
+                                status: "scheduled" | "draft";
+                                scheduledAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tags": {
         parameters: {
             query?: never;

@@ -16,6 +16,8 @@ export type FollowUp = Answer<'/api/v1/posts/{threadId}/follow-ups', 'get'>['fol
 export type NewThread = RequestBody<'/api/v1/posts', 'post'>;
 export type ThreadEdit = RequestBody<'/api/v1/posts/{threadId}/edit', 'put'>;
 export type NewFollowUp = RequestBody<'/api/v1/posts/{threadId}/follow-ups', 'post'>;
+export type ImportAnswer = Answer<'/api/v1/posts/import', 'post'>;
+export type ImportFile = { csv: string } | { rows: NewThread[] };
 
 const thread = (threadId: string) => ({ params: { path: { threadId } } });
 
@@ -42,6 +44,23 @@ export function threadsApi(client: Client) {
     refreshAnalytics: async (threadId: string) =>
       (await ok(client.POST('/api/v1/posts/{threadId}/analytics/refresh', { ...thread(threadId), body: {} }))).thread,
     tags: async (threadId: string) => (await ok(client.GET('/api/v1/posts/{threadId}/tags', thread(threadId)))).tags,
+    /**
+     * Bulk import, all or nothing: a CSV file's text, or JSON rows (Create Post bodies). With
+     * `dryRun` the server checks everything and creates nothing (its faults are an ApiError).
+     */
+    import: (file: ImportFile, dryRun: boolean) => {
+      const query = { params: { query: dryRun ? { dryRun: 'true' as const } : {} } };
+      return 'csv' in file
+        ? ok(
+            client.POST('/api/v1/posts/import', {
+              ...query,
+              body: file.csv,
+              headers: { 'content-type': 'text/csv' },
+              bodySerializer: (csv: unknown) => csv as string,
+            }),
+          )
+        : ok(client.POST('/api/v1/posts/import', { ...query, body: file.rows }));
+    },
   };
 }
 
