@@ -108,3 +108,26 @@ export function parseLocal(text: string): LocalParts {
   const [year, month, day, hour, minute, second, millisecond] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
   return { year, month, day, hour, minute, second, millisecond };
 }
+
+/** A series' rule as an occurrence carries it. */
+export interface SeriesRule extends RepeatStep {
+  /** `YYYY-MM-DD`: no occurrence on a later local date. */
+  until: string | null;
+  /** Occurrences in all, the first included. */
+  count: number | null;
+  zone: string;
+  /** The series' day of month. */
+  day: number;
+}
+
+/**
+ * The occurrence after number `occurrence`, meant for `local`: its number, local date-time and
+ * instant; null when the series ends with it (`count` reached, or the next local date after
+ * `until`).
+ */
+export function followingOccurrence(rule: SeriesRule, occurrence: number, local: LocalParts): { occurrence: number; local: LocalParts; instant: Date } | null {
+  if (rule.count !== null && occurrence >= rule.count) return null;
+  const next = nextOccurrence(local, rule, rule.day, rule.zone);
+  if (rule.until !== null && localDate(next.local) > rule.until) return null;
+  return { occurrence: occurrence + 1, ...next };
+}

@@ -12,6 +12,7 @@ import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
+import { setThreadRepeat } from '../repos/series.js';
 import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
@@ -22,6 +23,7 @@ import { mediaUseFaults, postMediaLists } from './media.js';
 import { mediaOfPosts, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { checkQuotedPosts } from './quotes.js';
+import { anchorColumns, assertUntilReachable, checkRepeat, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
@@ -40,6 +42,8 @@ export interface CreateThreadInput {
   teamId?: string;
   replyControl?: ReplyControl;
   quotesDisabled?: boolean;
+  /** Repeat the thread (with scheduleAt or queue): decisions.md "Recurring threads". */
+  repeat?: RepeatInput | null;
 }
 
 export interface CreateThreadResult {
@@ -62,10 +66,11 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const { workspace, provider, plug } = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
   const faults = new Faults();
-  const { repostHours, tagNames } = readCreateContent(input, provider, faults);
+  const { repostHours, tagNames, repeat } = readCreateContent(input, provider, faults);
   const media = mediaOfPosts(input.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider.kind, media)));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
   faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
   faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
   faults.throwIfAny();
@@ -76,6 +81,7 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       if (replay) return replay;
     }
     const scheduledAt = input.queue ? await takeNextFreeInstant(trx, provider.id, now) : requestedAt;
+    if (repeat && scheduledAt && input.queue) assertUntilReachable(repeat, scheduledAt, account.timezone);
     const threadId = newId(now.getTime());
     await threadsRepo.insertThread(trx, {
       id: threadId,
@@ -94,6 +100,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       locked_until: null,
       last_error: null,
       published_at: null,
+      // The first occurrence's id names its series.
+      ...(repeat && scheduledAt ? repeatColumns(null, repeat, scheduledAt, account.timezone, threadId) : {}),
       created_at: now,
       updated_at: now,
     });
@@ -138,8 +146,12 @@ async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: CreateT
  * well-formed in `body` (it may have shape faults too, see content-rules.ts); `provider` is null
  * when it is not known.
  */
-function readCreateContent(body: unknown, provider: ProviderRow | null, faults: Faults): { repostHours: number | null; tagNames: string[] } {
-  if (!isRecord(body)) return { repostHours: null, tagNames: [] };
+function readCreateContent(
+  body: unknown,
+  provider: ProviderRow | null,
+  faults: Faults,
+): { repostHours: number | null; tagNames: string[]; repeat: RepeatRuleInput | null } {
+  if (!isRecord(body)) return { repostHours: null, tagNames: [], repeat: null };
   // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
   // reconnected (same provider id) before then.
   if (provider?.status === 'REVOKED')
@@ -152,7 +164,8 @@ function readCreateContent(body: unknown, provider: ProviderRow | null, faults: 
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
   const tags = checkTagNames(body.tags, 'tags');
   faults.add(...tags.faults);
-  return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names };
+  const repeat = checkRepeat(body, body.scheduleAt !== undefined || body.queue === true, faults);
+  return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names, repeat };
 }
 
 function checkRepost(repost: unknown, faults: Faults): number | null {
@@ -185,10 +198,11 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
       faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, provider?.kind ?? null, postMediaLists(fields.posts))));
     }
   }
-  readCreateContent(body, provider, faults);
+  const { repeat } = readCreateContent(body, provider, faults);
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
-  readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
+  const requestedAt = readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
+  if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
   if (workspace) faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider?.kind ?? null, fields.posts)));
   return faults.list;
 }
@@ -326,6 +340,8 @@ export async function moveThread(
     );
     const scheduledAt = await to(trx, thread, now);
     await threadsRepo.bumpThreadVersion(trx, thread.id, now, { scheduledAt });
+    // A repeating thread's series goes on from its new time.
+    if (thread.repeat_every !== null) await setThreadRepeat(trx, thread.id, anchorColumns(scheduledAt, account.timezone));
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();
