@@ -8,7 +8,7 @@ export type LocalTimeResult = { ok: true; instant: Date } | { ok: false; reason:
 
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?$/;
 
-interface Parts {
+export interface LocalParts {
   year: number;
   month: number;
   day: number;
@@ -58,7 +58,7 @@ export function zoneOffsetMinutes(zone: string, instantMs: number): number {
   return Math.round((asUtc - wholeSecondMs) / 60_000);
 }
 
-function parse(input: string): { parts: Parts; offset: string | undefined } | null {
+function parse(input: string): { parts: LocalParts; offset: string | undefined } | null {
   const m = PATTERN.exec(input);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, offset] = m;
@@ -76,13 +76,13 @@ function parse(input: string): { parts: Parts; offset: string | undefined } | nu
   };
 }
 
-function partsAreReal(p: Parts): boolean {
+function partsAreReal(p: LocalParts): boolean {
   if (p.month < 1 || p.month > 12 || p.day < 1 || p.hour > 23 || p.minute > 59 || p.second > 59) return false;
   const daysInMonth = new Date(Date.UTC(p.year, p.month, 0)).getUTCDate();
   return p.day <= daysInMonth && p.year >= 1970 && p.year <= 9999;
 }
 
-function wallClockAsUtc(p: Parts): number {
+function wallClockAsUtc(p: LocalParts): number {
   const ms = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, p.millisecond);
   // Date.UTC maps years 0–99 to 1900+; partsAreReal already refuses those.
   return ms;
@@ -92,7 +92,7 @@ function wallClockAsUtc(p: Parts): number {
  * The instant a wall-clock time names in `zone`. Candidates are the offsets in force a day
  * either side; a candidate is real when the zone's offset at that instant is the one assumed.
  */
-export function localToInstant(p: Parts, zone: string): Date | null {
+export function localToInstant(p: LocalParts, zone: string): Date | null {
   const wall = wallClockAsUtc(p);
   const offsets = new Set([-1, 0, 1].map((days) => zoneOffsetMinutes(zone, wall + days * 86_400_000)));
   const instants = [...offsets]

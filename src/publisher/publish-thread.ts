@@ -13,6 +13,7 @@ import {
 import { decryptAccount } from '../platforms/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
+import { continueSeries } from '../repos/series.js';
 import * as threadQueueRepo from '../repos/thread-queue.js';
 import { loadThreadPosts, type PostAggregate } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -161,9 +162,19 @@ function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): 
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
 // get their due time, in the statement that marks the thread PUBLISHED (see completeThread).
+// A repeating thread's next occurrence is made in the same transaction (repos/series.ts), so a
+// crash leaves both or neither; the schedule signal then wakes the publisher for it.
 async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
   const now = deps.ctx.clock.now();
-  await threadQueueRepo.completeThread(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
+  if (thread.repeat_every === null) {
+    await threadQueueRepo.completeThread(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
+    return;
+  }
+  const next = await deps.ctx.db.transaction().execute(async (trx) => {
+    const completed = await threadQueueRepo.completeThread(trx, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
+    return completed ? continueSeries(trx, thread, now) : null;
+  });
+  if (next) deps.ctx.scheduleSignal.ring();
 }
 
 /** Exponential backoff with ±25 % jitter, at least what the network asked for. */
@@ -217,9 +228,12 @@ async function release(deps: PublishDeps, thread: ThreadRow, toReady: (trx: DbOr
 
 async function failThread(deps: PublishDeps, thread: ThreadRow, postId: string | null, error: PublishError): Promise<void> {
   const now = deps.ctx.clock.now();
-  await deps.ctx.db.transaction().execute(async (trx) => {
-    if (!(await threadQueueRepo.failThread(trx, thread.id, deps.workerId, { code: error.code, message: error.message }, now))) return;
+  const next = await deps.ctx.db.transaction().execute(async (trx) => {
+    if (!(await threadQueueRepo.failThread(trx, thread.id, deps.workerId, { code: error.code, message: error.message }, now))) return null;
     await postsRepo.releasePublishingPosts(trx, thread.id, now);
     if (postId) await postsRepo.failPost(trx, postId, error, now);
+    // A FAILED occurrence does not stop its series.
+    return continueSeries(trx, thread, now);
   });
+  if (next) deps.ctx.scheduleSignal.ring();
 }

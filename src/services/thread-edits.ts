@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderKind, ReplyControl } from '../db/schema/index.js';
+import type { AccountRow, ProviderKind, ReplyControl, ThreadRow } from '../db/schema/index.js';
 import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { holdsNul } from '../lib/text.js';
@@ -16,6 +16,7 @@ import {
   updatePostFields,
 } from '../repos/posts.js';
 import { getProvider } from '../repos/providers.js';
+import { setThreadRepeat } from '../repos/series.js';
 import { bumpThreadVersion } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import {
@@ -36,6 +37,7 @@ import { mediaListAt, mediaUseFaults, postMediaLists } from './media.js';
 import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { checkQuotedPosts } from './quotes.js';
+import { anchorColumns, checkRepeat, NO_REPEAT, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
 import { readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeThreadTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
@@ -128,11 +130,13 @@ async function kindOfAccessibleThread(
   ctx: AppContext,
   account: AccountRow,
   threadId: string,
-): Promise<{ threadId: string; kind: ProviderKind; workspace: Workspace } | null> {
+): Promise<{ threadId: string; kind: ProviderKind; workspace: Workspace; draft: boolean } | null> {
   // Only reached for a faulty request: its ids may hold U+0000 (reported as a fault already).
   if (holdsNul(threadId)) return null;
   const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  return thread ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id), workspace: workspaceOf(thread) } : null;
+  return thread
+    ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id), workspace: workspaceOf(thread), draft: thread.scheduled_at === null }
+    : null;
 }
 
 /** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
@@ -176,7 +180,9 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
   if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
   if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, postMediaLists(fields.posts))));
-  checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
+  const { scheduledAt } = checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
+  const repeat = checkRepeat(fields, thread?.draft === false || fields.scheduleAt !== undefined || fields.queue === true, faults);
+  if (repeat && scheduledAt) faults.add(...untilFaults(repeat, scheduledAt, account.timezone));
   return faults.list;
 }
 
@@ -203,6 +209,25 @@ export interface EditThreadInput {
   /** Omitted: unchanged, as `tags` (the posts' own options are rewritten with each post). */
   replyControl?: ReplyControl;
   quotesDisabled?: boolean;
+  /** Omitted: unchanged; null: the series stops after this occurrence; a rule: the thread repeats (decisions.md "Recurring threads"). */
+  repeat?: RepeatInput | null;
+}
+
+/**
+ * The repeat columns an Edit Entire Thread writes: none when it leaves the repeat and the time
+ * alone; `rule` null clears the rule (the series stops after this occurrence); a new time
+ * re-anchors the series there, the same time keeps the anchor it has (a time a DST gap moved
+ * goes on meaning the time it was meant for).
+ */
+function repeatChange(thread: ThreadRow, rule: RepeatRuleInput | null | undefined, movedTo: Date | null, zone: string) {
+  if (rule === null) return NO_REPEAT;
+  if (rule === undefined) return movedTo && thread.repeat_every !== null ? anchorColumns(movedTo, zone) : {};
+  const at = movedTo ?? thread.scheduled_at;
+  if (!at) return {};
+  const columns = repeatColumns(thread, rule, at, zone, thread.id);
+  if (movedTo || thread.repeat_local === null) return columns;
+  const { repeat_zone, repeat_local, repeat_day } = thread;
+  return { ...columns, repeat_zone, repeat_local, repeat_day };
 }
 
 /**
@@ -239,6 +264,9 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
     let scheduledAt = extras.scheduledAt;
     if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;
+    const repeat = checkRepeat({ ...input }, thread.scheduled_at !== null || input.scheduleAt !== undefined || input.queue === true, faults);
+    const at = scheduledAt ?? thread.scheduled_at;
+    if (repeat && at) faults.add(...untilFaults(repeat, at, account.timezone));
     faults.throwIfAny();
 
     const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));
@@ -262,6 +290,11 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
       ...(input.replyControl !== undefined ? { replyControl: input.replyControl } : {}),
       ...(input.quotesDisabled !== undefined ? { quotesDisabled: input.quotesDisabled } : {}),
     });
+    await setThreadRepeat(
+      trx,
+      thread.id,
+      repeatChange(thread, input.repeat === undefined ? undefined : input.repeat === null ? null : repeat, scheduledAt, account.timezone),
+    );
     return {
       moved: scheduledAt !== null,
       answer: { threadId: thread.id, postsUpdated, postsCreated, postsDeleted: removed.length, totalPosts: posts.length },

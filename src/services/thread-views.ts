@@ -1,6 +1,8 @@
 import type { PublishStatus, ReplyControl } from '../db/schema/index.js';
+import type { RepeatUnit } from '../lib/recurrence.js';
 import { iso } from '../lib/time.js';
 import type { PostAggregate, ThreadAggregate } from '../repos/threads.js';
+import { repeatView } from './repeat.js';
 
 interface PostMediaView {
   id: string;
@@ -42,6 +44,9 @@ export interface ThreadView {
   status: PublishStatus;
   replyControl: ReplyControl;
   quotesDisabled: boolean;
+  /** decisions.md "Recurring threads": the rule (on the waiting occurrence) and the series. */
+  repeat: { every: number; unit: RepeatUnit; until: string | null; count: number | null } | null;
+  series: { id: string; occurrence: number } | null;
   posts: PostView[];
   /** List Posts with `include=tags` only. */
   tags?: Array<{ id: string; name: string; color: string }>;
@@ -99,6 +104,7 @@ export function threadView(aggregate: ThreadAggregate): ThreadView {
     status: thread.status,
     replyControl: thread.reply_control,
     quotesDisabled: thread.quotes_disabled,
+    ...repeatView(thread),
     posts: aggregate.posts.map((p) => postView(p, thread.auto_repost_delay_hours)),
   };
 }

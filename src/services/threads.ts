@@ -12,6 +12,7 @@ import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
 import { countPosts, insertPostsOfThreads, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
+import { setThreadRepeat } from '../repos/series.js';
 import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
@@ -22,6 +23,7 @@ import { mediaUseFaults, postMediaLists } from './media.js';
 import { type MediaReach, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
 import { requireProviderInWorkspace } from './providers.js';
 import { checkQuotedPosts } from './quotes.js';
+import { anchorColumns, checkRepeat, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeNewThreadsTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
@@ -40,6 +42,8 @@ export interface CreateThreadInput {
   teamId?: string;
   replyControl?: ReplyControl;
   quotesDisabled?: boolean;
+  /** Repeat the thread (with scheduleAt or queue): decisions.md "Recurring threads". */
+  repeat?: RepeatInput | null;
 }
 
 export interface CreateThreadResult {
@@ -93,6 +97,7 @@ export interface CheckedThread extends CreateTarget {
   tagNames: string[];
   /** From scheduleAt; null for a draft or a queue thread. */
   requestedAt: Date | null;
+  repeat: RepeatRuleInput | null;
 }
 
 /**
@@ -110,12 +115,13 @@ export async function checkCreateBody(
   faults: Faults,
 ): Promise<CheckedThread> {
   const { workspace, provider } = target;
-  const { repostHours, tagNames } = readCreateContent(input, provider, faults);
+  const { repostHours, tagNames, repeat } = readCreateContent(input, provider, faults);
   faults.add(...(await reach.faults(provider.kind, mediaOfPosts(input.posts))));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
   faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
   faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
-  return { ...target, input, repostHours, tagNames, requestedAt };
+  return { ...target, input, repostHours, tagNames, requestedAt, repeat };
 }
 
 /**
@@ -136,6 +142,7 @@ export async function writeThreads(
     if (t.input.queue) queued.set(t.provider.id, [...(queued.get(t.provider.id) ?? []), i]);
   });
   const scheduled = threads.map((t) => t.requestedAt);
+  const untilFaultsFound: FieldFault[] = [];
   for (const [providerId, indexes] of queued) {
     const instants = await foundOrFaults(
       () => takeNextFreeInstants(trx, providerId, now, indexes.length),
@@ -143,12 +150,16 @@ export async function writeThreads(
     );
     indexes.forEach((index, n) => {
       scheduled[index] = instants[n]!;
+      // A queued repeat's `until` can be checked only now that its time is known.
+      const repeat = threads[index]!.repeat;
+      if (repeat) untilFaultsFound.push(...untilFaults(repeat, instants[n]!, account.timezone).map((fault) => locate(index, fault)));
     });
   }
+  if (untilFaultsFound.length) throw new ValidationError(untilFaultsFound);
   const ids = threads.map(() => newId(now.getTime()));
   await threadsRepo.insertThread(
     trx,
-    threads.map(({ workspace, provider, plug, input, repostHours }, i) => ({
+    threads.map(({ workspace, provider, plug, input, repostHours, repeat }, i) => ({
       id: ids[i]!,
       account_id: account.id,
       team_id: workspace.teamId,
@@ -165,6 +176,8 @@ export async function writeThreads(
       locked_until: null,
       last_error: null,
       published_at: null,
+      // The first occurrence's id names its series.
+      ...(repeat && scheduled[i] ? repeatColumns(null, repeat, scheduled[i]!, account.timezone, ids[i]!) : {}),
       created_at: now,
       updated_at: now,
     })),
@@ -218,8 +231,12 @@ export async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: 
  * well-formed in `body` (it may have shape faults too, see content-rules.ts); `provider` is null
  * when it is not known.
  */
-function readCreateContent(body: unknown, provider: ProviderRow | null, faults: Faults): { repostHours: number | null; tagNames: string[] } {
-  if (!isRecord(body)) return { repostHours: null, tagNames: [] };
+function readCreateContent(
+  body: unknown,
+  provider: ProviderRow | null,
+  faults: Faults,
+): { repostHours: number | null; tagNames: string[]; repeat: RepeatRuleInput | null } {
+  if (!isRecord(body)) return { repostHours: null, tagNames: [], repeat: null };
   // Said now rather than when the thread falls due. An EXPIRED account is accepted: it can be
   // reconnected (same provider id) before then.
   if (provider?.status === 'REVOKED')
@@ -232,7 +249,8 @@ function readCreateContent(body: unknown, provider: ProviderRow | null, faults: 
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
   const tags = checkTagNames(body.tags, 'tags');
   faults.add(...tags.faults);
-  return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names };
+  const repeat = checkRepeat(body, body.scheduleAt !== undefined || body.queue === true, faults);
+  return { repostHours: checkRepost(body.autoRepost, faults), tagNames: tags.names, repeat };
 }
 
 function checkRepost(repost: unknown, faults: Faults): number | null {
@@ -265,10 +283,11 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
       faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, provider?.kind ?? null, postMediaLists(fields.posts))));
     }
   }
-  readCreateContent(body, provider, faults);
+  const { repeat } = readCreateContent(body, provider, faults);
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
-  readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
+  const requestedAt = readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
+  if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
   if (workspace) faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider?.kind ?? null, fields.posts)));
   return faults.list;
 }
@@ -406,6 +425,8 @@ export async function moveThread(
     );
     const scheduledAt = await to(trx, thread, now);
     await threadsRepo.bumpThreadVersion(trx, thread.id, now, { scheduledAt });
+    // A repeating thread's series goes on from its new time.
+    if (thread.repeat_every !== null) await setThreadRepeat(trx, thread.id, anchorColumns(scheduledAt, account.timezone));
     return { threadId: thread.id, scheduledAt: scheduledAt.toISOString(), postsUpdated: posts.length };
   });
   ctx.scheduleSignal.ring();

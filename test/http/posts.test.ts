@@ -24,7 +24,7 @@ const POST_FIELDS = [
   'status',
   'topic',
 ];
-const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'quotesDisabled', 'replyControl', 'scheduledAt', 'status', 'threadId'];
+const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'quotesDisabled', 'repeat', 'replyControl', 'scheduledAt', 'series', 'status', 'threadId'];
 const DRAFT_POST_FIELDS = [
   'content',
   'contentWarning',

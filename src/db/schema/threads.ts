@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { RepeatUnit } from '../../lib/recurrence.js';
 
 export type PublishStatus = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
 
@@ -33,6 +34,21 @@ export interface ThreadsTable {
   locked_until: Date | null;
   last_error: string | null;
   published_at: Date | null;
+  /** Recurring threads (migration 0017): the series and this occurrence's number in it (from 1), or null. */
+  series_id: ColumnType<string | null, string | null | undefined, string | null>;
+  series_occurrence: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The repeat rule, on the waiting occurrence only (lib/recurrence.ts, repos/series.ts); null when it does not repeat. */
+  repeat_every: ColumnType<number | null, number | null | undefined, number | null>;
+  repeat_unit: ColumnType<RepeatUnit | null, RepeatUnit | null | undefined, RepeatUnit | null>;
+  /** `YYYY-MM-DD`: no occurrence on a later local date. */
+  repeat_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Occurrences in all, the first included. */
+  repeat_count: ColumnType<number | null, number | null | undefined, number | null>;
+  repeat_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The local date-time (`YYYY-MM-DDThh:mm:ss.sss` in repeat_zone) this occurrence was meant for. */
+  repeat_local: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The series' day of month. */
+  repeat_day: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: Date;
 }

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
@@ -66,6 +66,38 @@ const TagNames = Type.Array(Type.String(), {
 });
 const Queue = Type.Boolean({ description: "true: schedule at the provider's next free time slot (without scheduleAt)" });
 
+const RepeatUnitSchema = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]);
+// Bounds and the draft rule are content rules (services/repeat.ts), so every fault comes in one answer.
+const RepeatFields = Type.Object(
+  {
+    every: Type.Integer({ description: '1 to 365' }),
+    unit: Type.String({ description: 'day, week or month' }),
+    until: Type.Optional(Type.String({ description: 'YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence' })),
+    count: Type.Optional(Type.Integer({ description: 'Occurrences in all, the first included: 2 to 100' })),
+  },
+  {
+    description:
+      'Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted',
+  },
+);
+// Object or null as one type (not a union), so a fault inside the object is named at its own path only.
+const RepeatInput = Type.Unsafe<Static<typeof RepeatFields> | null>({ ...JSON.parse(JSON.stringify(RepeatFields)), type: ['object', 'null'] });
+const RepeatView = Type.Union(
+  [
+    Type.Object({
+      every: Type.Integer(),
+      unit: RepeatUnitSchema,
+      until: Type.Union([Type.String(), Type.Null()]),
+      count: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+    Type.Null(),
+  ],
+  { description: 'The repeat rule; on the waiting occurrence of a series only, null otherwise' },
+);
+const SeriesView = Type.Union([Type.Object({ id: Id, occurrence: Type.Integer({ description: 'From 1' }) }), Type.Null()], {
+  description: "The series of a recurring thread (its id is the first occurrence's threadId), or null",
+});
+
 export const CreatePostBody = Type.Object({
   providerId: Type.String(),
   posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
@@ -74,6 +106,7 @@ export const CreatePostBody = Type.Object({
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
   tags: Type.Optional(TagNames),
   teamId: Type.Optional(Type.String()),
+  repeat: Type.Optional(RepeatInput),
   ...threadOptionInputs,
 });
 
@@ -141,6 +174,8 @@ export const Thread = Type.Object(
     providerUserId: Type.String(),
     status: Status,
     ...threadOptions,
+    repeat: RepeatView,
+    series: SeriesView,
     posts: Type.Array(Post),
   },
   { $id: 'Thread' },
@@ -191,6 +226,7 @@ export const EditThreadBody = Type.Object({
   tags: Type.Optional(TagNames),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),
+  repeat: Type.Optional(RepeatInput),
   ...threadOptionInputs,
 });
 

@@ -46,6 +46,20 @@ export interface paths {
                                 /** @description Who may reply to the thread; default everyone */
                                 replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
                                 quotesDisabled: boolean;
+                                /** @description The repeat rule; on the waiting occurrence of a series only, null otherwise */
+                                repeat: {
+                                    every: number;
+                                    unit: "day" | "week" | "month";
+                                    until: string | null;
+                                    count: number | null;
+                                } | null;
+                                /** @description The series of a recurring thread (its id is the first occurrence's threadId), or null */
+                                series: {
+                                    /** @description Opaque identifier */
+                                    id: string;
+                                    /** @description From 1 */
+                                    occurrence: number;
+                                } | null;
                                 posts: {
                                     /** @description Opaque identifier */
                                     id: string;
@@ -205,6 +219,17 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
+                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
+                        repeat?: {
+                            /** @description 1 to 365 */
+                            every: number;
+                            /** @description day, week or month */
+                            unit: string;
+                            /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                            until?: string;
+                            /** @description Occurrences in all, the first included: 2 to 100 */
+                            count?: number;
+                        } | null;
                         /** @description Who may reply to the thread; default everyone */
                         replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
                         /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
@@ -841,6 +866,17 @@ export interface paths {
                         scheduleAt?: string;
                         /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
                         queue?: boolean;
+                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
+                        repeat?: {
+                            /** @description 1 to 365 */
+                            every: number;
+                            /** @description day, week or month */
+                            unit: string;
+                            /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                            until?: string;
+                            /** @description Occurrences in all, the first included: 2 to 100 */
+                            count?: number;
+                        } | null;
                         /** @description Who may reply to the thread; default everyone */
                         replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
                         /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
@@ -1305,6 +1341,17 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
+                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
+                        repeat?: {
+                            /** @description 1 to 365 */
+                            every: number;
+                            /** @description day, week or month */
+                            unit: string;
+                            /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                            until?: string;
+                            /** @description Occurrences in all, the first included: 2 to 100 */
+                            count?: number;
+                        } | null;
                         /** @description Who may reply to the thread; default everyone */
                         replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
                         /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
@@ -6016,6 +6063,20 @@ export interface components {
             /** @description Who may reply to the thread; default everyone */
             replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
             quotesDisabled: boolean;
+            /** @description The repeat rule; on the waiting occurrence of a series only, null otherwise */
+            repeat: {
+                every: number;
+                unit: "day" | "week" | "month";
+                until: string | null;
+                count: number | null;
+            } | null;
+            /** @description The series of a recurring thread (its id is the first occurrence's threadId), or null */
+            series: {
+                /** @description Opaque identifier */
+                id: string;
+                /** @description From 1 */
+                occurrence: number;
+            } | null;
             posts: {
                 /** @description Opaque identifier */
                 id: string;
