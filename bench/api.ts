@@ -46,6 +46,8 @@ export interface BackendResult {
   rows: Record<Route, LoadResult & { all: number[] }>;
   rssIdleMiB: number;
   rssLoadMiB: number;
+  /** ms per 1,000-thread import (POST /api/v1/posts/import, JSON, 2 posts, an image URL on a public address literal (nothing to resolve) and 2 tags a thread). */
+  importMs: number[];
   /** PGlite only: ms from spawn to /readyz 200 when restarted on the database just used. */
   restartMs: number[] | null;
 }
@@ -136,6 +138,8 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
       options.log(`${backend}: ${ROUTE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s`);
     }
     const rssLoadMiB = stopSampling();
+    const importMs = await timeImports(baseUrl, json, providerId, day, options.runs);
+    options.log(`${backend}: 1,000-thread import: ${importMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     await server.stop();
     server = null;
 
@@ -151,13 +155,36 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
       }
       options.log(`pglite: restart ready in ${restartMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     }
-    return { rows, rssIdleMiB, rssLoadMiB, restartMs };
+    return { rows, rssIdleMiB, rssLoadMiB, importMs, restartMs };
   } finally {
     await server?.stop();
     await graph.close();
     await db?.drop();
     dir.remove();
   }
+}
+
+/** `runs` imports of 1,000 two-post threads each, one request at a time, each timed whole. */
+async function timeImports(baseUrl: string, headers: Record<string, string>, providerId: string, day: Date, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      providerId,
+      scheduleAt: local(new Date(day.getTime() + (40 + run) * 86_400_000 + i * 60_000)),
+      tags: ['import', `batch ${i % 10}`],
+      posts: [
+        { text: `import ${run}.${i}: first post`, media: [{ url: `https://93.184.216.34/bench/${i}.png`, altText: 'alt' }] },
+        { text: `import ${run}.${i}: reply` },
+      ],
+    }));
+    const body = JSON.stringify(rows);
+    const started = performance.now();
+    const res = await fetch(`${baseUrl}/api/v1/posts/import`, { method: 'POST', headers, body });
+    const answer = await res.text();
+    times.push(performance.now() - started);
+    if (res.status !== 201) throw new Error(`import: ${res.status} ${answer.slice(0, 500)}`);
+  }
+  return times;
 }
 
 /** The ceiling: bench/hello-server.js, a bare Fastify app in its own process. */

@@ -64,6 +64,13 @@ export function targets(r: Results): Target[] {
     const ratio = two.threadsPerSecond / one.threadsPerSecond;
     out.push({ name: 'Publisher throughput, 2 workers over 1', figure: `${ratio.toFixed(2)}×`, target: '≥ 1.70×', result: pass(ratio >= 1.7) });
   }
+  for (const [label, backend] of [
+    ['PostgreSQL', 'postgres'],
+    ['PGlite', 'pglite'],
+  ] as const) {
+    const ms = median(r.api[backend].importMs);
+    out.push({ name: `A 1,000-thread import on ${label}`, figure: `${ms.toFixed(0)} ms`, target: '< 5 s', result: pass(ms < 5000) });
+  }
   out.push(rssTarget('PostgreSQL', r.api.postgres.rssIdleMiB, 150));
   out.push(rssTarget('PGlite', r.api.pglite.rssIdleMiB, 400));
   out.push({
@@ -190,6 +197,12 @@ export function render(r: Results, list: Target[]): string {
           `< 150 ${verdict('RSS idle on PostgreSQL')?.result} / < 400 ${verdict('RSS idle on PGlite')?.result}`,
         ],
         ['RSS under load (peak), MiB', num(r.api.postgres.rssLoadMiB), num(r.api.pglite.rssLoadMiB), ''],
+        [
+          'import of 1,000 threads (JSON, 2 posts each), ms',
+          r.api.postgres.importMs.map((x) => num(x)).join(', '),
+          r.api.pglite.importMs.map((x) => num(x)).join(', '),
+          `median < 5000 ${verdict('A 1,000-thread import on PostgreSQL')?.result} / ${verdict('A 1,000-thread import on PGlite')?.result}`,
+        ],
         [
           `RSS during a ${(r.media.bytes / 1e6).toFixed(0)} MB video upload (before → peak), MiB`,
           '—',

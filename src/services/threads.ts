@@ -144,7 +144,7 @@ export async function writeThreads(
   const scheduled = threads.map((t) => t.requestedAt);
   const untilFaultsFound: FieldFault[] = [];
   for (const [providerId, indexes] of queued) {
-    const instants = await foundOrFaults(
+    const instants = await relocatingFaults(
       () => takeNextFreeInstants(trx, providerId, now, indexes.length),
       (fault) => indexes.map((index) => locate(index, fault)),
     );
@@ -203,7 +203,7 @@ export async function writeThreads(
 }
 
 /** What `work` answers; its ValidationError's faults become those `relocate` makes of each. */
-async function foundOrFaults<T>(work: () => Promise<T>, relocate: (fault: FieldFault) => FieldFault[]): Promise<T> {
+async function relocatingFaults<T>(work: () => Promise<T>, relocate: (fault: FieldFault) => FieldFault[]): Promise<T> {
   try {
     return await work();
   } catch (err) {
