@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { FollowUpRow, FollowUpsTable, ProviderRow } from '../db/schema/index.js';
-import { LeaseLostError, type PublishError, type PublishedRef } from '../platforms/platform.js';
+import { ContainerNotReady, LeaseLostError, type PublishError, type PublishedRef } from '../platforms/platform.js';
 import { followUpQueue } from '../repos/follow-ups.js';
 import { markProviderExpired } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -38,6 +38,7 @@ async function runClaimedFollowUp(deps: PublishDeps, row: FollowUpRow): Promise<
   } catch (err) {
     // Another worker holds the follow-up now and finishes it; this one must not record an outcome.
     if (err instanceof LeaseLostError) deps.ctx.logger.info({ followUpId: row.id }, err.message);
+    else if (err instanceof ContainerNotReady) await comeBackAt(deps, row, err.retryAt);
     else await failOrRetry(deps, row, err, target?.provider ?? null);
   }
 }
@@ -53,7 +54,17 @@ async function publishReply(deps: PublishDeps, row: FollowUpRow, target: JobTarg
     replyTo,
     progress: saved,
     ...fenced,
+    comeBackLater: { containerSavedAt: row.network_container_at },
   });
+}
+
+/**
+ * The network is still processing the reply's saved container (a video, or a carousel's
+ * items): the row goes back PENDING, due at `retryAt`, the claim not counted, and the next
+ * claim resumes on the same container (as a thread's post does, publish-thread.ts).
+ */
+async function comeBackAt(deps: PublishDeps, row: FollowUpRow, retryAt: Date): Promise<void> {
+  await followUpQueue.handBack(deps.ctx.db, row, deps.workerId, deps.ctx.clock.now(), { run_at: retryAt });
 }
 
 function release(deps: PublishDeps, row: FollowUpRow, changes: Updateable<FollowUpsTable>, trx: DbOrTrx = deps.ctx.db): Promise<FollowUpRow | undefined> {

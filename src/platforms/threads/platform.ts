@@ -128,6 +128,8 @@ export class ThreadsPlatform implements Platform {
   async #resume(api: ThreadsAccountApi, input: PublishInput, containerId: string): Promise<string | null> {
     // A container saved before its time was recorded is given the whole wait from now.
     const savedAt = input.comeBackLater?.containerSavedAt?.getTime() ?? this.#client.now();
+    const items = savedItems(containerId);
+    if (items) return this.#resumeItems(api, input, items, savedAt);
     const state = await this.#settledState(api, containerId, input, savedAt);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     if (state.status === 'FINISHED') return this.#publishContainer(api, input, containerId);
@@ -156,14 +158,20 @@ export class ThreadsPlatform implements Platform {
     await this.#checkQuota(api, input);
     const check = this.#mediaCheck;
     if (check) await Promise.all(input.post.media.map((item) => checkMediaReachable(item.url, check)));
-    const containerId = await this.#createContainer(api, input);
+    const startedAt = this.#client.now();
+    const containerId = await this.#createContainer(api, input, startedAt);
+    return this.#publishCreated(api, input, containerId, startedAt);
+  }
+
+  /** A new container (single, or the carousel once its items are ready): saved, waited for, published. */
+  async #publishCreated(api: ThreadsAccountApi, input: PublishInput, containerId: string, savedAt: number): Promise<string> {
     // Throws LeaseLostError if another worker took over meanwhile: this container then stays
     // unpublished (Meta expires it after 24 h), and the other worker's is the post.
     await input.onProgress({ containerId, networkPostId: null, cid: null });
     // A text container is ready at once in practice; publishing it straight away saves a status
     // call, and a "not ready" (code 24) answer is waited out below exactly as after a poll.
     if (input.post.media.length === 0) return this.#publishContainer(api, input, containerId);
-    const state = await this.#settledState(api, containerId, input, this.#client.now());
+    const state = await this.#settledState(api, containerId, input, savedAt);
     if (state.status === 'PUBLISHED') return this.#recordPublished(input, containerId, await this.#findPublished(api, input));
     await this.#requireFinished(input, state);
     return this.#publishContainer(api, input, containerId);
@@ -191,7 +199,7 @@ export class ThreadsPlatform implements Platform {
     }
   }
 
-  async #createContainer(api: ThreadsAccountApi, input: PublishInput): Promise<string> {
+  async #createContainer(api: ThreadsAccountApi, input: PublishInput, startedAt: number): Promise<string> {
     const { post, replyTo } = input;
     const common = {
       replyToId: replyTo?.parent.networkPostId ?? null,
@@ -207,19 +215,77 @@ export class ThreadsPlatform implements Platform {
       const options = { ...media, altText: single.altText };
       return mediaKind(single) === 'VIDEO' ? api.createVideoContainer(single.url, options) : api.createImageContainer(single.url, options);
     }
-    const children = await this.#createCarouselItems(api, input);
-    return api.createCarouselContainer(children, media);
+    const children = await this.#createCarouselItems(api, input, startedAt);
+    return this.#createCarousel(api, input, children);
+  }
+
+  async #createCarousel(api: ThreadsAccountApi, input: PublishInput, children: string[]): Promise<string> {
+    const { post, replyTo } = input;
+    return api.createCarouselContainer(children, {
+      replyToId: replyTo?.parent.networkPostId ?? null,
+      topicTag: post.topic,
+      spoilers: post.spoilerRanges,
+      ...networkOptionFields(post.options),
+      text: post.text,
+      isSpoilerMedia: post.isSpoilerMedia,
+    });
   }
 
   /**
-   * Item containers are not posts, so they are not saved: a crash here leaves unpublished
-   * containers that Meta expires after 24 h. Each must be processed before the carousel uses it.
+   * A caller that comes back later gets the item containers saved, as the post's container
+   * (`items:<id>,<id>…`, compare-and-set under the lease like any container), before they are
+   * waited for: a video item is then waited for across claims and a restart resumes on the same
+   * items (#resumeItems). Without it (a follow-up reply, a plug), they are not saved and are
+   * waited for here: a crash leaves unpublished containers that Meta expires after 24 h.
    */
-  async #createCarouselItems(api: ThreadsAccountApi, input: PublishInput): Promise<string[]> {
+  async #createCarouselItems(api: ThreadsAccountApi, input: PublishInput, startedAt: number): Promise<string[]> {
     const ids: string[] = [];
     for (const item of input.post.media) ids.push(await api.createCarouselItemContainer({ kind: mediaKind(item), url: item.url, altText: item.altText }));
+    if (input.comeBackLater) {
+      await input.onProgress({ containerId: itemsRef(ids), networkPostId: null, cid: null });
+      await this.#itemsSettled(api, input, ids, startedAt);
+      return ids;
+    }
     for (const id of ids) throwUnlessFinished(await this.#waitWhileInProgress(api, id, input));
     return ids;
+  }
+
+  /**
+   * The saved item containers of a carousel: once all are FINISHED the carousel container is
+   * made and published; an expired item means new items (null); an ERROR fails the post with
+   * Meta's reason; a video still processing sends the caller away until its next look.
+   */
+  async #resumeItems(api: ThreadsAccountApi, input: PublishInput, ids: string[], savedAt: number): Promise<string | null> {
+    if (ids.length !== input.post.media.length) {
+      await this.#dropDeadContainer(input);
+      return null;
+    }
+    if (!(await this.#itemsSettled(api, input, ids, savedAt))) return null;
+    return this.#publishCreated(api, input, await this.#createCarousel(api, input, ids), savedAt);
+  }
+
+  /**
+   * True when every saved item is FINISHED. An image item is waited for here (seconds); a video
+   * item is looked at once, and while one is processing the caller is told when to come back
+   * (the wait bounded from `savedAt`, as for a single video). Any ERROR fails the post with
+   * Meta's message; an EXPIRED item drops the items (false: new ones are made).
+   */
+  async #itemsSettled(api: ThreadsAccountApi, input: PublishInput, ids: string[], savedAt: number): Promise<boolean> {
+    let processing: string | null = null;
+    for (const [i, id] of ids.entries()) {
+      const video = mediaKind(input.post.media[i]!) === 'VIDEO';
+      const state = video ? await api.getContainerStatus(id) : await this.#waitWhileInProgress(api, id, input);
+      if (state.status === 'IN_PROGRESS') {
+        processing ??= id;
+        continue;
+      }
+      if (state.status === 'FINISHED') continue;
+      await this.#dropDeadContainer(input);
+      if (state.status === 'EXPIRED') return false;
+      throwUnlessFinished(state);
+    }
+    if (processing) this.#comeBack(processing, savedAt);
+    return true;
   }
 
   /**
@@ -232,6 +298,11 @@ export class ThreadsPlatform implements Platform {
     if (!input.comeBackLater || !input.post.media.some((item) => mediaKind(item) === 'VIDEO')) return this.#waitWhileInProgress(api, containerId, input);
     const state = await api.getContainerStatus(containerId);
     if (state.status !== 'IN_PROGRESS') return state;
+    this.#comeBack(containerId, savedAt);
+  }
+
+  /** A container still processing: come back later, or give up COME_BACK.maxWaitMs after `savedAt`. */
+  #comeBack(containerId: string, savedAt: number): never {
     const now = this.#client.now();
     const waited = Math.max(0, now - savedAt);
     if (waited >= COME_BACK.maxWaitMs) {
@@ -397,6 +468,18 @@ class QuotaReadings {
     if (reading.used >= reading.total) this.#readings.delete(key);
     else this.#readings.set(key, { ...reading, used: reading.used + 1 });
   }
+}
+
+/**
+ * A carousel's item containers, saved as the post's container until the carousel container is
+ * made (Meta ids are digits, so the prefix cannot be one).
+ */
+const ITEMS_PREFIX = 'items:';
+function itemsRef(ids: string[]): string {
+  return `${ITEMS_PREFIX}${ids.join(',')}`;
+}
+function savedItems(containerId: string): string[] | null {
+  return containerId.startsWith(ITEMS_PREFIX) ? containerId.slice(ITEMS_PREFIX.length).split(',') : null;
 }
 
 /** MediaItem carries no type, so the URL's extension decides; Threads accepts MP4 and MOV video. */

@@ -295,8 +295,12 @@ async function adoptContainer(
   const { containers } = q;
   if (!containers) throw new Error(`${q.table} rows publish nothing`);
   const { next, expected } = container;
+  // When the wait on the network began: set when a container is saved where none was, kept when
+  // one replaces another (a carousel's saved items by the carousel container: one wait), cleared
+  // with the container.
+  const savedAt = next.containerId === null ? sql`NULL` : sql`CASE WHEN network_container_id IS NULL THEN ${now}::timestamptz ELSE network_container_at END`;
   const saveNext = sql`network_container_id = ${next.containerId}::text, network_post_id = ${next.networkPostId}::text,
-          network_cid = ${next.cid}::text, network_container_at = ${next.containerId === null ? null : now}::timestamptz,
+          network_cid = ${next.cid}::text, network_container_at = ${savedAt},
           updated_at = ${now}::timestamptz`;
   const unchanged = sql`network_container_id IS NOT DISTINCT FROM ${expected}::text AND network_post_id IS NULL`;
   if (containers.parent === null) {
