@@ -6,6 +6,7 @@ import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { mediaRoutes } from './media.js';
+import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
@@ -25,4 +26,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(notificationRoutes, { ctx });
 }
