@@ -2,6 +2,7 @@ import { accountApi, authApi, autoPlugApi, keysApi, teamsApi } from './account.j
 import { analyticsApi } from './analytics.js';
 import { createTransport } from './client.js';
 import { mediaApi } from './media.js';
+import { notificationsApi } from './notifications.js';
 import { providersApi, timeSlotsApi } from './providers.js';
 import { followUpsApi, tagsApi, threadsApi } from './threads.js';
 import { webhooksApi } from './webhooks.js';
@@ -28,6 +29,7 @@ export function createApi(onSignedOut: () => void) {
     media: mediaApi(client, session),
     analytics: analyticsApi(client),
     webhooks: webhooksApi(client),
+    notifications: notificationsApi(client),
   };
 }
 
