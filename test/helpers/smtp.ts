@@ -5,12 +5,18 @@ import { SMTPServer } from 'smtp-server';
 /**
  * A real SMTP server for the email tests (smtp-server), on a free port of 127.0.0.1: every
  * message it accepts is parsed (mailparser) and kept in `received`. `refuse` makes it answer
- * the next messages' DATA with an SMTP error (a 4xx is retried by Skein, a 5xx is not).
+ * the next messages' DATA with an SMTP error (a 4xx is retried by Skein, a 5xx is not);
+ * `onConnect` can hold a connection.
  */
 export class SmtpTestServer {
   readonly received: ParsedMail[] = [];
   /** Set to an SMTP code (451, 550) to refuse messages; null accepts them. */
   refuse: number | null = null;
+  /**
+   * Called as a client connects; answering true holds that connection unanswered (no greeting),
+   * so nothing can be sent on it: a system test kills the sending worker right there.
+   */
+  onConnect: () => boolean = () => false;
   #server: SMTPServer;
 
   constructor() {
@@ -18,6 +24,9 @@ export class SmtpTestServer {
       // Plain SMTP on loopback: no STARTTLS (its self-signed certificate) and no sign-in.
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onConnect: (_session, callback) => {
+        if (!this.onConnect()) callback();
+      },
       onData: (stream, _session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
