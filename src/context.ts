@@ -31,6 +31,8 @@ export interface AppContext {
   logger: Logger;
   secrets: SecretBox;
   threadsAppSecret: string | null;
+  /** SKEIN_SMTP_URL: where email notifications are sent; null: email is off. */
+  smtpUrl: string | null;
   rateLimits: RateLimitStore;
   /** Fired when a thread becomes due sooner (created, rescheduled, retried): wakes the publisher. */
   scheduleSignal: ScheduleSignal;
@@ -101,6 +103,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       logger,
       secrets: new SecretBox(secrets.skeinSecret),
       threadsAppSecret: secrets.threadsAppSecret,
+      smtpUrl: secrets.smtpUrl ?? null,
       rateLimits,
       scheduleSignal,
       apiKeys,

@@ -31,6 +31,11 @@ export interface Config {
   signIn: { perAccount: number; perIp: number; windowMs: number };
   /** `perAccount`: threads of one connected account (a provider) in flight at once, across workers. */
   publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perAccount: number };
+  /**
+   * Email notifications: the sender address (SKEIN_SMTP_FROM, by default `skein@` the host of
+   * PUBLIC_URL). The SMTP server's URL is a secret (secrets.ts): without it no email is sent.
+   */
+  email: { from: string };
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
   logLevel: string;
@@ -101,6 +106,15 @@ function mediaS3(env: Env): { bucket: string; endpoint: string | null; region: s
   return { bucket, endpoint: url(env, 'SKEIN_MEDIA_S3_ENDPOINT', null, ['http:', 'https:']), region };
 }
 
+function emailFrom(env: Env, publicUrl: string): string {
+  const raw = env.SKEIN_SMTP_FROM;
+  if (raw === undefined || raw === '') return `skein@${new URL(publicUrl).hostname}`;
+  if (!env.SKEIN_SMTP_URL) throw new ConfigError('SKEIN_SMTP_FROM', 'needs SKEIN_SMTP_URL');
+  // An address, or a name and an address: "Skein <skein@example.com>".
+  if (!/^[^\s<>@]+@[^\s<>@]+$|^[^<>]*<[^\s<>@]+@[^\s<>@]+>$/.test(raw.trim())) throw new ConfigError('SKEIN_SMTP_FROM', `is not an email address: "${raw}"`);
+  return raw.trim();
+}
+
 function metricsListener(env: Env): { host: string; port: number } | null {
   if (env.SKEIN_METRICS_PORT === undefined || env.SKEIN_METRICS_PORT === '') return null;
   return { host: env.SKEIN_METRICS_HOST || '127.0.0.1', port: int(env, 'SKEIN_METRICS_PORT', 0, 1, 65535) };
@@ -152,6 +166,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 16, 1, 256),
       perAccount: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 1, 1, 256),
     },
+    email: { from: emailFrom(env, url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!) },
     metrics: metricsListener(env),
     logLevel,
     logFormat: logFormat(env.LOG_FORMAT, isTty),

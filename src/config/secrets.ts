@@ -8,6 +8,8 @@ export interface Secrets {
   /** Root secret: keys API-key hashes (HMAC) and provider-token encryption (via HKDF). */
   skeinSecret: string;
   threadsAppSecret: string | null;
+  /** SKEIN_SMTP_URL (it may carry the SMTP password): email notifications are off without it. */
+  smtpUrl?: string | null;
 }
 
 /** SKEIN_SECRET from the environment, else the one generated into the data folder on first start. */
@@ -31,5 +33,19 @@ export function loadSecrets(dataDir: string, env: Record<string, string | undefi
       }
     }
   }
-  return { skeinSecret, threadsAppSecret: env.THREADS_APP_SECRET || null };
+  return { skeinSecret, threadsAppSecret: env.THREADS_APP_SECRET || null, smtpUrl: smtpUrl(env.SKEIN_SMTP_URL) };
+}
+
+/** `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), as nodemailer reads it. */
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('SKEIN_SMTP_URL', 'is not a valid URL');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SKEIN_SMTP_URL', 'must use smtp: or smtps:');
+  if (!parsed.hostname) throw new ConfigError('SKEIN_SMTP_URL', 'needs a host');
+  return raw;
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 
 export type PublishFailureKind = 'transient' | 'permanent' | 'auth';
 export type RateLimitScope = 'account' | 'ip';
-export type LeaseKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
+export type LeaseKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery' | 'email';
 
 /** A publisher loop that has not ticked for this long is stalled (`/readyz` answers 503). */
 const STALL_AFTER_MS = 60_000;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { emailQueue } from '../repos/email.js';
 import { followUpQueue } from '../repos/follow-ups.js';
 import { jobQueue } from '../repos/jobs.js';
 import type { Claimed, Lease, LeasedQueue, QueueColumn, QueueKey, QueueKind, QueueTableName } from '../repos/queue/leased-queue.js';
@@ -14,7 +15,7 @@ import { deliveryQueue } from '../repos/webhook-deliveries.js';
  */
 
 /** Every queue the publisher works on. */
-const QUEUES = [threadQueue, jobQueue, followUpQueue, deliveryQueue] as const;
+const QUEUES = [threadQueue, jobQueue, followUpQueue, deliveryQueue, emailQueue] as const;
 
 /** Who claims, when, and for how long. */
 export interface Claimer {

@@ -5,6 +5,7 @@ import { newId } from '../lib/ids.js';
 import type { Platforms } from '../platforms/platform.js';
 import { threadQueue } from '../repos/thread-queue.js';
 import { claimDue, claimerOf, nextDueAt, renewWorkerLeases } from './claim.js';
+import { runDueEmails } from './email.js';
 import { runDueFollowUps } from './follow-ups.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
@@ -46,8 +47,8 @@ export class PublisherLoop {
   /**
    * Claims and publishes due threads (several at once, see below), then due follow-up replies,
    * then claims and runs due follow-up jobs (repost, plug, analytics), then sends due webhook
-   * deliveries (the events this round wrote among them); returns how many threads, follow-ups,
-   * jobs and deliveries were claimed.
+   * deliveries (the events this round wrote among them), then due emails; returns how many threads, follow-ups,
+   * jobs, deliveries and emails were claimed.
    */
   async runOnce(): Promise<number> {
     const { ctx } = this;
@@ -60,7 +61,8 @@ export class PublisherLoop {
       const threads = await this.#publishDueThreads(deps);
       const followUps = await runDueFollowUps(deps, BATCH);
       const jobs = await runDueJobs(deps, BATCH);
-      return threads + followUps + jobs + (await runDueWebhookDeliveries(deps, WEBHOOK_BATCH));
+      const deliveries = await runDueWebhookDeliveries(deps, WEBHOOK_BATCH);
+      return threads + followUps + jobs + deliveries + (await runDueEmails(deps, BATCH));
     } finally {
       await stopHeartbeat();
     }

@@ -44,8 +44,8 @@ export async function takeOverWorkOfDeadProcesses(
 ): Promise<{ threads: number; jobs: number; followUps: number; webhookDeliveries: number } | null> {
   if (ctx.dbKind !== 'pglite') return null;
   const ended = await endAllLeases(ctx.db, ctx.clock.now());
-  if (ended.threads || ended.jobs || ended.followUps || ended.webhookDeliveries) {
-    ctx.logger.info(ended, 'resuming the threads, follow-ups, jobs and webhook deliveries of the previous process, which did not stop cleanly');
+  if (ended.threads || ended.jobs || ended.followUps || ended.webhookDeliveries || ended.emails) {
+    ctx.logger.info(ended, 'resuming the threads, follow-ups, jobs, webhook deliveries and emails of the previous process, which did not stop cleanly');
   }
   return ended;
 }

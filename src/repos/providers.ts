@@ -1,6 +1,8 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
+import { emailOutbox } from './email.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
@@ -95,14 +97,25 @@ export function updateProviderConnection(db: DbOrTrx, id: string, changes: Updat
   return db.updateTable('providers').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Disconnect: the credentials are forgotten, the row (and its threads) stay. */
-export function revokeProvider(db: DbOrTrx, id: string, now: Date): Promise<ProviderRow> {
-  return db
-    .updateTable('providers')
-    .set({ status: 'REVOKED', access_token_enc: null, refresh_token_enc: null, session_enc: null, token_expires_at: null, updated_at: now })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/**
+ * Disconnect: the credentials are forgotten, the row (and its threads) stay. A provider that was
+ * not REVOKED yet gets its PROVIDER_REVOKED emails in the same statement (repos/email.ts).
+ */
+export async function revokeProvider(db: DbOrTrx, id: string, now: Date): Promise<ProviderRow> {
+  const { rows } = await sql<ProviderRow & { data: unknown }>`
+    WITH src AS (
+      UPDATE providers AS p
+      SET status = 'REVOKED', access_token_enc = NULL, refresh_token_enc = NULL, session_enc = NULL, token_expires_at = NULL, updated_at = ${now}::timestamptz
+      FROM providers AS before
+      WHERE p.id = ${id}::text AND before.id = p.id
+      RETURNING p.*, CASE WHEN before.status <> 'REVOKED' THEN jsonb_build_object('providerId', p.id, 'teamId', p.team_id) END AS data
+    ),
+    ${emailOutbox('em', 'PROVIDER_REVOKED', 'src', newId(now.getTime()), now)}
+    SELECT * FROM src`.execute(db);
+  const [row] = rows;
+  if (!row) throw new Error(`no provider ${id}`);
+  const { data: _data, ...provider } = row;
+  return provider;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type OperationNodeSource, type RawBuilder, sql } from 'kysely';
 import type { WebhookEventType } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { type CteRef, cteRef } from './cte.js';
+import { emailKindOf, emailOutbox } from './email.js';
 import type { DbOrTrx } from './types.js';
 
 /**
@@ -45,7 +46,9 @@ export async function changeWithEventRows<Row>(
   also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
 ): Promise<Row[]> {
   const eventId = newId(now.getTime());
-  const pieces = also(cteRef<Row>('src'));
+  // The event's emails (thread.failed, follow_up.failed, provider.expired): the same statement, the same event id.
+  const kind = emailKindOf(type);
+  const pieces = [...also(cteRef<Row>('src')), ...(kind ? [emailOutbox('em', kind, 'src', eventId, now)] : [])];
   const more = pieces.length ? sql`, ${sql.join(pieces)}` : sql``;
   const { rows } = await sql<Row>`
     WITH src AS (${source}),

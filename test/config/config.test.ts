@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
+import { loadSecrets } from '../../src/config/secrets.js';
 import { ConfigError } from '../../src/errors/index.js';
 
 test('defaults', () => {
@@ -89,4 +90,32 @@ test('media storage: SKEIN_DATA_DIR/media by default; SKEIN_MEDIA_S3_* checked, 
   assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_BUCKET: 'No_Such Bucket' }, false), /SKEIN_MEDIA_S3_BUCKET/);
   assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_ENDPOINT: 'http://127.0.0.1:9000' }, false), /SKEIN_MEDIA_S3_ENDPOINT: needs SKEIN_MEDIA_S3_BUCKET/);
   assert.throws(() => loadConfig({ SKEIN_MEDIA_S3_BUCKET: 'skein-media', SKEIN_MEDIA_S3_ENDPOINT: 'ftp://x' }, false), /SKEIN_MEDIA_S3_ENDPOINT/);
+});
+
+test('email: off without SKEIN_SMTP_URL (a secret, checked); SKEIN_SMTP_FROM by default skein@ the public host, checked, and needing the URL', () => {
+  const dir = '/nonexistent-skein-config-test';
+  const secret = { SKEIN_SECRET: 'x'.repeat(32) };
+  assert.equal(loadSecrets(dir, secret).smtpUrl, null);
+  assert.equal(loadSecrets(dir, { ...secret, SKEIN_SMTP_URL: 'smtp://user:pw@mail.example:587' }).smtpUrl, 'smtp://user:pw@mail.example:587');
+  assert.equal(loadSecrets(dir, { ...secret, SKEIN_SMTP_URL: 'smtps://mail.example' }).smtpUrl, 'smtps://mail.example');
+  for (const bad of ['mail.example', 'http://mail.example', 'smtp://']) {
+    assert.throws(
+      () => loadSecrets(dir, { ...secret, SKEIN_SMTP_URL: bad }),
+      (err: ConfigError) => err.message.includes('SKEIN_SMTP_URL'),
+      bad,
+    );
+  }
+  assert.equal(loadConfig({}).email.from, 'skein@127.0.0.1');
+  assert.equal(loadConfig({ PUBLIC_URL: 'https://skein.example.com' }).email.from, 'skein@skein.example.com');
+  const on = { SKEIN_SMTP_URL: 'smtp://mail.example' };
+  assert.equal(loadConfig({ ...on, SKEIN_SMTP_FROM: 'Skein <me@example.com>' }).email.from, 'Skein <me@example.com>');
+  assert.throws(
+    () => loadConfig({ SKEIN_SMTP_FROM: 'me@example.com' }),
+    (err: ConfigError) => /SKEIN_SMTP_FROM.*needs SKEIN_SMTP_URL/.test(err.message),
+  );
+  assert.throws(
+    () => loadConfig({ ...on, SKEIN_SMTP_FROM: 'not an address' }),
+    (err: ConfigError) => err.message.includes('SKEIN_SMTP_FROM'),
+  );
+  assert.ok(!JSON.stringify(loadConfig(on)).includes('mail.example'), 'the SMTP URL is not in the loggable Config');
 });

@@ -42,6 +42,8 @@ export interface TestEnvOptions {
   config?: (config: Config) => Config;
   start?: string;
   threadsAppSecret?: string;
+  /** SKEIN_SMTP_URL (email notifications on). */
+  smtpUrl?: string;
   /** Share a clock with a fake network. */
   clock?: ManualClock;
   logger?: Logger;
@@ -66,7 +68,7 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   const clock = options.clock ?? new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
   const ctx = await createContext(
     config,
-    { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null },
+    { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null, smtpUrl: options.smtpUrl ?? null },
     {
       db,
       clock,

@@ -184,7 +184,7 @@ describeEachDb('follow-up replies: the publisher', (env) => {
     clock.set((await s.row(f.id)).due_at!);
     await followUpQueue.claim(ctx.db, { workerId: 'dead', now: clock.now(), until: new Date(clock.now().getTime() + ctx.config.publisher.leaseMs) }, 10);
     const ended = await takeOverWorkOfDeadProcesses(ctx);
-    if (kind === 'pglite') assert.deepEqual(ended, { threads: 0, jobs: 0, followUps: 1, webhookDeliveries: 0 });
+    if (kind === 'pglite') assert.deepEqual(ended, { threads: 0, jobs: 0, followUps: 1, webhookDeliveries: 0, emails: 0 });
     else {
       assert.equal(ended, null);
       await s.loop.runOnce();

@@ -69,7 +69,7 @@ describeEachDb('work of a process that died, at the next start', (env) => {
     const next = new PublisherLoop(ctx, { THREADS: fake }, 'next');
     const ended = await takeOverWorkOfDeadProcesses(ctx);
     if (kind === 'pglite') {
-      assert.deepEqual(ended, { threads: 1, jobs: 0, followUps: 0, webhookDeliveries: 0 });
+      assert.deepEqual(ended, { threads: 1, jobs: 0, followUps: 0, webhookDeliveries: 0, emails: 0 });
       assert.equal(await next.runOnce(), 1, 'taken over at once');
     } else {
       assert.equal(ended, null);
@@ -98,7 +98,7 @@ describeEachDb('work of a process that died, at the next start', (env) => {
     assert.equal((await claimDue(jobQueue, { db: ctx.db, workerId: 'dead-too', now: clock.now(), leaseMs: ctx.config.publisher.leaseMs }, 10)).length, 1);
     const after = await takeOverWorkOfDeadProcesses(ctx);
     if (kind === 'pglite') {
-      assert.deepEqual(after, { threads: 0, jobs: 1, followUps: 0, webhookDeliveries: 0 });
+      assert.deepEqual(after, { threads: 0, jobs: 1, followUps: 0, webhookDeliveries: 0, emails: 0 });
       assert.equal(await next.runOnce(), 1, 'the job is taken over at once');
     } else {
       assert.equal(after, null);

@@ -14,6 +14,7 @@ import * as m0013 from './0013-post-link-preview.js';
 import * as m0014 from './0014-network-options.js';
 import * as m0015 from './0015-container-saved-at.js';
 import * as m0017 from './0017-recurring.js';
+import * as m0018 from './0018-email.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014-network-options': m0014,
   '0015-container-saved-at': m0015,
   '0017-recurring': m0017,
+  '0018-email': m0018,
 };

@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { EmailNotificationsTable, EmailPreferencesTable } from './email.js';
 import type { FollowUpsTable } from './follow_ups.js';
 import type { FollowerCountsTable } from './follower_counts.js';
 import type { JobsTable } from './jobs.js';
@@ -45,10 +46,13 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   sessions: SessionsTable;
   sign_in_links: SignInLinksTable;
+  email_preferences: EmailPreferencesTable;
+  email_notifications: EmailNotificationsTable;
 }
 
 export type * from './accounts.js';
 export type * from './api_keys.js';
+export type * from './email.js';
 export type * from './follow_ups.js';
 export type * from './follower_counts.js';
 export type * from './jobs.js';

@@ -8,6 +8,7 @@ import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
 import { mediaRoutes } from './media.js';
+import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
@@ -29,4 +30,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
+  await app.register(notificationRoutes, { ctx });
 }

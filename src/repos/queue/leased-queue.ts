@@ -15,13 +15,13 @@ import type { DbOrTrx } from '../types.js';
  * worker that lost its lease (it stalled, and another took the row over) changes nothing.
  */
 
-export type QueueTableName = 'threads' | 'jobs' | 'follow_ups' | 'webhook_deliveries';
+export type QueueTableName = 'threads' | 'jobs' | 'follow_ups' | 'webhook_deliveries' | 'email_notifications';
 type QueueRow<T extends QueueTableName> = Selectable<Database[T]>;
 export type QueueColumn<T extends QueueTableName> = keyof Database[T] & string;
 type StatusOf<T extends QueueTableName> = Database[T] extends { status: infer S extends string } ? S : never;
 
 /** What the metrics and logs call a row of each queue. */
-export type QueueKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery';
+export type QueueKind = 'thread' | 'job' | 'follow_up' | 'webhook_delivery' | 'email';
 
 /** The tables where a post's network state (container, network post id, CID) is saved. */
 type ContainerTable = 'posts' | 'jobs' | 'follow_ups';

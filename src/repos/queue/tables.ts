@@ -48,6 +48,19 @@ export const FOLLOW_UPS: QueueTable<'follow_ups', 'id'> = {
   containers: { table: 'follow_ups', parent: null },
 };
 
+/** One email to one user (an event's, or a digest). */
+export const EMAILS: QueueTable<'email_notifications', 'id'> = {
+  table: 'email_notifications',
+  kind: 'email',
+  key: ['id'],
+  waiting: 'PENDING',
+  held: 'SENDING',
+  dueAt: 'run_at',
+  takenOverAtLeaseEnd: true,
+  handBackDueNow: true,
+  containers: null,
+};
+
 /** One event to one endpoint. */
 export const WEBHOOK_DELIVERIES: QueueTable<'webhook_deliveries', 'webhook_id' | 'event_id'> = {
   table: 'webhook_deliveries',

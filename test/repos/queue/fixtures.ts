@@ -18,6 +18,7 @@ export interface QueueFixture {
 /** Empties every queue table (the tests of a file share one database). */
 export async function emptyQueues(ctx: AppContext): Promise<void> {
   await ctx.db.deleteFrom('webhook_deliveries').execute();
+  await ctx.db.deleteFrom('email_notifications').execute();
   await ctx.db.deleteFrom('jobs').execute();
   await ctx.db.deleteFrom('follow_ups').execute();
   await ctx.db.deleteFrom('threads').execute();
@@ -160,6 +161,34 @@ export async function queueFixture(ctx: AppContext, table: QueueTableName): Prom
             published_at: null,
             error_code: null,
             error_message: null,
+            created_at: now(),
+            updated_at: now(),
+          })
+          .execute();
+        return { id };
+      },
+    };
+  }
+  if (table === 'email_notifications') {
+    return {
+      lease,
+      insert: async (dueAt) => {
+        const id = `${newId()}.${who.accountId}`;
+        await ctx.db
+          .insertInto('email_notifications')
+          .values({
+            id,
+            account_id: who.accountId,
+            kind: 'PROVIDER_EXPIRED',
+            event_id: id.split('.')[0]!,
+            digest_id: null,
+            data: JSON.stringify({ providerId: who.providerId, teamId: null }),
+            status: 'PENDING',
+            run_at: dueAt ?? now(),
+            locked_by: null,
+            locked_until: null,
+            last_error: null,
+            sent_at: null,
             created_at: now(),
             updated_at: now(),
           })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
+import { emailQueue } from '../../../src/repos/email.js';
 import { followUpQueue } from '../../../src/repos/follow-ups.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import type { LeasedQueue, QueueKey, QueueTableName } from '../../../src/repos/queue/leased-queue.js';
@@ -14,7 +15,7 @@ const LEASE_MS = 5 * MINUTE;
 
 /** Every queue, as the publisher sees it: the generic statements bound to its table. */
 type AnyQueue = LeasedQueue<QueueTableName, never, Record<string, unknown>, []>;
-const QUEUES = [threadQueue, jobQueue, followUpQueue, deliveryQueue] as unknown as AnyQueue[];
+const QUEUES = [threadQueue, jobQueue, followUpQueue, deliveryQueue, emailQueue] as unknown as AnyQueue[];
 
 const at = (ms: number) => new Date(Date.parse(START) + ms);
 

@@ -3,6 +3,7 @@ import { analyticsApi } from './analytics.js';
 import { attentionApi } from './attention.js';
 import { createTransport } from './client.js';
 import { mediaApi } from './media.js';
+import { notificationsApi } from './notifications.js';
 import { providersApi, timeSlotsApi } from './providers.js';
 import { followUpsApi, tagsApi, threadsApi } from './threads.js';
 import { webhooksApi } from './webhooks.js';
@@ -30,6 +31,7 @@ export function createApi(onSignedOut: () => void) {
     analytics: analyticsApi(client),
     webhooks: webhooksApi(client),
     attention: attentionApi(client),
+    notifications: notificationsApi(client),
   };
 }
 

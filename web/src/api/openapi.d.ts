@@ -6037,6 +6037,205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling user's email notifications */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                /** @description false when the server has no SKEIN_SMTP_URL: nothing is sent */
+                                enabled: boolean;
+                                from: string | null;
+                                /** @description the account's email address */
+                                to: string;
+                            };
+                            kinds: {
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                THREAD_FAILED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                FOLLOW_UP_FAILED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                PROVIDER_EXPIRED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                PROVIDER_REVOKED: "immediate" | "daily" | "off";
+                            };
+                            /** @description the daily digest of the day's outcomes (published, failed, expired) */
+                            digest: boolean;
+                            /** @enum {string} */
+                            digestAt: "08:00";
+                            timezone: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change which email notifications the calling user gets (the kinds and the digest given; the rest unchanged) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        kinds?: {
+                            /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                            THREAD_FAILED?: "immediate" | "daily" | "off";
+                            /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                            FOLLOW_UP_FAILED?: "immediate" | "daily" | "off";
+                            /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                            PROVIDER_EXPIRED?: "immediate" | "daily" | "off";
+                            /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                            PROVIDER_REVOKED?: "immediate" | "daily" | "off";
+                        };
+                        digest?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: {
+                                /** @description false when the server has no SKEIN_SMTP_URL: nothing is sent */
+                                enabled: boolean;
+                                from: string | null;
+                                /** @description the account's email address */
+                                to: string;
+                            };
+                            kinds: {
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                THREAD_FAILED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                FOLLOW_UP_FAILED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                PROVIDER_EXPIRED: "immediate" | "daily" | "off";
+                                /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
+                                PROVIDER_REVOKED: "immediate" | "daily" | "off";
+                            };
+                            /** @description the daily digest of the day's outcomes (published, failed, expired) */
+                            digest: boolean;
+                            /** @enum {string} */
+                            digestAt: "08:00";
+                            timezone: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

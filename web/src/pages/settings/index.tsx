@@ -2,10 +2,11 @@ import { useEffect } from 'preact/hooks';
 import { AccountSettings } from './account.js';
 import { ApiKeys } from './api-keys.js';
 import { AutoPlugSettings } from './auto-plug.js';
+import { NotificationSettings } from './notifications.js';
 import { PasswordSettings } from './password.js';
 import { WebhookSettings } from './webhooks.js';
 
-/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks. */
+/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks, email notifications. */
 export function SettingsPage() {
   useEffect(() => {
     document.title = 'Settings · Skein';
@@ -17,6 +18,7 @@ export function SettingsPage() {
       <ApiKeys />
       <AutoPlugSettings />
       <WebhookSettings />
+      <NotificationSettings />
       <PasswordSettings />
     </div>
   );
