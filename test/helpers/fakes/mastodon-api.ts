@@ -156,7 +156,8 @@ export class FakeMastodonApi {
   readonly #codes = new Map<string, AuthCode>();
   readonly #buckets = new Map<string, Bucket>();
   readonly #idempotency = new Map<string, { statusId: string; at: number }>();
-  readonly #faults = new Map<FakeEndpoint, Fault[]>();
+  /** Per endpoint, what its next calls meet: a fault, or null for a normal answer. */
+  readonly #faults = new Map<FakeEndpoint, Array<Fault | null>>();
   #signedIn: Account | null = null;
   #nextId = 113_000_000_000_000_000n;
   #url = '';
@@ -229,8 +230,10 @@ export class FakeMastodonApi {
     this.#accounts.get(accountId)!.followers = count;
   }
 
-  failNext(endpoint: FakeEndpoint, fault: Fault, times = 1): void {
+  /** The next `times` calls to the endpoint meet `fault`, after `after` calls answered normally. */
+  failNext(endpoint: FakeEndpoint, fault: Fault, times = 1, after = 0): void {
     const queue = this.#faults.get(endpoint) ?? [];
+    for (let i = 0; i < after; i++) queue.push(null);
     for (let i = 0; i < times; i++) queue.push(fault);
     this.#faults.set(endpoint, queue);
   }
@@ -261,7 +264,7 @@ export class FakeMastodonApi {
       return send(res, errorAnswer(err));
     }
     this.requests.push({ method, endpoint: route?.endpoint ?? null, path: url.pathname, params: request.params, idempotencyKey: request.idempotencyKey });
-    const fault = route ? this.#faults.get(route.endpoint)?.shift() : undefined;
+    const fault = route ? (this.#faults.get(route.endpoint)?.shift() ?? undefined) : undefined;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'http500') return send(res, { status: 500, body: { error: 'We are sorry, but something went wrong on our end.' } });
     if (fault?.kind === 'http503') return send(res, { status: 503, body: { error: 'Service Unavailable' } });
