@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** The app Skein registered on a Mastodon server (POST /api/v1/apps), once per server. */
 export interface MastodonAppsTable {
   /** The server's origin, e.g. https://mastodon.social. */
@@ -10,3 +12,4 @@ export interface MastodonAppsTable {
   scopes: string;
   created_at: Date;
 }
+export type MastodonAppRow = Selectable<MastodonAppsTable>;

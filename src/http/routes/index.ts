@@ -5,6 +5,7 @@ import { analyticsRoutes } from './analytics.js';
 import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
+import { mastodonRoutes } from './mastodon.js';
 import { mediaRoutes } from './media.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
@@ -20,6 +21,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(accountRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
+  await app.register(mastodonRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
   await app.register(followUpRoutes, { ctx });
