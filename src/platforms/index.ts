@@ -2,6 +2,8 @@ import type { AppContext } from '../context.js';
 import { findMediaFile } from '../repos/media.js';
 import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
+import { MastodonClient } from './mastodon/client.js';
+import { MastodonPlatform } from './mastodon/platform.js';
 import type { Platforms } from './platform.js';
 import { ThreadsClient } from './threads/client.js';
 import { ThreadsPlatform } from './threads/platform.js';
@@ -21,12 +23,19 @@ export interface NetworkClients {
   threads: ThreadsClient;
   /** Bluesky app-password login (connect). */
   connectBluesky: BlueskyConnector;
+  /** Any Mastodon server: app registration, OAuth, limits (connect). */
+  mastodon: MastodonClient;
 }
 
 type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'dnsLookup' | 'media'>;
 
 export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
-  return { platforms: createPlatforms(ctx), threads: createThreadsClient(ctx), connectBluesky: (input) => connectBluesky(input) };
+  return {
+    platforms: createPlatforms(ctx),
+    threads: createThreadsClient(ctx),
+    connectBluesky: (input) => connectBluesky(input),
+    mastodon: createMastodonClient(ctx),
+  };
 }
 
 /** Bluesky sessions live encrypted on the provider row, so every process and restart shares them. */
@@ -51,6 +60,11 @@ export function createThreadsClient(ctx: NetworkDeps): ThreadsClient {
   });
 }
 
+/** A Mastodon server's address is held to the address policy of media and webhooks. */
+function createMastodonClient(ctx: NetworkDeps): MastodonClient {
+  return new MastodonClient({ allowPrivate: ctx.config.media.allowPrivate, lookup: ctx.dnsLookup, now: () => ctx.clock.now().getTime() });
+}
+
 /** The publishing clients, one per network. */
 export function createPlatforms(ctx: NetworkDeps): Platforms {
   return {
@@ -70,6 +84,12 @@ export function createPlatforms(ctx: NetworkDeps): Platforms {
       uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
       clock: ctx.clock,
       onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),
+    }),
+    MASTODON: new MastodonPlatform({
+      client: createMastodonClient(ctx),
+      uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
+      allowPrivateMedia: ctx.config.media.allowPrivate,
+      lookup: ctx.dnsLookup,
     }),
   };
 }

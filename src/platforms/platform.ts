@@ -14,7 +14,7 @@
 
 import type { ReplyControl } from '../db/schema/index.js';
 
-type NetworkKind = 'THREADS' | 'BLUESKY';
+type NetworkKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
 
 /** Credentials and identity of a connected account, tokens already decrypted. */
 export interface PlatformAccount {
@@ -66,6 +66,8 @@ export interface PostOptions {
   quote: QuoteTarget | null;
   poll: { options: string[] } | null;
   langs: string[];
+  /** Mastodon's `spoiler_text`; ignored elsewhere. */
+  contentWarning?: string | null;
 }
 
 /**

@@ -140,6 +140,7 @@ async function optionsOf(ctx: AppContext, thread: ThreadRow, post: PostAggregate
     quote: post.quote === null ? null : await quoteTarget(ctx, post.quote),
     poll: post.poll,
     langs: post.langs,
+    contentWarning: post.content_warning,
   };
 }
 

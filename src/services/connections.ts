@@ -11,6 +11,7 @@ import { scheduleFollowerJobs } from '../repos/followers.js';
 import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
+import { revokeMastodonToken } from './mastodon-connect.js';
 import { addProvider } from './providers.js';
 
 // threads_read_replies: finding a reply whose publish answer was lost reads /me/replies.
@@ -27,7 +28,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** A network call failed: the user's input when the network refused it, otherwise the network. */
-function networkFailure(err: unknown, field: string, what: string): Error {
+export function networkFailure(err: unknown, field: string, what: string): Error {
   if (err instanceof PublishError && (err.kind === 'auth' || err.kind === 'permanent')) {
     return new ValidationError({ path: field, message: `${what} refused: ${err.message}` });
   }
@@ -285,7 +286,7 @@ export async function checkThreadsToken(
  * A connected (or reconnected) account gets its follower count at once unless it has one for
  * the current UTC day (decisions.md): its FOLLOWERS job is made due and the publisher woken.
  */
-async function scheduleFollowerFetch(ctx: AppContext, provider: ProviderRow): Promise<ProviderRow> {
+export async function scheduleFollowerFetch(ctx: AppContext, provider: ProviderRow): Promise<ProviderRow> {
   if ((await scheduleFollowerJobs(ctx.db, ctx.clock.now(), provider.id)) > 0) ctx.scheduleSignal.ring();
   return provider;
 }
@@ -294,6 +295,7 @@ async function scheduleFollowerFetch(ctx: AppContext, provider: ProviderRow): Pr
 export async function disconnectProvider(ctx: AppContext, account: AccountRow, providerId: string): Promise<ProviderRow> {
   const row = await findProvider(ctx.db, providerId);
   if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
+  if (row.kind === 'MASTODON') await revokeMastodonToken(ctx, row);
   return revokeProvider(ctx.db, providerId, ctx.clock.now());
 }
 

@@ -1,4 +1,4 @@
-import type { ProviderKind, ReplyControl } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ReplyControl } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
 import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
 import { isSkeinId } from '../lib/ids.js';
@@ -59,10 +59,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * same answer, and a value of the wrong type is left to the shape fault that names it.
  */
 
-export function checkText(kind: Network, text: unknown, path: string): FieldFault[] {
+export function checkText(kind: Network, text: unknown, path: string, server: NetworkLimits | null = null, contentWarning: unknown = null): FieldFault[] {
   if (typeof text !== 'string') return [];
   if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
   if (kind === null) return [];
+  if (kind === 'MASTODON') return mastodonTextFaults(text, typeof contentWarning === 'string' ? contentWarning : '', server, path);
   const limits = LIMITS[kind];
   const faults: FieldFault[] = [];
   const bytes = utf8Bytes(text);
@@ -82,10 +83,10 @@ export function checkTopic(kind: Network, topic: unknown, path: string): FieldFa
   return [];
 }
 
-export function checkMedia(kind: Network, media: unknown, path: string): FieldFault[] {
+export function checkMedia(kind: Network, media: unknown, path: string, server: NetworkLimits | null = null): FieldFault[] {
   if (!Array.isArray(media)) return [];
   const faults: FieldFault[] = [];
-  const max = kind === null ? null : LIMITS[kind].media;
+  const max = kind === null ? null : kind === 'MASTODON' ? (server ?? MASTODON_DEFAULTS).maxMediaAttachments : LIMITS[kind].media;
   if (max !== null && media.length > max) faults.push({ path, message: `has ${media.length} items; ${kind} allows at most ${max}` });
   media.forEach((item: unknown, i) => {
     if (!isRecord(item)) return;
@@ -137,35 +138,71 @@ export function checkSpoilerRanges(kind: Network, ranges: unknown, text: unknown
   return faults;
 }
 
-export function checkPost(kind: Network, post: unknown, path: string): FieldFault[] {
+/** `server`: a Mastodon server's own limits, as last read from it (null: Mastodon's defaults). */
+export function checkPost(kind: Network, post: unknown, path: string, server: NetworkLimits | null = null): FieldFault[] {
   if (!isRecord(post)) return [];
   return [
-    ...checkText(kind, post.text, `${path}.text`),
+    ...checkText(kind, post.text, `${path}.text`, server, post.contentWarning),
     ...checkTopic(kind, post.topic, `${path}.topic`),
-    ...checkMedia(kind, post.media, `${path}.media`),
+    ...checkMedia(kind, post.media, `${path}.media`, server),
     ...checkSpoilerRanges(kind, post.spoilerRanges, post.text, `${path}.spoilerRanges`),
     ...checkPostOptions(kind, post, path),
   ];
 }
 
+/** Mastodon's own defaults (../shared/reference/mastodon-api.md §4), for a server whose limits were never read. */
+const MASTODON_DEFAULTS: NetworkLimits = {
+  maxCharacters: 500,
+  maxMediaAttachments: 4,
+  charactersReservedPerUrl: 23,
+  imageSizeLimit: null,
+  videoSizeLimit: null,
+  descriptionLimit: null,
+};
+const URL_IN_TEXT = /https?:\/\/[^\s<>"]+/gi;
+const MENTION_DOMAIN = /(@[a-z0-9_]+)@[a-z0-9.-]+\.[a-z]{2,}/gi;
+
 /**
- * What each network does with the network options (decisions.md "Network options"); a network
- * added later adds its line: MASTODON would allow `replyControl` `everyone` only, no quote and
- * no poll, and send `langs[0]` and `contentWarning`.
+ * The server's count (its StatusLengthValidator): graphemes of the content warning and the text,
+ * every link counting as `characters_reserved_per_url` and `@user@domain` as `@user`.
  */
-const OPTIONS: Record<ProviderKind, { replyControls: readonly ReplyControl[]; polls: boolean; quoteReference: RegExp[]; quoteExample: string }> = {
+function mastodonTextFaults(text: string, contentWarning: string, server: NetworkLimits | null, path: string): FieldFault[] {
+  const limits = server ?? MASTODON_DEFAULTS;
+  const counted = text.replace(URL_IN_TEXT, 'x'.repeat(limits.charactersReservedPerUrl)).replace(MENTION_DOMAIN, '$1') + contentWarning;
+  const length = graphemesUpTo(counted, limits.maxCharacters);
+  if (length <= limits.maxCharacters) return [];
+  const cw = contentWarning ? ' with the content warning' : '';
+  return [
+    {
+      path,
+      message: `is more than ${limits.maxCharacters} characters${cw} (a link counts as ${limits.charactersReservedPerUrl}); this MASTODON server allows at most ${limits.maxCharacters}`,
+    },
+  ];
+}
+
+/**
+ * What each network does with the network options (decisions.md "Network options"). MASTODON:
+ * `replyControl` `everyone` only, no quote and no poll; it sends `langs[0]` and `contentWarning`.
+ */
+const OPTIONS: Record<
+  ProviderKind,
+  { replyControls: readonly ReplyControl[]; polls: boolean; quotes: boolean; quoteReference: RegExp[]; quoteExample: string }
+> = {
   THREADS: {
     replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
     polls: true,
+    quotes: true,
     quoteReference: [/^\d{1,30}$/],
     quoteExample: 'a Threads media id (digits)',
   },
   BLUESKY: {
     replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
     polls: false,
+    quotes: true,
     quoteReference: [BLUESKY_POST_URI, BLUESKY_POST_URL],
     quoteExample: 'an at://…/app.bsky.feed.post/… URI or a https://bsky.app/profile/…/post/… URL',
   },
+  MASTODON: { replyControls: ['everyone'], polls: false, quotes: false, quoteReference: [], quoteExample: '' },
 };
 
 const POLL = { minOptions: 2, maxOptions: 4, optionChars: 25 } as const;
@@ -187,7 +224,8 @@ export function checkReplyControl(kind: Network, value: unknown, path: string): 
 function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string): FieldFault[] {
   const faults: FieldFault[] = [];
   const { quote, poll, langs, contentWarning } = post;
-  if (typeof quote === 'string' && !isSkeinId(quote)) {
+  if (typeof quote === 'string' && kind !== null && !OPTIONS[kind].quotes) faults.push({ path: `${path}.quote`, message: `${kind} has no quotes` });
+  else if (typeof quote === 'string' && !isSkeinId(quote)) {
     if (quote.trim() === '') faults.push({ path: `${path}.quote`, message: 'must not be empty' });
     else if (kind !== null && !OPTIONS[kind].quoteReference.some((re) => re.test(quote))) {
       faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${OPTIONS[kind].quoteExample}` });

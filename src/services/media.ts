@@ -239,6 +239,8 @@ export function postMediaLists(posts: unknown): MediaList[] {
 const VIDEO_LIMITS: Record<ProviderKind, { durationMs: number; bytes: number; said: string }> = {
   THREADS: { durationMs: 5 * 60_000, bytes: 1024 ** 3, said: '5 minutes and 1 GiB' },
   BLUESKY: { durationMs: 3 * 60_000, bytes: 100_000_000, said: '3 minutes and 100 MB' },
+  // Mastodon's default video_size_limit (99 MiB); it sets no duration.
+  MASTODON: { durationMs: Number.POSITIVE_INFINITY, bytes: 103_809_024, said: '99 MB' },
 };
 
 function videoLimitFault(kind: ProviderKind, row: MediaFileRow, path: string): FieldFault | null {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { ProviderKind, ProviderRow } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ProviderRow } from '../db/schema/index.js';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
@@ -29,7 +29,7 @@ export function providerView(row: ProviderRow): ProviderView {
   };
 }
 
-export const PROVIDER_KINDS: ProviderKind[] = ['THREADS', 'BLUESKY'];
+export const PROVIDER_KINDS: ProviderKind[] = ['THREADS', 'BLUESKY', 'MASTODON'];
 
 export interface NewProvider {
   kind: string;
@@ -41,6 +41,8 @@ export interface NewProvider {
   serviceUrl?: string | null;
   /** Bluesky session saved at connect time. */
   session?: unknown;
+  /** Mastodon: the server's limits, read at connect. */
+  networkLimits?: NetworkLimits | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface NewProvider {
  * same workspace updates the existing row (its threads keep pointing at it).
  */
 export async function addProvider(ctx: AppContext, accountId: string, workspace: Workspace, input: NewProvider): Promise<ProviderRow> {
-  if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new ValidationError({ path: 'kind', message: 'must be THREADS or BLUESKY' });
+  if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new ValidationError({ path: 'kind', message: 'must be THREADS, BLUESKY or MASTODON' });
   if (!input.providerUserId.trim()) throw new ValidationError({ path: 'providerUserId', message: 'must not be empty' });
   const kind = input.kind as ProviderKind;
   const now = ctx.clock.now();
@@ -58,6 +60,7 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
     token_expires_at: input.tokenExpiresAt ?? null,
     service_url: input.serviceUrl ?? null,
     session_enc: input.session ? ctx.secrets.encrypt(JSON.stringify(input.session)) : null,
+    ...(input.networkLimits ? { network_limits: JSON.stringify(input.networkLimits), limits_read_at: now } : {}),
     status: 'ACTIVE' as const,
     username: input.username,
     updated_at: now,

@@ -243,7 +243,7 @@ function readCreateContent(
     faults.add({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
   if (Array.isArray(body.posts)) {
     body.posts.forEach((post: unknown, i) => {
-      faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`));
+      faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`, provider?.network_limits ?? null));
     });
   }
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));

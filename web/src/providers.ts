@@ -4,7 +4,7 @@ import type { Network, Provider } from './api/providers.js';
 
 /** Connected network accounts (providers) of the active workspace, shared by the Accounts and Analytics pages. */
 
-export const NETWORK_NAMES: Record<Network, string> = { THREADS: 'Threads', BLUESKY: 'Bluesky' };
+export const NETWORK_NAMES: Record<Network, string> = { THREADS: 'Threads', BLUESKY: 'Bluesky', MASTODON: 'Mastodon' };
 
 export function providerLabel(p: Provider): string {
   return `@${p.username} on ${NETWORK_NAMES[p.provider]}`;

@@ -13,6 +13,7 @@ import * as m0012 from './0012-media-files.js';
 import * as m0013 from './0013-post-link-preview.js';
 import * as m0014 from './0014-network-options.js';
 import * as m0015 from './0015-container-saved-at.js';
+import * as m0016 from './0016-mastodon.js';
 import * as m0017 from './0017-recurring.js';
 import * as m0018 from './0018-email.js';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0013-post-link-preview': m0013,
   '0014-network-options': m0014,
   '0015-container-saved-at': m0015,
+  '0016-mastodon': m0016,
   '0017-recurring': m0017,
   '0018-email': m0018,
 };

@@ -4,6 +4,7 @@ import type { EmailNotificationsTable, EmailPreferencesTable } from './email.js'
 import type { FollowUpsTable } from './follow_ups.js';
 import type { FollowerCountsTable } from './follower_counts.js';
 import type { JobsTable } from './jobs.js';
+import type { MastodonAppsTable } from './mastodon_apps.js';
 import type { MediaFilesTable } from './media_files.js';
 import type { OAuthStatesTable } from './oauth_states.js';
 import type { MediaTable, PostsTable, SpoilerRangesTable } from './posts.js';
@@ -36,6 +37,7 @@ export interface Database {
   workspace_settings: WorkspaceSettingsTable;
   idempotency_records: IdempotencyRecordsTable;
   oauth_states: OAuthStatesTable;
+  mastodon_apps: MastodonAppsTable;
   jobs: JobsTable;
   time_slots: TimeSlotsTable;
   follow_ups: FollowUpsTable;
@@ -56,6 +58,7 @@ export type * from './email.js';
 export type * from './follow_ups.js';
 export type * from './follower_counts.js';
 export type * from './jobs.js';
+export type * from './mastodon_apps.js';
 export type * from './media_files.js';
 export type * from './oauth_states.js';
 export type * from './posts.js';

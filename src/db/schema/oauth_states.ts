@@ -4,10 +4,13 @@ export interface OAuthStatesTable {
   state: string;
   account_id: string;
   team_id: string | null;
-  kind: 'THREADS';
+  kind: 'THREADS' | 'MASTODON';
   created_at: Date;
   expires_at: Date;
   /** 'web': the web app started the connect, so the callback redirects to its accounts page; null: JSON. */
   return_to: 'web' | null;
+  /** Mastodon: the server the connect is for, and the PKCE code verifier (encrypted). */
+  instance: string | null;
+  code_verifier_enc: string | null;
 }
 export type OAuthStateRow = Selectable<OAuthStatesTable>;

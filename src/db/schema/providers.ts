@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 
-export type ProviderKind = 'THREADS' | 'BLUESKY';
+export type ProviderKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
 type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
 
 export interface ProvidersTable {
@@ -16,11 +16,24 @@ export interface ProvidersTable {
   access_token_enc: string | null;
   refresh_token_enc: string | null;
   token_expires_at: Date | null;
-  /** Bluesky PDS (or entryway) the session lives on. */
+  /** Bluesky PDS (or entryway) the session lives on; Mastodon: the server (instance) URL. */
   service_url: string | null;
   /** Bluesky: the saved session (JWTs), encrypted, so a publish never needs a fresh login. */
   session_enc: string | null;
+  /** Mastodon: the server's limits (/api/v2/instance) as last read; null elsewhere. */
+  network_limits: ColumnType<NetworkLimits | null, string | null, string | null>;
+  limits_read_at: Date | null;
   connected_at: ColumnType<Date, Date | string, never>;
   updated_at: Date;
 }
 export type ProviderRow = Selectable<ProvidersTable>;
+
+/** A server's own limits (Mastodon's /api/v2/instance), which the content rules use at create. */
+export interface NetworkLimits {
+  maxCharacters: number;
+  maxMediaAttachments: number;
+  charactersReservedPerUrl: number;
+  imageSizeLimit: number | null;
+  videoSizeLimit: number | null;
+  descriptionLimit: number | null;
+}

@@ -7,6 +7,7 @@ import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
+import { mastodonRoutes } from './mastodon.js';
 import { mediaRoutes } from './media.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
@@ -24,6 +25,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(accountRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
+  await app.register(mastodonRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
   await app.register(followUpRoutes, { ctx });

@@ -19,7 +19,7 @@ import { Id, IsoDateTime, NetworkKind, withProblems } from '../schemas/common.js
 import { TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Providers'];
-const Provider = Type.Object({
+export const Provider = Type.Object({
   id: Id,
   provider: NetworkKind,
   providerUserId: Type.String(),

@@ -4,7 +4,7 @@ export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 
 export const NullableIsoDateTime = Type.Union([IsoDateTime, Type.Null()]);
 export const Id = Type.String({ description: 'Opaque identifier' });
 /** The network of a connected account (a provider). */
-export const NetworkKind = Type.Union([Type.Literal('THREADS'), Type.Literal('BLUESKY')]);
+export const NetworkKind = Type.Union([Type.Literal('THREADS'), Type.Literal('BLUESKY'), Type.Literal('MASTODON')]);
 
 export const LocalDateTime = Type.String({
   description: 'YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm',

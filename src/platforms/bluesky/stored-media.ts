@@ -45,6 +45,12 @@ export async function readStoredImage(url: string, source: StoredMediaSource | n
   return readBytes(url, row, source!.storage);
 }
 
+/** Any upload of this server (image or video) with its row, read from the media storage; null for any other URL. */
+export async function readStoredUpload(url: string, source: StoredMediaSource | null): Promise<{ bytes: Uint8Array; row: MediaFileRow } | null> {
+  const row = await storedUpload(url, source);
+  return row ? { bytes: await readBytes(url, row, source!.storage), row } : null;
+}
+
 export interface StoredVideo {
   bytes: Uint8Array;
   mimeType: string;

@@ -192,3 +192,34 @@ export function writtenPostText(req: XrpcRequest): string | null {
   const record = req.body.record as { text?: unknown } | undefined;
   return typeof record?.text === 'string' ? record.text : null;
 }
+
+// ---- a proxy in front of the fake Mastodon server ----
+
+export interface MastodonRequest {
+  seq: number;
+  method: string;
+  path: string;
+  /** The JSON body, null for a request without one. */
+  body: Record<string, unknown> | null;
+}
+
+/** The proxy in front of the fake Mastodon server: point a provider's server URL at it. */
+export class MastodonProxy extends InterceptingProxy<MastodonRequest> {
+  static start(target: string): Promise<MastodonProxy> {
+    return new MastodonProxy(target).listen();
+  }
+
+  private constructor(target: string) {
+    super(target, (seq, req, url, body) => {
+      let json: Record<string, unknown> | null = null;
+      if (body.length && (req.headers['content-type'] ?? '').includes('json')) {
+        try {
+          json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+        } catch {
+          json = null;
+        }
+      }
+      return { seq, method: req.method ?? 'GET', path: url.pathname, body: json };
+    });
+  }
+}

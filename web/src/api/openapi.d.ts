@@ -40,7 +40,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 threadId: string;
                                 scheduledAt: string | null;
-                                provider: "THREADS" | "BLUESKY";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON";
                                 providerUserId: string;
                                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                                 /** @description Who may reply to the thread; default everyone */
@@ -364,7 +364,7 @@ export interface paths {
                             drafts: {
                                 /** @description Opaque identifier */
                                 threadId: string;
-                                provider: "THREADS" | "BLUESKY";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON";
                                 providerUserId: string;
                                 /**
                                  * Format: date-time
@@ -2938,7 +2938,7 @@ export interface paths {
                             providers: {
                                 /** @description Opaque identifier */
                                 id: string;
-                                provider: "THREADS" | "BLUESKY";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON";
                                 providerUserId: string;
                                 username: string;
                                 teamId: string | null;
@@ -3039,7 +3039,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3171,7 +3171,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3193,7 +3193,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3477,7 +3477,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3575,7 +3575,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3653,6 +3653,376 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/mastodon/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting a Mastodon account on any server: open authorizeUrl in a browser
+         * @description Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256). A server that does not answer as Mastodon is a 400 at `instance`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
+                        instance: string;
+                        teamId?: string;
+                        /**
+                         * @description 'web' makes the callback redirect the browser (303) to the web app's /accounts page instead of answering JSON
+                         * @enum {string}
+                         */
+                        returnTo?: "web";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            authorizeUrl: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/mastodon/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request) */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                    error_description?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                        };
+                    };
+                };
+                /** @description A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/mastodon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a Mastodon account with an access token made on its server (for scripts)
+         * @description The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
+                        instance: string;
+                        /** @description A token with the scopes read write:statuses write:media (Preferences → Development → New application) */
+                        accessToken: string;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6256,7 +6626,7 @@ export interface components {
             /** @description Opaque identifier */
             threadId: string;
             scheduledAt: string | null;
-            provider: "THREADS" | "BLUESKY";
+            provider: "THREADS" | "BLUESKY" | "MASTODON";
             providerUserId: string;
             status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             /** @description Who may reply to the thread; default everyone */

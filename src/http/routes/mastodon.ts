@@ -1,0 +1,91 @@
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { toProblem } from '../../errors/problem.js';
+import { WebConnectFailure } from '../../services/connections.js';
+import { connectMastodonWithToken, finishMastodonConnect, mastodonConnectFaults, startMastodonConnect } from '../../services/mastodon-connect.js';
+import { providerView } from '../../services/providers.js';
+import { caller } from '../plugins/auth-and-limits.js';
+import { withProblems } from '../schemas/common.js';
+import { Provider } from './providers.js';
+
+const tags = ['Providers'];
+const Instance = Type.String({ description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' });
+
+export const mastodonRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post('/api/v1/providers/mastodon/connect', {
+    config: { contentFaults: (request) => mastodonConnectFaults(request.body) },
+    schema: {
+      tags,
+      summary: 'Start connecting a Mastodon account on any server: open authorizeUrl in a browser',
+      description:
+        'Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256). A server that does not answer as Mastodon is a 400 at `instance`.',
+      body: Type.Object({
+        instance: Instance,
+        teamId: Type.Optional(Type.String()),
+        returnTo: Type.Optional(
+          Type.Literal('web', { description: "'web' makes the callback redirect the browser (303) to the web app's /accounts page instead of answering JSON" }),
+        ),
+      }),
+      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [502]),
+    },
+    handler: async (request) => startMastodonConnect(ctx, caller(request), request.body),
+  });
+
+  app.get('/api/v1/providers/mastodon/callback', {
+    config: { public: true },
+    schema: {
+      tags,
+      summary: "The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request)",
+      querystring: Type.Object({
+        code: Type.Optional(Type.String()),
+        state: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+        error_description: Type.Optional(Type.String()),
+      }),
+      response: withProblems(
+        {
+          200: Provider,
+          303: Type.Null({
+            description:
+              'A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure',
+          }),
+        },
+        [502],
+      ),
+      security: [],
+    },
+    handler: async (request, reply) => {
+      try {
+        const { provider, returnTo } = await finishMastodonConnect(ctx, request.query);
+        if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ mastodon: 'connected', username: provider.username })}`, 303);
+        return providerView(provider);
+      } catch (err) {
+        if (!(err instanceof WebConnectFailure)) throw err;
+        const problem = toProblem(err.error);
+        if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, 'Mastodon connect failed');
+        const message = problem.errors?.length === 1 ? problem.errors[0]!.message : problem.detail;
+        return reply.redirect(`/accounts?${new URLSearchParams({ mastodon: 'error', code: problem.code, message })}`, 303);
+      }
+    },
+  });
+
+  app.post('/api/v1/providers/mastodon', {
+    config: { contentFaults: (request) => mastodonConnectFaults(request.body) },
+    schema: {
+      tags,
+      summary: 'Connect a Mastodon account with an access token made on its server (for scripts)',
+      description:
+        'The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+      body: Type.Object({
+        instance: Instance,
+        accessToken: Type.String({ description: 'A token with the scopes read write:statuses write:media (Preferences → Development → New application)' }),
+        teamId: Type.Optional(Type.String()),
+      }),
+      response: withProblems({ 200: Provider, 201: Provider }, [502]),
+    },
+    handler: async (request, reply) => {
+      const { provider, created } = await connectMastodonWithToken(ctx, caller(request), request.body);
+      return reply.status(created ? 201 : 200).send(providerView(provider));
+    },
+  });
+};

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, type TestContext, test } from 'node:test';
+import { ManualClock } from '../../../src/lib/clock.js';
+import { MastodonClient } from '../../../src/platforms/mastodon/client.js';
+import { MastodonPlatform } from '../../../src/platforms/mastodon/platform.js';
+import { type PlatformAccount, type PostProgress, PublishError } from '../../../src/platforms/platform.js';
+import { FakeMastodonApi, type FakeMastodonOptions } from '../../helpers/fakes/mastodon-api.js';
+
+async function setup(t: TestContext, options: FakeMastodonOptions = {}) {
+  const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+  const fake = await FakeMastodonApi.start({ clock, ...options });
+  t.after(() => fake.close());
+  const { accountId, accessToken } = fake.createAccount('tester');
+  const platform = new MastodonPlatform({
+    client: new MastodonClient({ allowPrivate: true, now: () => clock.now().getTime() }),
+    uploads: null,
+    allowPrivateMedia: true,
+  });
+  const account: PlatformAccount = {
+    providerId: 'p1',
+    providerUserId: accountId,
+    username: `tester@${fake.domain}`,
+    accessToken,
+    refreshToken: null,
+    tokenExpiresAt: null,
+    serviceUrl: fake.url,
+  };
+  const publish = async (text: string) => {
+    let progress: PostProgress = { containerId: null, networkPostId: null, cid: null };
+    const ref = await platform.publishPost({
+      account,
+      post: { id: `post-${text}`, text, topic: null, media: [], spoilerRanges: [], isSpoilerMedia: false, writtenAt: clock.now() },
+      replyTo: null,
+      progress,
+      onProgress: async (p) => {
+        progress = p;
+      },
+      confirmLease: async () => {},
+    });
+    return { ref, progress };
+  };
+  return { clock, fake, platform, account, accountId, accessToken, publish };
+}
+
+describe('MastodonPlatform against the fake server', () => {
+  test('auto-repost is a reblog, once; analytics are favourites, reblogs and replies (views null); followers; the permalink', async (t) => {
+    const { fake, platform, account, accountId, publish } = await setup(t);
+    const { ref, progress } = await publish('hello fediverse');
+    assert.equal(progress.networkPostId, ref.networkPostId);
+    assert.equal(ref.permalink, `${fake.url}/@tester/${ref.networkPostId}`);
+    await platform.repost(account, ref);
+    await platform.repost(account, ref);
+    assert.equal(fake.reblogsBy(accountId).length, 1, 'a second repost answers the first boost');
+    fake.setCounts(ref.networkPostId, { favourites: 7, replies: 2 });
+    assert.deepEqual(await platform.fetchAnalytics(account, ref), { views: null, likes: 7, replies: 2, reposts: 1, quotes: null, shares: null });
+    fake.setFollowers(accountId, 321);
+    assert.equal(await platform.fetchFollowers(account), 321);
+    assert.equal(await platform.lookUpPermalink(account, ref), ref.permalink);
+  });
+
+  test('rate limits: once the server says none remain, no call goes out until its reset; a revoked token is an auth error', async (t) => {
+    const { fake, platform, account, accessToken, clock, publish } = await setup(t, { rateLimits: { calls: 1 } });
+    await publish('one');
+    const before = fake.requests.length;
+    await assert.rejects(publish('two'), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.equal(err.code, 'MASTODON_RATE_LIMITED');
+      assert.equal(err.kind, 'transient');
+      assert.equal(err.options.outcomeUnknown, false);
+      assert.ok((err.options.retryAfterMs ?? 0) > 4 * 60_000, `waits for the reset: ${err.options.retryAfterMs}`);
+      return true;
+    });
+    await assert.rejects(platform.fetchFollowers(account), /rate limit/);
+    assert.equal(fake.requests.length, before, 'nothing sent while the limit is used up');
+    clock.advance(5 * 60_000);
+    await publish('two');
+    fake.revokeToken(accessToken);
+    clock.advance(5 * 60_000);
+    await assert.rejects(publish('three'), (err: unknown) => err instanceof PublishError && err.kind === 'auth');
+  });
+});
