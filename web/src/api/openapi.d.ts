@@ -219,7 +219,6 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
-                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
                         repeat?: {
                             /** @description 1 to 365 */
                             every: number;
@@ -866,7 +865,6 @@ export interface paths {
                         scheduleAt?: string;
                         /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
                         queue?: boolean;
-                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
                         repeat?: {
                             /** @description 1 to 365 */
                             every: number;
