@@ -4750,7 +4750,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 id: string;
                                 url: string;
-                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                                 /** @description Null for the personal workspace */
                                 teamId: string | null;
                                 /**
@@ -4819,7 +4819,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description The event types to send, each once */
-                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                         /** @description A team id, or "personal"; omitted = the account's active workspace */
                         teamId?: string;
                     };
@@ -4836,7 +4836,7 @@ export interface paths {
                             /** @description Opaque identifier */
                             id: string;
                             url: string;
-                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                             /** @description The signing secret (`whsec_…`), shown only in this answer */
                             secret: string;
                             /**
