@@ -1,10 +1,11 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { followingOccurrence, formatLocal, parseLocal } from '../lib/recurrence.js';
 import { insertPostsOfThreads } from './posts.js';
 import { insertThread, loadThreadPosts } from './threads.js';
 import type { DbOrTrx } from './types.js';
+import { changeWithEvent } from './webhook-outbox.js';
 
 /**
  * Recurring threads (decisions.md "Recurring threads"): the repeat columns of a thread
@@ -36,7 +37,8 @@ function nextOccurrenceOf(thread: ThreadRow) {
  * options, auto-repost and auto-plug, carrying the rule on; `thread` keeps its series and number
  * but no longer the rule. Run in the transaction that completes or fails `thread` under its
  * lease, so both commit or neither (the unique (series_id, series_occurrence) index refuses a
- * second one). Returns the new thread's id and time, or null.
+ * second one). Its `thread.scheduled` event is written in the same transaction. Returns the
+ * new thread's id and time, or null.
  */
 export async function continueSeries(trx: DbOrTrx, thread: ThreadRow, now: Date): Promise<{ threadId: string; scheduledAt: Date } | null> {
   const next = nextOccurrenceOf(thread);
@@ -107,5 +109,15 @@ export async function continueSeries(trx: DbOrTrx, thread: ThreadRow, now: Date)
     .set({ repeat_every: null, repeat_unit: null, repeat_until: null, repeat_count: null, repeat_zone: null, repeat_local: null, repeat_day: null })
     .where('id', '=', thread.id)
     .execute();
+  const created = trx
+    .selectFrom('threads')
+    .select([
+      'account_id',
+      'team_id',
+      sql`jsonb_build_object('threadId', id, 'providerId', provider_id, 'teamId', team_id, 'scheduledAt', ${next.instant.toISOString()}::text,
+        'series', jsonb_build_object('id', series_id, 'occurrence', series_occurrence))`.as('data'),
+    ])
+    .where('id', '=', threadId);
+  await changeWithEvent(trx, 'thread.scheduled', created, now);
   return { threadId, scheduledAt: next.instant };
 }

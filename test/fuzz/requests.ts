@@ -107,9 +107,12 @@ const hint: Hint = (name: string, schema: JsonSchema) => {
         'ftp://8.8.8.8/x',
       );
     case 'events':
-      return fc.array(fc.constantFrom('post.published', 'thread.published', 'thread.failed', 'follow_up.failed', 'provider.expired', 'ping', 'nope'), {
-        maxLength: 4,
-      });
+      return fc.array(
+        fc.constantFrom('post.published', 'thread.published', 'thread.failed', 'thread.scheduled', 'follow_up.failed', 'provider.expired', 'ping', 'nope'),
+        {
+          maxLength: 4,
+        },
+      );
     case 'timezone':
       return fc.constantFrom('UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Etc/GMT+12', 'Mars/Olympus', 'utc');
     case 'tagNames':

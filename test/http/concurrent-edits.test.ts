@@ -98,15 +98,28 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
     // List Posts shows nothing new: no version or ETag in its body.
     const listed = await f.user.call(f.app, { method: 'GET', url: '/api/v1/posts?from=2026-11-01T00:00:00Z&to=2027-11-01T00:00:00Z' });
     const mine = listed.json().threads.find((t: { threadId: string }) => t.threadId === threadId);
-    assert.deepEqual(Object.keys(mine).sort(), ['posts', 'provider', 'providerUserId', 'quotesDisabled', 'replyControl', 'scheduledAt', 'status', 'threadId']);
+    assert.deepEqual(Object.keys(mine).sort(), [
+      'posts',
+      'provider',
+      'providerUserId',
+      'quotesDisabled',
+      'repeat',
+      'replyControl',
+      'scheduledAt',
+      'series',
+      'status',
+      'threadId',
+    ]);
     thread = (await read(f, threadId)).thread;
     assert.deepEqual(Object.keys(thread).sort(), [
       'posts',
       'provider',
       'providerUserId',
       'quotesDisabled',
+      'repeat',
       'replyControl',
       'scheduledAt',
+      'series',
       'status',
       'threadId',
     ]);

@@ -41,7 +41,7 @@ describeEachDb('recurring threads: the publisher', (env) => {
     t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
-    const { user, threadId, get, series } = await repeating(
+    const { user, provider, threadId, get, series } = await repeating(
       {
         scheduleAt: '2027-03-13T09:00:00',
         posts: [
@@ -55,6 +55,12 @@ describeEachDb('recurring threads: the publisher', (env) => {
       },
       'America/New_York',
     );
+    const hook = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      payload: { url: 'https://hooks.example/skein', events: ['thread.scheduled'] },
+    });
+    assert.equal(hook.statusCode, 201, hook.body);
     const first = await get(threadId);
     // A media row as an upload leaves it, to see it copied.
     await ctx.db
@@ -95,6 +101,14 @@ describeEachDb('recurring threads: the publisher', (env) => {
       ['Evergreen'],
     );
     assert.notEqual(second.posts[0].id, first.posts[0].id);
+    // Its webhook event, written with it.
+    const events = await ctx.db.selectFrom('webhook_events').select(['type', 'data']).where('account_id', '=', user.account.id).execute();
+    assert.deepEqual(events, [
+      {
+        type: 'thread.scheduled',
+        data: { threadId: secondId, providerId: provider.id, teamId: null, scheduledAt: '2027-03-14T13:00:00.000Z', series: { id: threadId, occurrence: 2 } },
+      },
+    ]);
 
     // An edit of the waiting occurrence carries into the next ones.
     const edit = await user.call(app, { method: 'PUT', url: `/api/v1/posts/${secondId}/edit`, payload: { posts: [{ text: 'edited' }] } });

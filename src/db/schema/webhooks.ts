@@ -7,6 +7,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'follow_up.published',
   'follow_up.failed',
   'provider.expired',
+  /** A recurring thread's next occurrence was made (repos/series.ts). */
+  'thread.scheduled',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

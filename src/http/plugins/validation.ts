@@ -36,9 +36,28 @@ export function shapeFaults(errors: readonly AjvError[], context: string): Field
     const union = inUnion(e);
     if (union && (e.keyword === 'type' || e.keyword === 'const')) branches.set(union, [...(branches.get(union) ?? []), e]);
   }
+  // A value of one branch's type with faults inside it (`repeat: { every: 0.5 }` or `{}` against
+  // object or null) is named at those faults only (a missing property included), not as fitting
+  // no branch.
+  const fitted = new Set<AjvError>();
+  const promoted = new Set<AjvError>();
+  for (const [path, list] of unions) {
+    for (const u of list) {
+      const byBranch = new Map<string, AjvError[]>();
+      for (const e of errors) {
+        if (e === u || !e.schemaPath.startsWith(`${u.schemaPath}/`) || !(e.instancePath === path || e.instancePath.startsWith(`${path}/`))) continue;
+        const branch = e.schemaPath.slice(u.schemaPath.length + 1).split('/')[0]!;
+        byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
+      }
+      const fitting = [...byBranch.values()].find((own) => !own.some((e) => e.instancePath === path && (e.keyword === 'type' || e.keyword === 'const')));
+      if (!fitting) continue;
+      fitted.add(u);
+      for (const e of fitting) if (e.instancePath === path && e.keyword === 'required') promoted.add(e);
+    }
+  }
   const faults: FieldFault[] = [];
   for (const e of errors) {
-    if (inUnion(e)) continue;
+    if (fitted.has(e) || (inUnion(e) && !promoted.has(e))) continue;
     const segments = e.instancePath
       .split('/')
       .filter(Boolean)

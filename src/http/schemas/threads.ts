@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
@@ -80,8 +80,7 @@ const RepeatFields = Type.Object(
       'Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted',
   },
 );
-// Object or null as one type (not a union), so a fault inside the object is named at its own path only.
-const RepeatInput = Type.Unsafe<Static<typeof RepeatFields> | null>({ ...JSON.parse(JSON.stringify(RepeatFields)), type: ['object', 'null'] });
+const RepeatInput = Type.Union([RepeatFields, Type.Null()]);
 const RepeatView = Type.Union(
   [
     Type.Object({

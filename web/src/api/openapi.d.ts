@@ -219,7 +219,6 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
-                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
                         repeat?: {
                             /** @description 1 to 365 */
                             every: number;
@@ -866,7 +865,6 @@ export interface paths {
                         scheduleAt?: string;
                         /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
                         queue?: boolean;
-                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
                         repeat?: {
                             /** @description 1 to 365 */
                             every: number;
@@ -1341,7 +1339,6 @@ export interface paths {
                         /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
                         tags?: string[];
                         teamId?: string;
-                        /** @description Repeat the thread every N days, weeks or months at the same local time in the account zone (with scheduleAt or queue; not on a draft). Without until or count: until deleted */
                         repeat?: {
                             /** @description 1 to 365 */
                             every: number;
@@ -5333,7 +5330,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 id: string;
                                 url: string;
-                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                                 /** @description Null for the personal workspace */
                                 teamId: string | null;
                                 /**
@@ -5402,7 +5399,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description The event types to send, each once */
-                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                         /** @description A team id, or "personal"; omitted = the account's active workspace */
                         teamId?: string;
                     };
@@ -5419,7 +5416,7 @@ export interface paths {
                             /** @description Opaque identifier */
                             id: string;
                             url: string;
-                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "ping")[];
+                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
                             /** @description The signing secret (`whsec_…`), shown only in this answer */
                             secret: string;
                             /**
