@@ -3,6 +3,7 @@ import { ApiError } from '../api/client.js';
 import type { Provider } from '../api/providers.js';
 import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from '../api/threads.js';
 import { useApp } from '../app.js';
+import { RepeatBadge } from '../components/repeat-badge.js';
 import { ReplyLimitBadge } from '../components/reply-limit-badge.js';
 import { navigate, useLocation } from '../router.js';
 import './calendar.css';
@@ -140,6 +141,7 @@ export function CalendarPage() {
       >
         <span class="chip-time">{formatInZone(p.thread.scheduledAt!, zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}</span>{' '}
         <ReplyLimitBadge replyControl={p.thread.replyControl} />
+        <RepeatBadge repeat={p.thread.repeat} />
         <span class="chip-text">{text || '(empty)'}</span>
         {p.thread.status !== 'READY' && <span class="visually-hidden"> ({p.thread.status})</span>}
       </a>

@@ -22,6 +22,7 @@ import {
   threadOptionsBody,
   threadOptionsDraft,
 } from './editor/network-options.js';
+import { REPEAT_FAULT_PATHS, RepeatControl, repeatBody, repeatDraft } from './editor/repeat.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media(\.\d+\.(url|altText))?|spoilerRanges(\..*)?))$/;
@@ -53,6 +54,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const [threadOptions, setThreadOptions] = useState(() => threadOptionsDraft());
   /** Each post's network options, by the post's key (so they follow it when posts move). */
   const [postOptions, setPostOptions] = useState<Record<string, PostOptionsDraft>>({});
+  const [repeat, setRepeat] = useState(() => repeatDraft());
   const [notice, setNotice] = useState('');
   const { busy, error, setError, run } = useSubmit();
 
@@ -100,6 +102,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       setPostOptions(Object.fromEntries(t.posts.map((p) => [p.id, postOptionsDraft(p)])));
       setWhen(t.scheduledAt ? inputValue(t.scheduledAt, zone) : '');
       setRepostHours(t.posts[0]?.autoRepostDelay[0] ?? '');
+      setRepeat(repeatDraft(t));
     } catch (err) {
       setLoadError(err instanceof ApiError ? err.detail : String(err));
     }
@@ -127,7 +130,8 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   // A save is one request (Create Post, or Edit Entire Thread with the tags and the time), so it
   // lands whole or not at all; an edit is based on the ETag read, so one made elsewhere meanwhile
   // is not overwritten (412: the form keeps what was typed, and offers a reload).
-  const save = (action: Action) =>
+  // `stop`: "Stop repeating", the form saved with `repeat: null`.
+  const save = (action: Action, stop = false) =>
     run(async () => {
       setNotice('');
       if (uploading(posts)) throw new ApiError(400, 'UPLOADING', 'A file is still uploading: save once its progress bar is gone.');
@@ -143,14 +147,16 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           ...(repostHours.trim() ? { autoRepost: { enabled: true, delays: [repostHours.trim()] } } : {}),
           ...(tags.length ? { tags } : {}),
           ...threadOptionsBody(threadOptions),
+          ...repeatBody(repeat, null),
         };
         const created = await api.threads.create(body);
         navigate(threadPath(created.threadId), { replace: true });
         return;
       }
-      await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...threadOptionsBody(threadOptions), ...time }, etag);
+      const repeating = stop ? { repeat: null } : repeatBody(repeat, thread);
+      await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...threadOptionsBody(threadOptions), ...time, ...repeating }, etag);
       await load(thread.threadId);
-      setNotice(action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
+      setNotice(stop ? 'Saved: the series ends with this one.' : action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
     });
 
   const remove = () =>
@@ -318,6 +324,15 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           <Field label={`Publish at (${zone})`} name="scheduleAt" error={faultAt(error, 'scheduleAt') ?? faultAt(error, 'queue')}>
             {(control) => <input {...control} type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} />}
           </Field>
+          <RepeatControl
+            draft={repeat}
+            timed={when !== '' || !!thread?.scheduledAt}
+            thread={thread}
+            busy={busy}
+            error={error}
+            onChange={setRepeat}
+            onStop={() => void save('draft', true)}
+          />
           <FormMessage message={message || null} />
           {conflict}
           <div class="actions wrap">
@@ -366,7 +381,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
 /** The form's message: the faults no field shows, or the detail of an error that names no field. */
 function editorMessage(error: ApiError | null): string | null {
   if (!error || isChangedElsewhere(error)) return null;
-  const unplaced = error.errors.filter((e) => !PLACED.test(e.path) && !OPTION_FAULT_PATHS.test(e.path));
+  const unplaced = error.errors.filter((e) => !PLACED.test(e.path) && !OPTION_FAULT_PATHS.test(e.path) && !REPEAT_FAULT_PATHS.test(e.path));
   if (unplaced.length) return unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
   return error.errors.length ? null : error.detail;
 }
