@@ -2948,6 +2948,13 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 connectedAt: string;
+                                /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                                limits?: {
+                                    /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                    maxCharacters: number;
+                                    maxMediaAttachments: number;
+                                    charactersReservedPerUrl: number;
+                                } | null;
                             }[];
                             count: number;
                         };
@@ -3049,6 +3056,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3181,6 +3195,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3203,6 +3224,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3487,6 +3515,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3585,6 +3620,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3825,6 +3867,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3923,6 +3972,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3945,6 +4001,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
