@@ -130,6 +130,11 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.getByLabel('Account').selectOption(oauth.id);
     await page.getByLabel('Post 1 text', { exact: true }).fill(`Read https://example.com/${'a'.repeat(80)} now`);
     assert.match((await page.locator('[data-counter="0"]').textContent()) ?? '', /^32 \/ 500 characters$/);
+    assert.equal(await page.locator('[data-media-counter="0"]').textContent(), '0 / 4 images or videos on this server');
+    await page.getByRole('button', { name: 'Add by URL' }).click();
+    await page.locator('[data-media-counter="0"]').filter({ hasText: '1 / 4 images or videos on this server' }).waitFor();
+    await page.getByRole('button', { name: 'Remove image 1 of post 1' }).click();
+    await page.locator('[data-media-counter="0"]').filter({ hasText: '0 / 4' }).waitFor();
     await page.getByLabel('Post 1 text', { exact: true }).fill('é'.repeat(501));
     assert.match((await page.locator('[data-counter="0"]').textContent()) ?? '', /^501 \/ 500 characters — too long$/);
     await page.getByRole('button', { name: 'Save as draft' }).click();
