@@ -1,5 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
 import { emailOutbox } from './email.js';
@@ -74,6 +74,15 @@ export async function findProviderWithSettings(
           },
     isMember: Boolean(is_member),
   };
+}
+
+/** A server's limits read again (the daily FOLLOWERS job of a MASTODON account). */
+export async function saveProviderLimits(db: DbOrTrx, id: string, limits: NetworkLimits, readAt: Date): Promise<void> {
+  await db
+    .updateTable('providers')
+    .set({ network_limits: JSON.stringify(limits), limits_read_at: readAt })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The row of one network account in a workspace (a reconnect finds the row it had). */
