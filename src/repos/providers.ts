@@ -85,12 +85,19 @@ export async function saveProviderLimits(db: DbOrTrx, id: string, limits: Networ
     .execute();
 }
 
-/** The row of one network account in a workspace (a reconnect finds the row it had). */
-export function findProviderByNetworkUser(db: DbOrTrx, workspace: Workspace, kind: ProviderKind, providerUserId: string): Promise<ProviderRow | undefined> {
-  return inWorkspace(db.selectFrom('providers').selectAll(), workspace)
-    .where('kind', '=', kind)
-    .where('provider_user_id', '=', providerUserId)
-    .executeTakeFirst();
+/**
+ * The row of one network account in a workspace (a reconnect finds the row it had). A MASTODON
+ * account id is its server's own: the server (`service_url`) is part of the account's identity.
+ */
+export function findProviderByNetworkUser(
+  db: DbOrTrx,
+  workspace: Workspace,
+  kind: ProviderKind,
+  providerUserId: string,
+  serviceUrl: string | null = null,
+): Promise<ProviderRow | undefined> {
+  const query = inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('kind', '=', kind).where('provider_user_id', '=', providerUserId);
+  return (kind === 'MASTODON' ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
 }
 
 export function listProvidersInWorkspace(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {

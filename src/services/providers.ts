@@ -74,7 +74,7 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
     username: input.username,
     updated_at: now,
   };
-  const existing = await findProviderByNetworkUser(ctx.db, workspace, kind, input.providerUserId);
+  const existing = await findProviderByNetworkUser(ctx.db, workspace, kind, input.providerUserId, input.serviceUrl ?? null);
   if (existing) return updateProviderConnection(ctx.db, existing.id, tokens);
   return insertProvider(ctx.db, {
     id: newId(),

@@ -3,6 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { personalWorkspace } from '../../src/lib/workspace.js';
+import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
@@ -152,6 +154,29 @@ describeEachDb(
       assert.deepEqual(limits[`MASTODON gina@${small.domain}`], { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
       const threads = list.json().providers.find((p: { provider: string }) => p.provider === 'THREADS');
       assert.equal(threads.limits, null);
+    });
+
+    test('the same account id on two servers is two accounts (a Mastodon id is its server own)', async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const workspace = personalWorkspace(user.account.id);
+      const limits = {
+        maxCharacters: 500,
+        maxMediaAttachments: 4,
+        charactersReservedPerUrl: 23,
+        imageSizeLimit: null,
+        videoSizeLimit: null,
+        descriptionLimit: null,
+      };
+      const on = (serviceUrl: string, username: string) =>
+        addProvider(ctx, user.account.id, workspace, { kind: 'MASTODON', providerUserId: '7', username, accessToken: 't', serviceUrl, networkLimits: limits });
+      const first = await on('https://one.example', 'ann@one.example');
+      const second = await on('https://two.example', 'ann@two.example');
+      assert.notEqual(second.id, first.id);
+      const again = await on('https://one.example', 'ann@one.example');
+      assert.equal(again.id, first.id, 'the same server again is a reconnect');
+      const list = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+      assert.deepEqual(list.map((p: { username: string }) => p.username).sort(), ['ann@one.example', 'ann@two.example']);
     });
 
     test('disconnect revokes the token at the server', async () => {
