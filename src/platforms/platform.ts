@@ -12,7 +12,7 @@
  * it through untouched, and the worker stops without touching the thread.
  */
 
-import type { ReplyControl } from '../db/schema/index.js';
+import type { NetworkLimits, ReplyControl } from '../db/schema/index.js';
 
 type NetworkKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
 
@@ -160,6 +160,8 @@ export interface Platform {
   fetchAnalytics(account: PlatformAccount, ref: PublishedRef): Promise<Analytics>;
   /** The account's follower count now. */
   fetchFollowers(account: PlatformAccount): Promise<number>;
+  /** The server's own limits now (Mastodon's /api/v2/instance), for a network whose servers set their own: read again daily with the follower count. */
+  fetchLimits?(account: PlatformAccount): Promise<NetworkLimits>;
   /** The public address of a published post (for one whose permalink could not be read at publish time). */
   lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null>;
 }

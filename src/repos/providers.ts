@@ -1,5 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
 import { emailOutbox } from './email.js';
@@ -76,12 +76,28 @@ export async function findProviderWithSettings(
   };
 }
 
-/** The row of one network account in a workspace (a reconnect finds the row it had). */
-export function findProviderByNetworkUser(db: DbOrTrx, workspace: Workspace, kind: ProviderKind, providerUserId: string): Promise<ProviderRow | undefined> {
-  return inWorkspace(db.selectFrom('providers').selectAll(), workspace)
-    .where('kind', '=', kind)
-    .where('provider_user_id', '=', providerUserId)
-    .executeTakeFirst();
+/** A server's limits read again (the daily FOLLOWERS job of a MASTODON account). */
+export async function saveProviderLimits(db: DbOrTrx, id: string, limits: NetworkLimits, readAt: Date): Promise<void> {
+  await db
+    .updateTable('providers')
+    .set({ network_limits: JSON.stringify(limits), limits_read_at: readAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * The row of one network account in a workspace (a reconnect finds the row it had). A MASTODON
+ * account id is its server's own: the server (`service_url`) is part of the account's identity.
+ */
+export function findProviderByNetworkUser(
+  db: DbOrTrx,
+  workspace: Workspace,
+  kind: ProviderKind,
+  providerUserId: string,
+  serviceUrl: string | null = null,
+): Promise<ProviderRow | undefined> {
+  const query = inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('kind', '=', kind).where('provider_user_id', '=', providerUserId);
+  return (kind === 'MASTODON' ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
 }
 
 export function listProvidersInWorkspace(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {

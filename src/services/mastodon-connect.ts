@@ -191,7 +191,7 @@ async function saveAccount(
   } catch (err) {
     throw networkFailure(err, field, 'The Mastodon server');
   }
-  const existing = await findProviderByNetworkUser(ctx.db, workspace, 'MASTODON', me.id);
+  const existing = await findProviderByNetworkUser(ctx.db, workspace, 'MASTODON', me.id, instance);
   const provider = await addProvider(ctx, accountId, workspace, {
     kind: 'MASTODON',
     providerUserId: me.id,

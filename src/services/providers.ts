@@ -15,6 +15,8 @@ export interface ProviderView {
   teamId: string | null;
   status: ProviderRow['status'];
   connectedAt: string;
+  /** The server's own limits (Mastodon's, read from the server); null for the other networks. */
+  limits: { maxCharacters: number; maxMediaAttachments: number; charactersReservedPerUrl: number } | null;
 }
 
 export function providerView(row: ProviderRow): ProviderView {
@@ -26,6 +28,13 @@ export function providerView(row: ProviderRow): ProviderView {
     teamId: row.team_id,
     status: row.status,
     connectedAt: iso(row.connected_at),
+    limits: row.network_limits
+      ? {
+          maxCharacters: row.network_limits.maxCharacters,
+          maxMediaAttachments: row.network_limits.maxMediaAttachments,
+          charactersReservedPerUrl: row.network_limits.charactersReservedPerUrl,
+        }
+      : null,
   };
 }
 
@@ -65,7 +74,7 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
     username: input.username,
     updated_at: now,
   };
-  const existing = await findProviderByNetworkUser(ctx.db, workspace, kind, input.providerUserId);
+  const existing = await findProviderByNetworkUser(ctx.db, workspace, kind, input.providerUserId, input.serviceUrl ?? null);
   if (existing) return updateProviderConnection(ctx.db, existing.id, tokens);
   return insertProvider(ctx.db, {
     id: newId(),

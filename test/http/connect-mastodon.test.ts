@@ -3,9 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { personalWorkspace } from '../../src/lib/workspace.js';
+import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
-import { createUser, type TestUser } from '../helpers/seeds.js';
+import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
 
 // Two independent servers with their own limits, and one that is not Mastodon at all.
 let big: FakeMastodonApi;
@@ -132,6 +134,49 @@ describeEachDb(
         assert.equal(stranger.statusCode, 400, stranger.body);
         assert.equal(stranger.json().errors[0].path, 'instance');
       }
+    });
+
+    test("the provider list carries each Mastodon account's own server limits (null for the other networks)", async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      await createProvider(ctx, user.account, 'THREADS');
+      const onBig = (await connectOAuth(env(), user, big, 'frank')).json();
+      const { accessToken } = small.createAccount('gina');
+      const onSmall = await user.call(app, { method: 'POST', url: '/api/v1/providers/mastodon', payload: { instance: small.url, accessToken } });
+      assert.equal(onSmall.statusCode, 201, onSmall.body);
+      assert.deepEqual(onSmall.json().limits, { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      const list = await user.call(app, { method: 'GET', url: '/api/v1/providers' });
+      assert.equal(list.statusCode, 200, list.body);
+      const limits = Object.fromEntries(
+        list.json().providers.map((p: { provider: string; username: string; limits: unknown }) => [`${p.provider} ${p.username}`, p.limits]),
+      );
+      assert.deepEqual(limits[`MASTODON ${onBig.username}`], { maxCharacters: 1000, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      assert.deepEqual(limits[`MASTODON gina@${small.domain}`], { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      const threads = list.json().providers.find((p: { provider: string }) => p.provider === 'THREADS');
+      assert.equal(threads.limits, null);
+    });
+
+    test('the same account id on two servers is two accounts (a Mastodon id is its server own)', async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const workspace = personalWorkspace(user.account.id);
+      const limits = {
+        maxCharacters: 500,
+        maxMediaAttachments: 4,
+        charactersReservedPerUrl: 23,
+        imageSizeLimit: null,
+        videoSizeLimit: null,
+        descriptionLimit: null,
+      };
+      const on = (serviceUrl: string, username: string) =>
+        addProvider(ctx, user.account.id, workspace, { kind: 'MASTODON', providerUserId: '7', username, accessToken: 't', serviceUrl, networkLimits: limits });
+      const first = await on('https://one.example', 'ann@one.example');
+      const second = await on('https://two.example', 'ann@two.example');
+      assert.notEqual(second.id, first.id);
+      const again = await on('https://one.example', 'ann@one.example');
+      assert.equal(again.id, first.id, 'the same server again is a reconnect');
+      const list = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
+      assert.deepEqual(list.map((p: { username: string }) => p.username).sort(), ['ann@one.example', 'ann@two.example']);
     });
 
     test('disconnect revokes the token at the server', async () => {

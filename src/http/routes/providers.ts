@@ -27,6 +27,19 @@ export const Provider = Type.Object({
   teamId: Type.Union([Id, Type.Null()]),
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('REVOKED')]),
   connectedAt: IsoDateTime,
+  limits: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          maxCharacters: Type.Integer({ description: 'Characters a status may have (a link counts as charactersReservedPerUrl)' }),
+          maxMediaAttachments: Type.Integer(),
+          charactersReservedPerUrl: Type.Integer(),
+        }),
+        Type.Null(),
+      ],
+      { description: "The server's own limits, read from it (MASTODON); null for the other networks" },
+    ),
+  ),
 });
 
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -11,7 +11,7 @@ import {
   type PublishedRef,
   type PublishInput,
 } from '../platform.js';
-import type { MastodonClient, MastodonStatus } from './client.js';
+import type { InstanceLimits, MastodonClient, MastodonStatus } from './client.js';
 
 /**
  * Publishes to any Mastodon server (decisions.md "Mastodon"): each post a status, each reply
@@ -104,6 +104,10 @@ export class MastodonPlatform implements Platform {
   async fetchFollowers(account: PlatformAccount): Promise<number> {
     const { instance, token } = credentials(account);
     return (await this.#client.account(instance, token, account.providerUserId)).followersCount;
+  }
+
+  async fetchLimits(account: PlatformAccount): Promise<InstanceLimits> {
+    return this.#client.instanceLimits(credentials(account).instance);
   }
 
   async lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null> {

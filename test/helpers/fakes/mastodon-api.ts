@@ -146,7 +146,7 @@ export class FakeMastodonApi {
   readonly apps: App[] = [];
   readonly #server: http.Server;
   readonly #clock: Clock;
-  readonly #maxCharacters: number;
+  #maxCharacters: number;
   readonly #maxMedia: number;
   readonly #processingMs: Record<MediaType, number>;
   readonly #callLimit: number;
@@ -224,6 +224,11 @@ export class FakeMastodonApi {
 
   setCounts(statusId: string, counts: Partial<FakeStatus['counts']>): void {
     Object.assign(this.#status(statusId).counts, counts);
+  }
+
+  /** The server changes its configuration.statuses.max_characters (as an admin can). */
+  setMaxCharacters(max: number): void {
+    this.#maxCharacters = max;
   }
 
   setFollowers(accountId: string, count: number): void {

@@ -2945,6 +2945,13 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 connectedAt: string;
+                                /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                                limits?: {
+                                    /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                    maxCharacters: number;
+                                    maxMediaAttachments: number;
+                                    charactersReservedPerUrl: number;
+                                } | null;
                             }[];
                             count: number;
                         };
@@ -3046,6 +3053,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3178,6 +3192,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3200,6 +3221,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3484,6 +3512,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3582,6 +3617,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3822,6 +3864,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3920,6 +3969,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };
@@ -3942,6 +3998,13 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
                         };
                     };
                 };

@@ -20,6 +20,10 @@ export function providersApi(client: Client) {
     threadsSetup: () => ok(client.GET('/api/v1/providers/threads/setup')),
     /** The address of Meta's sign-in page; Meta's redirect back ends on the accounts page. */
     threadsAuthorizeUrl: async () => (await ok(client.GET('/api/v1/providers/threads/connect', { params: { query: { returnTo: 'web' } } }))).authorizeUrl,
+    /** The address of the Mastodon server's sign-in page (Skein registers itself there first); its redirect back ends on the accounts page. */
+    mastodonAuthorizeUrl: async (instance: string) =>
+      (await ok(client.POST('/api/v1/providers/mastodon/connect', { body: { instance, returnTo: 'web' } }))).authorizeUrl,
+    connectMastodonToken: (body: { instance: string; accessToken: string }) => ok(client.POST('/api/v1/providers/mastodon', { body })),
     disconnect: (id: string) => ok(client.DELETE('/api/v1/providers/{id}', { params: { path: { id } } })),
   };
 }

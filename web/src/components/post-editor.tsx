@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
-import type { Network } from '../api/providers.js';
+import type { Network, Provider } from '../api/providers.js';
 import type { SpoilerRange } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { unreachableHost } from '../media-hosts.js';
@@ -90,6 +90,8 @@ export function PostEditor(props: {
   index: number;
   count: number;
   network: Network;
+  /** The account's server limits (Mastodon's, read from its server), or null for the network's own. */
+  limits?: Provider['limits'];
   /** The workspace the thread's account belongs to (a team id or "personal"): its uploads go there. */
   teamId: string | undefined;
   error: ApiError | null;
@@ -102,7 +104,7 @@ export function PostEditor(props: {
 }) {
   const { post, index, network } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const counter = countText(network, post.text);
+  const counter = countText(network, post.text, props.limits ?? null);
   const path = `posts.${index}`;
   const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
   const uploads = useUploads(props.teamId, props.onChange);
@@ -214,7 +216,16 @@ export function PostEditor(props: {
           {(control) => <input {...control} value={post.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />}
         </Field>
       )}
-      <MediaList post={post} path={path} postNumber={index + 1} network={network} error={props.error} onChange={props.onChange} uploads={uploads} />
+      <MediaList
+        post={post}
+        path={path}
+        postNumber={index + 1}
+        network={network}
+        maxMedia={props.limits?.maxMediaAttachments ?? null}
+        error={props.error}
+        onChange={props.onChange}
+        uploads={uploads}
+      />
       {props.children}
     </li>
   );
@@ -265,6 +276,8 @@ function MediaList(props: {
   path: string;
   postNumber: number;
   network: Network;
+  /** The server's own media count (a Mastodon server's), shown against the post's items. */
+  maxMedia: number | null;
   error: ApiError | null;
   onChange: (update: (post: PostDraft) => PostDraft) => void;
   uploads: Uploads;
@@ -419,6 +432,11 @@ function MediaList(props: {
         </button>
         <span class="hint">or drop files on the post, or paste an image</span>
       </div>
+      {props.maxMedia !== null && (
+        <p class={`hint counter${post.media.length > props.maxMedia ? ' over' : ''}`} data-media-counter={postNumber - 1}>
+          {post.media.length} / {props.maxMedia} images or videos on this server{post.media.length > props.maxMedia ? ' — too many' : ''}
+        </p>
+      )}
     </fieldset>
   );
 }

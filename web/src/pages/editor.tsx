@@ -9,6 +9,7 @@ import { faultAt, mediaBody, mediaDrafts, newPostDraft, type PostDraft, PostEdit
 import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
+import { NETWORK_NAMES } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
 import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
@@ -274,7 +275,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
                 {!providers && <option value="">Loading…</option>}
                 {providers?.map((p) => (
                   <option key={p.id} value={p.id}>
-                    {p.provider === 'THREADS' ? 'Threads' : 'Bluesky'} · @{p.username}
+                    {NETWORK_NAMES[p.provider]} · @{p.username}
                     {p.status === 'EXPIRED' ? ' (expired)' : ''}
                   </option>
                 ))}
@@ -289,6 +290,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
                 index={i}
                 count={posts.length}
                 network={network}
+                limits={provider?.limits ?? null}
                 teamId={provider ? (provider.teamId ?? 'personal') : undefined}
                 error={error}
                 onChange={(update) => updatePost(post.key, update)}

@@ -6,10 +6,11 @@ import { navigate } from '../../router.js';
 import { ConnectThreads, threadsConnectOutcome, useThreadsSetup } from '../connect-threads.js';
 import './accounts.css';
 import { ConnectBluesky } from './connect-bluesky.js';
+import { ConnectMastodon, mastodonConnectOutcome } from './connect-mastodon.js';
 import { ProviderCard } from './provider-card.js';
 
 /**
- * Accounts: the Threads and Bluesky accounts of the active workspace, connecting and
+ * Accounts: the Threads, Bluesky and Mastodon accounts of the active workspace, connecting and
  * disconnecting them, and each one's weekly time slots (the queue's posting times) on a grid.
  */
 export function AccountsPage() {
@@ -17,9 +18,13 @@ export function AccountsPage() {
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
   const threadsSetup = useThreadsSetup(api);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
-  // Meta's redirect back lands here (the callback answers 303 to /accounts?threads=…): the
-  // outcome is read once, and taken out of the address so a reload does not show it again.
-  const [threadsOutcome] = useState(() => threadsConnectOutcome(new URLSearchParams(location.search)));
+  // Meta's (or the Mastodon server's) redirect back lands here (the callback answers 303 to
+  // /accounts?threads=… or ?mastodon=…): the outcome is read once, and taken out of the address
+  // so a reload does not show it again.
+  const [threadsOutcome] = useState(() => {
+    const search = new URLSearchParams(location.search);
+    return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search);
+  });
   useEffect(() => {
     document.title = 'Accounts · Skein';
     if (threadsOutcome) navigate('/accounts', { replace: true });
@@ -48,6 +53,7 @@ export function AccountsPage() {
             <div class="connect-grid">
               <ConnectBluesky prefill={reconnect} onConnected={reload} />
               <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
+              <ConnectMastodon onConnected={reload} />
             </div>
           </section>
           <section aria-labelledby="connected-heading" class="stack">

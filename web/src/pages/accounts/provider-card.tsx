@@ -5,6 +5,7 @@ import { FormMessage, useSubmit } from '../../form.js';
 import { NETWORK_NAMES, providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';
 import { startThreadsConnect } from '../connect-threads.js';
+import { focusMastodonServer } from './connect-mastodon.js';
 import { TimeSlots } from './time-slots.js';
 
 /** Reconnecting Threads without Meta's sign-in: a new token in the token form. */
@@ -38,6 +39,7 @@ export function ProviderCard(props: { provider: Provider; onChanged: () => Promi
   };
   const onReconnect = () => {
     if (p.provider === 'BLUESKY') props.onReconnectBluesky();
+    else if (p.provider === 'MASTODON') focusMastodonServer();
     else if (props.threadsOAuthReady) void reconnect.run(() => startThreadsConnect(api));
     else focusThreadsToken();
   };
