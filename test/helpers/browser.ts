@@ -167,6 +167,70 @@ export function skeinCli(env: () => NodeJS.ProcessEnv) {
   };
 }
 
+/** A server whose data the CLI seeded before it started, and a fresh browser profile. */
+export interface SeededWebServer {
+  base: string;
+  /** The owner's API key, made by the CLI. */
+  key: string;
+  /** The owner's one-time sign-in token (for `/set-password#token=…`). */
+  signInToken: string;
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the owner `email` (UTC) and an API key with the CLI, lets `seed` add what the test needs
+ * (accounts…) with the same CLI and environment, then starts `skein serve` on that data folder
+ * (PGlite is held by one process, so the CLI runs first) and a browser.
+ */
+export async function startSeededWebServer(
+  name: string,
+  email: string,
+  seed: (cli: ReturnType<typeof skeinCli>, env: NodeJS.ProcessEnv) => void | Promise<void>,
+): Promise<SeededWebServer> {
+  const dir = mkdtempSync(join(tmpdir(), `skein-${name}-`));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    SKEIN_DATA_DIR: join(dir, 'data'),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+  };
+  const cli = skeinCli(() => env);
+  cli('migrate');
+  cli('user', 'create', '--email', email, '--timezone', 'UTC');
+  const key = cli<{ key: string }>('key', 'create', '--email', email, '--name', 'test').key;
+  await seed(cli, env);
+  const signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', email).url)![1]!;
+
+  let output = '';
+  const server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  let context: BrowserContext | null = null;
+  const close = async () => {
+    await context?.close();
+    if (server.pid && server.exitCode === null) {
+      process.kill(-server.pid, 'SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok);
+    context = await launchBrowser(dir);
+  } catch (err) {
+    await close();
+    throw new Error(`${(err as Error).message}\n${output}`);
+  }
+  return { base, key, signInToken, context, close };
+}
+
 export async function signInFirstTime(h: WebHarness, page: Page, password: string): Promise<void> {
   const link = /Sign in: (\S+)/.exec(h.output())![1]!;
   await page.goto(link);

@@ -13,25 +13,20 @@
  * published, survives a save, and is cleared.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   collectPageErrors,
   DESKTOP,
   fieldError,
-  freePort,
   keyedApi,
-  launchBrowser,
   PHONE,
   REPO_ROOT,
+  type SeededWebServer,
   shoot,
-  skeinCli,
   skipReason,
-  waitFor,
+  startSeededWebServer,
 } from '../helpers/browser.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
@@ -40,86 +35,52 @@ const EMAIL = 'options@localhost';
 const BLUESKY_QUOTE = 'at://did:plc:quoted/app.bsky.feed.post/3kquotedpost1';
 
 const skip = skipReason('editor options');
-let server: ChildProcess | null = null;
-let context: BrowserContext | null = null;
-let dir = '';
+let harness: SeededWebServer | null = null;
 let base = '';
-let env: NodeJS.ProcessEnv = {};
 let key = '';
 let blueskyId = '';
 let threadsId = '';
-let signInToken = '';
-
-const cli = skeinCli(() => env);
 
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(join(tmpdir(), 'skein-editor-options-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    SKEIN_DATA_DIR: join(dir, 'data'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-  };
-  cli('migrate');
-  cli('user', 'create', '--email', EMAIL, '--timezone', 'UTC');
-  key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  blueskyId = cli<{ id: string }>(
-    'provider',
-    'add',
-    '--email',
-    EMAIL,
-    '--kind',
-    'BLUESKY',
-    '--provider-user-id',
-    'did:plc:editoroptions',
-    '--username',
-    'options.test',
-    '--access-token',
-    'unused',
-  ).id;
-  // The CLI reads the Threads account from "Meta": the fake Graph API, for this one command.
-  const graph = await FakeGraphApi.start({});
-  try {
-    const token = graph.createAccount('options_threads').accessToken;
-    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
-      cwd: REPO_ROOT,
-      env: { ...env, THREADS_API_URL: graph.url },
-    });
-    let out = '';
-    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const code = await new Promise((resolve) => add.on('close', resolve));
-    assert.equal(code, 0, `skein provider add: ${out}`);
-    threadsId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
-  } finally {
-    await graph.close();
-  }
-  signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
-
-  let output = '';
-  server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
-    throw new Error(`${err.message}\n${output}`);
+  harness = await startSeededWebServer('editor-options', EMAIL, async (cli, env) => {
+    blueskyId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'BLUESKY',
+      '--provider-user-id',
+      'did:plc:editoroptions',
+      '--username',
+      'options.test',
+      '--access-token',
+      'unused',
+    ).id;
+    // The CLI reads the Threads account from "Meta": the fake Graph API, for this one command.
+    const graph = await FakeGraphApi.start({});
+    try {
+      const token = graph.createAccount('options_threads').accessToken;
+      const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
+        cwd: REPO_ROOT,
+        env: { ...env, THREADS_API_URL: graph.url },
+      });
+      let out = '';
+      add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const code = await new Promise((resolve) => add.on('close', resolve));
+      assert.equal(code, 0, `skein provider add: ${out}`);
+      threadsId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
+    } finally {
+      await graph.close();
+    }
   });
-  context = await launchBrowser(dir);
+  ({ base, key } = harness);
 });
 
 after(async () => {
-  await context?.close();
-  if (server?.pid) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((r) => server?.once('exit', r));
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 /** The width a walk runs at: shoot() takes both and ends at the desktop's, so the walk's is set again. */
@@ -326,9 +287,9 @@ test('editor network options: who can reply, quotes, polls, quotes of posts, lan
   skip,
   timeout: 600_000,
 }, async () => {
-  const page = await context!.newPage();
+  const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${signInToken}`);
+  await page.goto(`${base}/set-password#token=${harness!.signInToken}`);
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and sign in' }).click();

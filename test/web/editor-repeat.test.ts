@@ -10,93 +10,42 @@
  * nothing; "Stop repeating" leaves `repeat` null and the thread in its series ("Occurrence 1").
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import {
-  collectPageErrors,
-  DESKTOP,
-  fieldError,
-  freePort,
-  keyedApi,
-  launchBrowser,
-  PHONE,
-  REPO_ROOT,
-  shoot,
-  skeinCli,
-  skipReason,
-  waitFor,
-} from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { collectPageErrors, DESKTOP, fieldError, keyedApi, PHONE, type SeededWebServer, shoot, skipReason, startSeededWebServer } from '../helpers/browser.js';
 
 const PASSWORD = 'a long repeating password';
 const EMAIL = 'repeat@localhost';
 
 const skip = skipReason('editor repeat');
-let server: ChildProcess | null = null;
-let context: BrowserContext | null = null;
-let dir = '';
+let harness: SeededWebServer | null = null;
 let base = '';
-let env: NodeJS.ProcessEnv = {};
 let key = '';
 let blueskyId = '';
-let signInToken = '';
-
-const cli = skeinCli(() => env);
 
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(join(tmpdir(), 'skein-editor-repeat-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    SKEIN_DATA_DIR: join(dir, 'data'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-  };
-  cli('migrate');
-  cli('user', 'create', '--email', EMAIL, '--timezone', 'UTC');
-  key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  blueskyId = cli<{ id: string }>(
-    'provider',
-    'add',
-    '--email',
-    EMAIL,
-    '--kind',
-    'BLUESKY',
-    '--provider-user-id',
-    'did:plc:editorrepeat',
-    '--username',
-    'repeat.test',
-    '--access-token',
-    'unused',
-  ).id;
-  signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
-
-  let output = '';
-  server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
-    throw new Error(`${err.message}\n${output}`);
+  harness = await startSeededWebServer('editor-repeat', EMAIL, (cli) => {
+    blueskyId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'BLUESKY',
+      '--provider-user-id',
+      'did:plc:editorrepeat',
+      '--username',
+      'repeat.test',
+      '--access-token',
+      'unused',
+    ).id;
   });
-  context = await launchBrowser(dir);
+  ({ base, key } = harness);
 });
 
 after(async () => {
-  await context?.close();
-  if (server?.pid) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((r) => server?.once('exit', r));
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const api = (path: string, init: { method?: string; body?: unknown } = {}): Promise<any> => keyedApi(base, () => key)(path, init);
@@ -186,9 +135,9 @@ async function walk(page: Page, width: string, day: string): Promise<void> {
 }
 
 test('editor repeat: set, reopened, fault beside the field, calendar mark, stop repeating', { skip, timeout: 600_000 }, async () => {
-  const page = await context!.newPage();
+  const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${signInToken}`);
+  await page.goto(`${base}/set-password#token=${harness!.signInToken}`);
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and sign in' }).click();
