@@ -47,6 +47,31 @@ export function lockFollowUpsOf(trx: DbOrTrx, threadId: string): Promise<FollowU
   return trx.selectFrom('follow_ups').selectAll().where('thread_id', '=', threadId).forUpdate().execute();
 }
 
+/**
+ * A FAILED follow-up is due again at `dueAt`, with a fresh count of attempts. Its saved network
+ * state (container, post id) is kept: the publisher resumes from it, so a reply that did go out
+ * before the failure is found, not sent twice.
+ */
+export async function resetFollowUpForRetry(trx: DbOrTrx, id: string, dueAt: Date, now: Date): Promise<void> {
+  await trx
+    .updateTable('follow_ups')
+    .set({
+      status: 'PENDING',
+      due_at: dueAt,
+      run_at: dueAt,
+      attempts: 0,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      error_code: null,
+      error_message: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'FAILED')
+    .execute();
+}
+
 export async function deleteFollowUp(trx: DbOrTrx, id: string): Promise<void> {
   await trx.deleteFrom('follow_ups').where('id', '=', id).execute();
 }

@@ -58,6 +58,10 @@ export function assertRetryable(thread: ThreadRow): void {
   if (thread.status !== 'FAILED') throw new ConflictError('NOT_EDITABLE', `Only a FAILED thread can be retried; this one is ${thread.status}.`);
 }
 
+export function assertFollowUpRetryable(row: { status: string }): void {
+  if (row.status !== 'FAILED') throw new ConflictError('NOT_EDITABLE', `Only a FAILED follow-up can be retried; this one is ${row.status}.`);
+}
+
 /**
  * A READY post may still be on its way out: an earlier attempt saved a Threads container or sent
  * a Bluesky write and its outcome is not known yet (the publisher finds out at its next attempt).

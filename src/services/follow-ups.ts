@@ -9,9 +9,10 @@ import * as followUpsRepo from '../repos/follow-ups.js';
 import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
-import { assertFollowUpDeletable } from './edit-rules.js';
+import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults } from './media.js';
 import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
+import { readScheduleAt } from './schedule-time.js';
 import { requireAccessibleThread } from './thread-access.js';
 
 /**
@@ -143,6 +144,25 @@ export async function deleteFollowUp(ctx: AppContext, account: AccountRow, threa
     await followUpsRepo.deleteFollowUp(trx, row.id);
     return { deleted: true as const, id: row.id };
   });
+}
+
+/**
+ * Publishes a FAILED follow-up again, now or at `scheduleAt` (the caller's zone, as a thread's
+ * retry reads it). The row is locked first, as for a delete: a worker's claim cannot overlap.
+ */
+export async function retryFollowUp(ctx: AppContext, account: AccountRow, threadId: string, id: string, scheduleAt?: string): Promise<FollowUpView> {
+  const now = ctx.clock.now();
+  const dueAt = scheduleAt === undefined ? now : readScheduleAt(scheduleAt, account.timezone, now);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const thread = await requireAccessibleThread(trx, account, threadId);
+    const found = await followUpsRepo.findFollowUpForUpdate(trx, thread.id, id);
+    if (!found) throw new NotFoundError(`Follow-up ${id}`);
+    assertFollowUpRetryable(found);
+    await followUpsRepo.resetFollowUpForRetry(trx, found.id, dueAt, now);
+    return requireFollowUp(trx, thread.id, found.id);
+  });
+  ctx.scheduleSignal.ring();
+  return followUpView(row);
 }
 
 async function requireFollowUp(trx: DbOrTrx, threadId: string, id: string): Promise<FollowUpRow> {

@@ -114,7 +114,7 @@ describeEachDb(
       await ctx.db.deleteFrom('threads').where('id', '=', id).execute();
     });
 
-    test('FOLLOW_UP_FAILED with the error stored on it; it leaves when the follow-up is deleted', async () => {
+    test('FOLLOW_UP_FAILED with the error stored on it; it leaves when the follow-up is retried or deleted', async () => {
       const { ctx, app } = env();
       const user = await createUser(ctx);
       const provider = await createProvider(ctx, user.account);
@@ -135,6 +135,15 @@ describeEachDb(
           error: { code: 'REPLY_REFUSED', message: 'Replies to this post are limited.' },
         },
       ]);
+      // Retried: it leaves the list; failed again: back; deleted: gone.
+      assert.equal((await user.call(app, { method: 'POST', url: `/api/v1/posts/${id}/follow-ups/${followUpId}/retry` })).statusCode, 200);
+      assert.deepEqual(await attention(user), []);
+      fake.faults.push(new PublishError('permanent', 'REPLY_REFUSED', 'Replies to this post are limited.'));
+      await publishDue();
+      assert.deepEqual(
+        (await attention(user)).map((i) => i.kind),
+        ['FOLLOW_UP_FAILED'],
+      );
       assert.equal((await user.call(app, { method: 'DELETE', url: `/api/v1/posts/${id}/follow-ups/${followUpId}` })).statusCode, 200);
       assert.deepEqual(await attention(user), []);
     });

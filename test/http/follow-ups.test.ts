@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PublishError } from '../../src/platforms/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';
@@ -184,6 +185,45 @@ describeEachDb('follow-up replies: the API', (env) => {
     const after = await user.call(app, { method: 'DELETE', url: `/api/v1/posts/${threadId}/follow-ups/${published.id}` });
     assert.equal(after.statusCode, 200, "a published one: Skein's record only");
     assert.equal(fake.published.filter((p) => p.text === 'late addition').length, 1, 'still on the network');
+  });
+
+  test('retry: a FAILED follow-up is published again, once; only a FAILED one can be retried', async () => {
+    const { app, ctx, clock } = env();
+    const user = await createUser(ctx);
+    const stranger = await createUser(ctx);
+    const due = scheduleAt();
+    const { threadId } = await thread(user);
+    await ctx.db.deleteFrom('follow_ups').execute();
+    const followUp = (await create(user, threadId, { text: 'see also', delayMinutes: 5 })).json();
+    const retry = (who: TestUser, payload?: object) =>
+      who.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/follow-ups/${followUp.id}/retry`, ...(payload ? { payload } : {}) });
+    assert.equal((await retry(user)).json().code, 'NOT_EDITABLE', 'a PENDING one is not retried');
+
+    const fake = new FakePlatform();
+    const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w-retry');
+    clock.set(due.getTime() + 10_000);
+    await loop.runOnce(); // the thread
+    fake.faults.push(new PublishError('permanent', 'INVALID_MEDIA', 'the network refused it'));
+    clock.set(due.getTime() + 10_000 + 6 * 60_000);
+    await loop.runOnce(); // the follow-up fails
+    const [failed] = (await list(user, threadId)).followUps;
+    assert.deepEqual([failed.status, failed.error?.code], ['FAILED', 'INVALID_MEDIA']);
+
+    assert.equal((await retry(stranger)).statusCode, 404, "another account's follow-up is not found");
+    const bad = await retry(user, { scheduleAt: 'tomorrow' });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(bad.json().errors[0].path, 'scheduleAt');
+    assert.equal((await list(user, threadId)).followUps[0].status, 'FAILED', 'a bad retry changes nothing');
+
+    const res = await retry(user);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual([res.json().status, res.json().error, res.json().dueAt], ['PENDING', null, clock.now().toISOString()]);
+    await loop.runOnce();
+    const [published] = (await list(user, threadId)).followUps;
+    assert.equal(published.status, 'PUBLISHED');
+    assert.equal(fake.published.filter((p) => p.text === 'see also').length, 1);
+    const again = await retry(user);
+    assert.deepEqual([again.statusCode, again.json().code], [409, 'NOT_EDITABLE']);
   });
 
   test('deleting the thread deletes its follow-ups', async () => {

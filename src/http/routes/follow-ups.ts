@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { createFollowUp, createFollowUpFaults, deleteFollowUp, listFollowUps } from '../../services/follow-ups.js';
+import { createFollowUp, createFollowUpFaults, deleteFollowUp, listFollowUps, retryFollowUp } from '../../services/follow-ups.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ThreadIdParams, withProblems } from '../schemas/common.js';
 import { CreateFollowUpBody, DeletedFollowUp, FollowUp, FollowUpList, FollowUpParams } from '../schemas/follow-ups.js';
+import { RetryBody } from '../schemas/threads.js';
 
 const tags = ['Follow-ups'];
 
@@ -41,5 +42,20 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       response: withProblems({ 200: DeletedFollowUp }, [409]),
     },
     handler: async (request) => deleteFollowUp(ctx, caller(request), request.params.threadId, request.params.id),
+  });
+
+  app.post('/api/v1/posts/:threadId/follow-ups/:id/retry', {
+    schema: {
+      tags,
+      summary: 'Publish a FAILED follow-up again, now or at scheduleAt',
+      params: FollowUpParams,
+      body: RetryBody,
+      response: withProblems({ 200: FollowUp }, [409]),
+    },
+    // The body is optional, as for a thread's retry: no body means "retry now".
+    preValidation: async (request) => {
+      request.body ??= {};
+    },
+    handler: async (request) => retryFollowUp(ctx, caller(request), request.params.threadId, request.params.id, request.body?.scheduleAt),
   });
 };

@@ -76,6 +76,9 @@ export function followUpsApi(client: Client) {
     list: async (threadId: string) => (await ok(client.GET('/api/v1/posts/{threadId}/follow-ups', thread(threadId)))).followUps,
     add: (threadId: string, body: NewFollowUp) => ok(client.POST('/api/v1/posts/{threadId}/follow-ups', { ...thread(threadId), body })),
     delete: (threadId: string, id: string) => ok(client.DELETE('/api/v1/posts/{threadId}/follow-ups/{id}', { params: { path: { threadId, id } } })),
+    /** A FAILED follow-up published again now. */
+    retry: (threadId: string, id: string) =>
+      ok(client.POST('/api/v1/posts/{threadId}/follow-ups/{id}/retry', { params: { path: { threadId, id } }, body: {} })),
   };
 }
 

@@ -8,7 +8,7 @@ import { formatInZone } from '../time.js';
 import { Field } from './field.js';
 import { faultAt } from './post-editor.js';
 
-/** The follow-up replies of a saved thread: listed, added, deleted. */
+/** The follow-up replies of a saved thread: listed, added, retried when FAILED, deleted. */
 export function FollowUps({ threadId, network, zone }: { threadId: string; network: Network; zone: string }) {
   const { api } = useApp();
   const [items, setItems] = useState<FollowUp[]>([]);
@@ -58,18 +58,35 @@ export function FollowUps({ threadId, network, zone }: { threadId: string; netwo
                 )}
                 {f.error ? ` · ${f.error.message}` : ''}
               </p>
-              <button
-                type="button"
-                aria-label={`Delete follow-up ${f.text.slice(0, 30)}`}
-                onClick={() =>
-                  void run(async () => {
-                    await api.followUps.delete(threadId, f.id);
-                    await reload();
-                  })
-                }
-              >
-                Delete
-              </button>
+              <div class="actions wrap">
+                {f.status === 'FAILED' && (
+                  <button
+                    type="button"
+                    class="primary"
+                    aria-label={`Retry follow-up ${f.text.slice(0, 30)}`}
+                    onClick={() =>
+                      void run(async () => {
+                        await api.followUps.retry(threadId, f.id);
+                        await reload();
+                      })
+                    }
+                  >
+                    Retry
+                  </button>
+                )}
+                <button
+                  type="button"
+                  aria-label={`Delete follow-up ${f.text.slice(0, 30)}`}
+                  onClick={() =>
+                    void run(async () => {
+                      await api.followUps.delete(threadId, f.id);
+                      await reload();
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              </div>
             </li>
           ))}
         </ul>

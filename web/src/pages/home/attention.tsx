@@ -88,7 +88,8 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
     if (!item.threadId || busy) return;
     setBusy(true);
     try {
-      await api.threads.retry(item.threadId, null);
+      if (item.followUpId) await api.followUps.retry(item.threadId, item.followUpId);
+      else await api.threads.retry(item.threadId, null);
       await props.onChanged();
       props.announce(`Retried${name ? ` “${name}”` : ''}: it is scheduled to publish now.`, true);
     } catch (err) {
@@ -136,7 +137,7 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
       )}
       {item.kind === 'PROVIDER_REVOKED' && <p class="hint">Skein holds no sign-in for it; its scheduled posts fail when due. Reconnect to use it again.</p>}
       <div class="actions wrap">
-        {item.kind === 'THREAD_FAILED' && (
+        {(item.kind === 'THREAD_FAILED' || item.kind === 'FOLLOW_UP_FAILED') && (
           <button type="button" class="primary" onClick={retry} disabled={busy} aria-describedby={titleId}>
             {busy ? 'Retrying…' : 'Retry'}
           </button>
