@@ -17,20 +17,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  collectPageErrors,
-  DESKTOP,
-  keyedApi,
-  PHONE,
-  REPO_ROOT,
-  type SeededWebServer,
-  shoot,
-  skipReason,
-  startSeededWebServer,
-} from '../helpers/browser.js';
-import { pngBytes } from '../helpers/media-files.js';
-import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { collectPageErrors, DESKTOP, keyedApi, PHONE, REPO_ROOT, type SeededWebServer, shoot, skipReason, startSeededWebServer } from '../helpers/browser.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
+import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import { pngBytes } from '../helpers/media-files.js';
 
 const PASSWORD = 'a long several-accounts password';
 const EMAIL = 'several@localhost';
@@ -117,7 +107,10 @@ function longText(width: string): string {
 }
 
 const chain = (page: Page, providerId: string) => page.locator(`[data-chain="${providerId}"]`);
-const parts = async (page: Page, providerId: string) => chain(page, providerId).locator('textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
+const parts = async (page: Page, providerId: string) =>
+  chain(page, providerId)
+    .locator('textarea')
+    .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
 
 async function walk(page: Page, width: string, day: string): Promise<void> {
   const hour = width === 'desktop' ? '09' : '15';
@@ -131,9 +124,7 @@ async function walk(page: Page, width: string, day: string): Promise<void> {
   }
   await page.getByLabel('Post 1 text', { exact: true }).fill(text);
   await page.getByLabel('Post 1 content warning').fill('A long read');
-  await page
-    .locator('.post-editor input[type="file"]')
-    .setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: await pngBytes(64, 48) });
+  await page.locator('.post-editor input[type="file"]').setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: await pngBytes(64, 48) });
   await page.getByRole('progressbar', { name: 'Uploading chart.png' }).waitFor({ state: 'detached' });
   await page.getByLabel('Image 1 alt text').fill('A chart of three limits');
 

@@ -28,7 +28,7 @@ export interface Chain {
 }
 
 /** A split changed by hand, for the written text it was made from (a new text splits afresh). */
-export interface SplitEdit {
+interface SplitEdit {
   source: string;
   parts: string[];
 }
