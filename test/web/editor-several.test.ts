@@ -118,7 +118,7 @@ async function walk(page: Page, width: string, day: string): Promise<void> {
   await page.goto(`${base}/threads/new`);
   await page.getByRole('heading', { name: 'New thread' }).waitFor();
   await page.getByLabel('Account').locator(`option[value="${ids.mastodon}"]`).waitFor({ state: 'attached' });
-  await page.getByLabel('Write once for several accounts').check();
+  await page.getByLabel('Write once, post to several networks').check();
   for (const name of ['Threads · @several_threads', 'Bluesky · @several.test', 'Mastodon · @writer@']) {
     await page.getByRole('group', { name: 'Accounts' }).getByLabel(name).check();
   }

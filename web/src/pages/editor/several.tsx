@@ -178,7 +178,7 @@ export function SeveralToggle(props: { on: boolean; onChange: () => void }) {
   return (
     <label class="check several-toggle">
       <input type="checkbox" checked={props.on} onChange={props.onChange} />
-      Write once for several accounts
+      Write once, post to several networks
     </label>
   );
 }
