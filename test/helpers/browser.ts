@@ -187,6 +187,8 @@ export async function startSeededWebServer(
   name: string,
   email: string,
   seed: (cli: ReturnType<typeof skeinCli>, env: NodeJS.ProcessEnv) => void | Promise<void>,
+  /** More settings for the CLI and the server (e.g. SKEIN_ALLOW_PRIVATE_MEDIA for a local fake network). */
+  extraEnv: Record<string, string> = {},
 ): Promise<SeededWebServer> {
   const dir = mkdtempSync(join(tmpdir(), `skein-${name}-`));
   const port = await freePort();
@@ -200,6 +202,7 @@ export async function startSeededWebServer(
     PORT: String(port),
     LOG_LEVEL: 'warn',
     SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
+    ...extraEnv,
   };
   const cli = skeinCli(() => env);
   cli('migrate');

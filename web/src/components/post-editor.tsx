@@ -101,6 +101,11 @@ export function PostEditor(props: {
   onRemove: () => void;
   /** More fields of the post, shown after its media (the network options). */
   children?: ComponentChildren;
+  /**
+   * Written once for several accounts: these counters (one per account) in place of the one
+   * network's, and no Threads-only fields (a spoiler's offsets would not survive a split).
+   */
+  counters?: ComponentChildren;
 }) {
   const { post, index, network } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -109,6 +114,7 @@ export function PostEditor(props: {
   const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
   const uploads = useUploads(props.teamId, props.onChange);
   const [dropping, setDropping] = useState(false);
+  const threadsOnly = network === 'THREADS' && props.counters === undefined;
   const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
 
   const markSpoiler = () => {
@@ -175,11 +181,13 @@ export function PostEditor(props: {
           />
         )}
       </Field>
-      <p class={`counter${counter.over ? ' over' : ''}`} aria-live="polite" data-counter={index}>
-        {counter.label}
-        {counter.over ? ' — too long' : ''}
-      </p>
-      {network === 'THREADS' && (
+      {props.counters ?? (
+        <p class={`counter${counter.over ? ' over' : ''}`} aria-live="polite" data-counter={index}>
+          {counter.label}
+          {counter.over ? ' — too long' : ''}
+        </p>
+      )}
+      {threadsOnly && (
         <div class="spoilers">
           <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={markSpoiler}>
             Mark selection as spoiler
@@ -211,7 +219,7 @@ export function PostEditor(props: {
           )}
         </div>
       )}
-      {network === 'THREADS' && (
+      {threadsOnly && (
         <Field label={`Post ${index + 1} topic`} name={`${path}.topic`} error={faultAt(props.error, `${path}.topic`)} hint="Optional; no “.” or “&”.">
           {(control) => <input {...control} value={post.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />}
         </Field>

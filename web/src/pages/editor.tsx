@@ -24,6 +24,7 @@ import {
   threadOptionsDraft,
 } from './editor/network-options.js';
 import { REPEAT_FAULT_PATHS, RepeatControl, repeatBody, repeatDraft } from './editor/repeat.js';
+import { SeveralAccounts, SeveralToggle } from './editor/several.js';
 
 /** The paths the editor shows next to a field; any other fault goes to the form's message. */
 const PLACED = /^(providerId|scheduleAt|queue|autoRepost(\..*)?|tags(\..*)?|posts\.\d+\.(text|topic|media(\.\d+\.(url|altText))?|spoilerRanges(\..*)?))$/;
@@ -57,6 +58,8 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const [postOptions, setPostOptions] = useState<Record<string, PostOptionsDraft>>({});
   const [repeat, setRepeat] = useState(() => repeatDraft());
   const [notice, setNotice] = useState('');
+  /** A new thread written once for several accounts (editor/several.tsx). */
+  const [several, setSeveral] = useState(false);
   const { busy, error, setError, run } = useSubmit();
 
   useEffect(() => {
@@ -237,6 +240,22 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     </div>
   );
 
+  if (several && providers) {
+    return (
+      <div class="stack editor editor-page">
+        <h1>New thread</h1>
+        <SeveralAccounts
+          providers={providers}
+          first={providerId}
+          zone={zone}
+          knownTags={knownTags}
+          draft={{ posts, setPosts, tags, setTags, when, setWhen }}
+          onSingle={() => setSeveral(false)}
+        />
+      </div>
+    );
+  }
+
   return (
     <div class="stack editor editor-page">
       <h1>{thread ? (editable ? 'Edit thread' : 'Thread') : 'New thread'}</h1>
@@ -282,6 +301,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
               </select>
             )}
           </Field>
+          {!thread && (providers?.length ?? 0) > 1 && <SeveralToggle on={false} onChange={() => setSeveral(true)} />}
           <ol class="posts">
             {posts.map((post, i) => (
               <PostEditor
