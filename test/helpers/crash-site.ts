@@ -32,7 +32,7 @@ export interface SkeinProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export interface ApiAnswer {
+interface ApiAnswer {
   status: number;
   json: any;
 }
