@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { IMPORT_MAX_THREADS, type ImportSource } from './import.js';
+import type { RepeatInput } from './repeat.js';
 import type { CreateThreadInput } from './threads.js';
 
 /**
@@ -12,11 +13,11 @@ import type { CreateThreadInput } from './threads.js';
  * cell (`=HYPERLINK(…)`) is text like any other.
  */
 
-const COLUMNS = ['thread', 'providerId', 'scheduleAt', 'text', 'media', 'altText', 'topic', 'tags', 'autoRepostHours'] as const;
+const COLUMNS = ['thread', 'providerId', 'scheduleAt', 'text', 'media', 'altText', 'topic', 'tags', 'autoRepostHours', 'repeat'] as const;
 type Column = (typeof COLUMNS)[number];
 const REQUIRED: Column[] = ['providerId', 'text'];
 /** Columns that belong to the thread: later rows of a thread leave them empty or repeat them. */
-const THREAD_COLUMNS: Column[] = ['providerId', 'scheduleAt', 'tags', 'autoRepostHours'];
+const THREAD_COLUMNS: Column[] = ['providerId', 'scheduleAt', 'tags', 'autoRepostHours', 'repeat'];
 /** A cell longer than any post could be (25 posts of 3,000 bytes and their media). */
 const MAX_RECORD_CHARS = 1_000_000;
 const BOM = '\uFEFF';
@@ -152,7 +153,42 @@ function threadBody(rows: Row[], members: number[], faults: FieldFault[]): Creat
   if (tags.length) body.tags = tags;
   const hours = cell(first, 'autoRepostHours').trim();
   if (hours !== '') body.autoRepost = { enabled: true, delays: [hours] };
+  const repeat = cell(first, 'repeat').trim();
+  if (repeat !== '') {
+    const rule = readRepeatCell(repeat, members[0]!, faults);
+    if (rule) body.repeat = rule;
+  }
   return body;
+}
+
+const REPEAT_FORM = 'EVERY UNIT [until YYYY-MM-DD] [count N], such as "1 week", "2 weeks until 2027-06-30" or "1 month count 12"';
+const WHOLE = /^\d+$/;
+
+/**
+ * A `repeat` cell (`2 weeks until 2027-06-30`) as Create Post's `repeat`, or a fault at
+ * `rows.N.repeat` when it does not read as one. Only the form is checked here: the ranges
+ * (every 1-365, count 2-100, the unit, a real date, not on a draft) are Create Post's own rules,
+ * their faults mapped back to the cell by locateCsv.
+ */
+function readRepeatCell(value: string, r: number, faults: FieldFault[]): RepeatInput | null {
+  const [every, unit, ...rest] = value.toLowerCase().split(/\s+/);
+  const fault = (message: string) => {
+    faults.push({ path: `rows.${r}.repeat`, message });
+    return null;
+  };
+  if (every === undefined || unit === undefined || rest.length % 2 !== 0) return fault(`reads as ${REPEAT_FORM}; "${value.slice(0, 60)}" does not`);
+  if (!WHOLE.test(every)) return fault('every: must be a whole number from 1 to 365');
+  const singular = unit.endsWith('s') ? unit.slice(0, -1) : unit;
+  const rule: RepeatInput = { every: Number(every), unit: ['day', 'week', 'month'].includes(singular) ? singular : unit };
+  for (let i = 0; i < rest.length; i += 2) {
+    const [key, given] = [rest[i]!, rest[i + 1]!];
+    if (key === 'until' && rule.until === undefined) rule.until = given;
+    else if (key === 'count' && rule.count === undefined) {
+      if (!WHOLE.test(given)) return fault('count: must be a whole number from 2 to 100');
+      rule.count = Number(given);
+    } else return fault(`reads as ${REPEAT_FORM}; "${key}" is not expected there`);
+  }
+  return rule;
 }
 
 function postOf(row: Row, r: number, faults: FieldFault[]): CreateThreadInput['posts'][number] {
@@ -193,6 +229,8 @@ function locateCsv(members: number[], fault: FieldFault): FieldFault {
     tags: 'tags',
     autoRepost: 'autoRepostHours',
   };
+  // A repeat fault (`repeat.every`) is the cell's, the rule's part named in the message.
+  if (head === 'repeat') return { path: `rows.${first}.repeat`, message: second === undefined ? fault.message : `${second}: ${fault.message}` };
   const named = head === undefined ? undefined : column[head];
   return { path: named ? `rows.${first}.${named}` : `rows.${first}`, message: fault.message };
 }

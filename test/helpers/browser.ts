@@ -167,6 +167,20 @@ export function skeinCli(env: () => NodeJS.ProcessEnv) {
   };
 }
 
+/**
+ * The same CLI, run without blocking this process: for a command that calls a fake served by
+ * the test process itself (`provider add` reading the Threads account from the fake Graph API).
+ */
+export async function skeinCliAsync<T>(env: NodeJS.ProcessEnv, ...args: string[]): Promise<T> {
+  const run = spawn(process.execPath, ['bin/skein.js', ...args, '--json'], { cwd: REPO_ROOT, env });
+  let out = '';
+  run.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  run.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise((resolve) => run.on('close', resolve));
+  assert.equal(code, 0, `skein ${args.join(' ')}: ${out}`);
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
+}
+
 /** A server whose data the CLI seeded before it started, and a fresh browser profile. */
 export interface SeededWebServer {
   base: string;
@@ -181,7 +195,8 @@ export interface SeededWebServer {
 /**
  * Makes the owner `email` (UTC) and an API key with the CLI, lets `seed` add what the test needs
  * (accounts…) with the same CLI and environment, then starts `skein serve` on that data folder
- * (PGlite is held by one process, so the CLI runs first) and a browser.
+ * (PGlite is held by one process, so the CLI runs first) and a browser. `extraEnv` goes to the
+ * CLI and the server (SKEIN_SMTP_URL, THREADS_API_URL of a fake, …).
  */
 export async function startSeededWebServer(
   name: string,

@@ -162,4 +162,78 @@ describeEachDb('import (CSV)', (env) => {
     });
     assert.deepEqual(await rowCounts(f.ctx), before);
   });
+  test('a repeat column: EVERY UNIT [until DATE] [count N] makes each thread the first of its series; later rows leave it empty', async () => {
+    const f = await userWithProvider(env);
+    const p = f.providerId;
+    const csv = [
+      `${HEADER},repeat`,
+      `w,${p},2026-12-01T09:00:00,fortnightly,,,,,,2 weeks until 2027-06-30`,
+      `w,,,its second post,,,,,,`,
+      `m,${p},2026-12-31T09:00:00,monthly,,,,,,1 Month count 12`,
+      `d,${p},2026-12-02T09:00:00,daily,,,,,,  1   day  `,
+      `n,${p},2026-12-02T09:00:00,once,,,,,,`,
+    ].join('\n');
+    const res = await importCsv(f, csv);
+    assert.equal(res.statusCode, 201, res.body);
+    const threads = await Promise.all(res.json().threads.map((t: { threadId: string }) => getThread(f, t.threadId)));
+    assert.deepEqual(
+      threads.map((t) => [t.posts.length, t.repeat, t.series]),
+      [
+        [2, { every: 2, unit: 'week', until: '2027-06-30', count: null }, { id: threads[0].threadId, occurrence: 1 }],
+        [1, { every: 1, unit: 'month', until: null, count: 12 }, { id: threads[1].threadId, occurrence: 1 }],
+        [1, { every: 1, unit: 'day', until: null, count: null }, { id: threads[2].threadId, occurrence: 1 }],
+        [1, null, null],
+      ],
+    );
+  });
+
+  test('repeat faults at rows.N.repeat, with every other fault in one 400 ({ every: 0 } as "0 days" included); nothing created', async () => {
+    const f = await userWithProvider(env);
+    const p = f.providerId;
+    const before = await rowCounts(f.ctx);
+    const at = '2026-12-01T09:00:00';
+    const cells = [
+      '0 days', // 0: every 0
+      '366 days', // 1
+      '1.5 weeks', // 2: not a whole number
+      '2 fortnights', // 3: no such unit
+      '1 week count 1', // 4
+      '1 week count many', // 5
+      '1 week until 2027-02-30', // 6: no such date
+      '1 week until 2026-11-30', // 7: before the first occurrence
+      'weekly', // 8: not the form
+      '1 week every 2', // 9: an unknown word
+      '1 week until 2027-01-01 until 2027-02-01', // 10: until twice
+    ];
+    const csv = [
+      `${HEADER},repeat`,
+      ...cells.map((cell, i) => `t${i},${p},${at},row ${i},,,,,,${cell}`),
+      `draft,${p},,a draft,,,,,,1 week`, // 11: a draft cannot repeat
+      `two,${p},${at},first,,,,,,1 week`, // 12
+      `two,,,second,,,,,,2 weeks`, // 13: differs from the thread's first row
+    ].join('\n');
+    const res = await importCsv(f, csv);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'VALIDATION_FAILED');
+    const found = faults(res);
+    assert.deepEqual(
+      found.map(([path]) => path).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1])),
+      [...cells.map((_, i) => `rows.${i}.repeat`), 'rows.11.repeat', 'rows.13.repeat'],
+    );
+    const message = (row: number) => found.find(([path]) => path === `rows.${row}.repeat`)![1];
+    assert.equal(message(0), 'every: must be a whole number from 1 to 365');
+    assert.equal(message(1), 'every: must be a whole number from 1 to 365');
+    assert.equal(message(2), 'every: must be a whole number from 1 to 365');
+    assert.equal(message(3), 'unit: must be day, week or month');
+    assert.equal(message(4), 'count: must be a whole number from 2 to 100');
+    assert.equal(message(5), 'count: must be a whole number from 2 to 100');
+    assert.equal(message(6), 'until: must be a real date, YYYY-MM-DD');
+    assert.match(message(7), /^until: is before the first occurrence \(2026-12-01/);
+    assert.match(message(8), /^reads as EVERY UNIT \[until YYYY-MM-DD\] \[count N\]/);
+    assert.match(message(9), /"every" is not expected there/);
+    assert.match(message(10), /"until" is not expected there/);
+    assert.match(message(11), /draft cannot repeat/);
+    assert.match(message(13), /differs from row 12/);
+    assert.deepEqual(await rowCounts(f.ctx), before);
+  });
 });

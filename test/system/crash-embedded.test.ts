@@ -16,20 +16,19 @@
  * server at the chosen request. Replay a run with SKEIN_SYSTEM_SEED=<seed printed below>.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
 import { createContext } from '../../src/context.js';
+import { freePort } from '../helpers/browser.js';
 import { GraphProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createUser } from '../helpers/seeds.js';
 import { checkThreadOnNetwork, connectFakeThreads, pickSeed, SYSTEM_SECRET, seconds, seededRandom, sleep, waitFor } from '../helpers/system.js';
+import { EmbeddedServer } from '../helpers/system-embedded.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const POSTS = 5;
 const KILLS = 10;
 const BURST = 200;
@@ -51,109 +50,12 @@ interface User {
   networkUserId: string;
 }
 
-/** The real server, as its own process group. */
-class Server {
-  readonly child: ChildProcess;
-  readonly lines: string[] = [];
-  readonly exited: Promise<void>;
-  readonly spawnedAt = Date.now();
-  readyAt: number | null = null;
-  exitedAt: number | null = null;
-
-  constructor(
-    readonly name: string,
-    dataDir: string,
-    readonly port: number,
-    threadsApiUrl: string,
-  ) {
-    this.child = spawn(process.execPath, ['bin/skein.js', 'serve'], {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TMPDIR: process.env.TMPDIR,
-        SKEIN_DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        THREADS_API_URL: threadsApiUrl,
-        SKEIN_SECRET: SYSTEM_SECRET,
-        SKEIN_LEASE_MS: String(LEASE_MS),
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        // Rate limits out of the way of the burst and the polling (a 429 would be retried anyway).
-        SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-        SKEIN_RATE_LIMIT_PER_IP: '5000',
-      },
-    });
-    for (const stream of [this.child.stdout, this.child.stderr]) {
-      let rest = '';
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => {
-        const parts = (rest + chunk).split('\n');
-        rest = parts.pop()!;
-        this.lines.push(...parts);
-      });
-    }
-    this.exited = new Promise((r) =>
-      this.child.once('exit', () => {
-        this.exitedAt = Date.now();
-        r();
-      }),
-    );
-  }
-
-  /** Generous: only stops a run whose server never comes up. */
-  async ready(): Promise<void> {
-    await waitFor(
-      `${this.name} to answer /readyz`,
-      async () => {
-        if (this.exitedAt !== null) throw new Error(`${this.name} exited before it was ready:\n${this.lines.join('\n')}`);
-        try {
-          return (await fetch(`http://127.0.0.1:${this.port}/readyz`)).status === 200;
-        } catch {
-          return false;
-        }
-      },
-      120_000,
-      25,
-    );
-    this.readyAt = Date.now();
-  }
-
-  /** SIGKILL to the whole process group; `exited` tells when the process is gone. */
-  sigkillGroup(): void {
-    if (this.exitedAt !== null) return;
-    try {
-      process.kill(-this.child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-
-  async killGroup(): Promise<void> {
-    this.sigkillGroup();
-    await this.exited;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((r) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => r(port));
-    });
-  });
-}
-
 let fake: FakeGraphApi;
 let proxy: GraphProxy;
 let dataDir: string;
 let port: number;
 const users: User[] = [];
-const servers: Server[] = [];
+const servers: EmbeddedServer[] = [];
 
 before(async () => {
   fake = await FakeGraphApi.start({ processingMs: { TEXT: 0 } });
@@ -183,8 +85,8 @@ after(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-function start(): Server {
-  const server = new Server(`server-${servers.length + 1}`, dataDir, port, proxy.url);
+function start(): EmbeddedServer {
+  const server = new EmbeddedServer({ name: `server-${servers.length + 1}`, dataDir, port, threadsApiUrl: proxy.url, leaseMs: LEASE_MS });
   servers.push(server);
   return server;
 }

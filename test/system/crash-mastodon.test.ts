@@ -1,7 +1,8 @@
 /**
- * Crash test on the fake Mastodon server: real `skein worker` processes publish 4-post threads
- * and are killed with SIGKILL while publishing; a fresh worker takes each thread over once the
- * dead one's lease runs out. Every status must be on the server exactly once, each a reply to
+ * Crash test on the fake Mastodon server, on PostgreSQL and on the embedded database (see
+ * test/helpers/crash-site.ts): real `skein worker` processes (or `skein serve` on a PGlite data
+ * folder) publish 4-post threads and are killed with SIGKILL while publishing; a fresh worker
+ * takes each thread over once the dead one's lease runs out (the restarted server, at once). Every status must be on the server exactly once, each a reply to
  * the one before, and the database must show every post PUBLISHED with its permalink.
  *
  * The workers reach the server through a proxy in this process (the provider's server URL
@@ -16,25 +17,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { addProvider } from '../../src/services/providers.js';
-import { createThread } from '../../src/services/threads.js';
+import { type CrashSite, openCrashSite, SITE_KINDS, type SkeinProcess } from '../helpers/crash-site.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { MastodonProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
-import { createUser, type TestUser } from '../helpers/seeds.js';
-import {
-  dumpWorkerLogs,
-  openSystemEnv,
-  pickSeed,
-  type SystemEnv,
-  seconds,
-  seededRandom,
-  shutDown,
-  startWorker,
-  type WorkerProcess,
-  waitFor,
-} from '../helpers/system.js';
+import { createUser } from '../helpers/seeds.js';
+import { pickSeed, seconds, seededRandom, waitFor } from '../helpers/system.js';
 
-const skip = postgresSkipReason();
 const KILLS = 10;
 const POSTS = 4;
 const LEASE_MS = 3000;
@@ -42,40 +31,73 @@ const MODES = ['before', 'after'] as const;
 
 let fake: FakeMastodonApi;
 let proxy: MastodonProxy;
-let env: SystemEnv;
-let user: TestUser;
-let accountId: string;
-let providerId: string;
-const workers: WorkerProcess[] = [];
 
 before(async () => {
-  if (skip) return;
   fake = await FakeMastodonApi.start();
   proxy = await MastodonProxy.start(fake.url);
-  env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) });
-  user = await createUser(env.ctx);
-  const account = fake.createAccount('crasher');
-  accountId = account.accountId;
-  const provider = await addProvider(env.ctx, user.account.id, personalWorkspace(user.account.id), {
-    kind: 'MASTODON',
-    providerUserId: account.accountId,
-    username: `crasher@${fake.domain}`,
-    accessToken: account.accessToken,
-    serviceUrl: proxy.url,
-  });
-  providerId = provider.id;
 });
 
 after(async () => {
-  if (skip) return;
-  await shutDown({ workers, env, servers: [proxy, fake] });
+  await proxy?.close();
+  await fake?.close();
 });
 
-async function statusOf(threadId: string): Promise<string | undefined> {
-  return (await env.ctx.db.selectFrom('threads').select('status').where('id', '=', threadId).executeTakeFirst())?.status;
+for (const kind of SITE_KINDS) {
+  const skip = kind === 'postgres' ? postgresSkipReason() : undefined;
+  test(`${kind}: a process killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: every status exactly once, in order`, {
+    skip: skip ?? false,
+    timeout: 600_000,
+  }, async () => {
+    const site = await openCrashSite(kind, { threadsApiUrl: 'http://127.0.0.1:9', leaseMs: LEASE_MS, env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' } });
+    try {
+      await killWhilePublishing(site);
+    } finally {
+      await site.close();
+    }
+  });
 }
 
-function checkChain(texts: string[]): string[] {
+interface Crasher {
+  key: string;
+  accountId: string;
+  providerId: string;
+}
+
+/** A user with a Mastodon account on the fake, its server URL pointing at the proxy. */
+function connectCrasher(site: CrashSite): Promise<Crasher> {
+  return site.withDb(async (ctx) => {
+    const user = await createUser(ctx);
+    const account = fake.createAccount(`crasher_${site.kind}`);
+    const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
+      kind: 'MASTODON',
+      providerUserId: account.accountId,
+      username: `crasher_${site.kind}@${fake.domain}`,
+      accessToken: account.accessToken,
+      serviceUrl: proxy.url,
+    });
+    return { key: user.key, accountId: account.accountId, providerId: provider.id };
+  });
+}
+
+interface ThreadView {
+  status: string;
+  posts: Array<{ status: string; permaLink: string | null }>;
+}
+
+/** The thread as Get Thread shows it, once it has ended (PUBLISHED or FAILED). */
+function endOf(site: CrashSite, crasher: Crasher, threadId: string, label: string): Promise<ThreadView> {
+  return waitFor(
+    `${label} to end`,
+    async () => {
+      const res = await site.api(crasher.key, 'GET', `/api/v1/posts/${threadId}`);
+      return res.status === 200 && ['PUBLISHED', 'FAILED'].includes(res.json.thread.status) ? (res.json.thread as ThreadView) : null;
+    },
+    120_000,
+    100,
+  );
+}
+
+function checkChain(accountId: string, texts: string[]): string[] {
   const all = fake.postsBy(accountId);
   const problems: string[] = [];
   const found = texts.map((text, i) => {
@@ -90,33 +112,20 @@ function checkChain(texts: string[]): string[] {
   return problems;
 }
 
-test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: every status exactly once, in order`, {
-  skip: skip ?? false,
-  timeout: 600_000,
-}, async () => {
+async function killWhilePublishing(site: CrashSite): Promise<void> {
   const seed = pickSeed();
   const random = seededRandom(seed);
   const started = Date.now();
-  console.log(`# crash mastodon: seed ${seed}`);
-  const spawn = () => {
-    const w = startWorker({
-      dbUrl: env.dbUrl,
-      threadsApiUrl: 'http://127.0.0.1:9',
-      leaseMs: LEASE_MS,
-      pollMs: 100,
-      name: `worker-${workers.length + 1}`,
-      env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
-    });
-    workers.push(w);
-    return w;
-  };
-  let current = spawn();
+  console.log(`# crash mastodon (${site.kind}): seed ${seed}`);
+  const crasher = await connectCrasher(site);
+  const { accountId } = crasher;
+  let current: SkeinProcess = site.start();
   const problems: string[] = [];
   const allTexts: string[] = [];
   const kills: Array<{ mode: string; write: number; out: number }> = [];
   try {
     for (let i = 0; i < KILLS; i++) {
-      await current.ready;
+      await current.ready();
       const mode = MODES[i % MODES.length]!;
       // The first `after` kill lands before the last status, so some kill leaves part of a thread out.
       const killAt = 1 + Math.floor(random() * (i === 1 ? POSTS - 1 : POSTS));
@@ -135,33 +144,35 @@ test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: ev
           action: mode === 'before' ? 'kill-before' : 'kill-after',
           kill: () => {
             killed ??= (async () => {
-              await victim.kill('SIGKILL');
+              victim.sigkill();
+              await victim.exited;
               kills.push({ mode, write, out: texts.filter((t) => fake.postsBy(accountId).some((s) => s.text === t)).length });
             })();
             return killed;
           },
         };
       };
-      const created = await createThread(env.ctx, user.account, {
-        providerId,
+      const created = await site.api(crasher.key, 'POST', '/api/v1/posts', {
+        providerId: crasher.providerId,
         scheduleAt: new Date(Date.now() + 200).toISOString(),
         posts: texts.map((text) => ({ text, langs: ['en'], contentWarning: `cw ${i}` })),
       });
-      const threadId = created.threadId;
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      const threadId: string = created.json.threadId;
       await waitFor(`the kill of thread ${i}`, async () => killed !== null, 120_000, 10);
       await killed;
-      current = spawn();
-      await waitFor(`thread ${i} to end`, async () => ['PUBLISHED', 'FAILED'].includes((await statusOf(threadId)) ?? ''), 120_000, 20);
-      const found = checkChain(texts);
-      if ((await statusOf(threadId)) !== 'PUBLISHED') found.push(`thread ended ${await statusOf(threadId)}`);
-      const posts = await env.ctx.db.selectFrom('posts').select(['status', 'permalink']).where('thread_id', '=', threadId).orderBy('post_order').execute();
-      posts.forEach((p, j) => {
-        if (p.status !== 'PUBLISHED' || !p.permalink) found.push(`post ${j} in the database: ${p.status}, ${p.permalink}`);
+      current = site.start();
+      await current.ready();
+      const view = await endOf(site, crasher, threadId, `thread ${i}`);
+      const found = checkChain(accountId, texts);
+      if (view.status !== 'PUBLISHED') found.push(`thread ended ${view.status}`);
+      view.posts.forEach((p, j) => {
+        if (p.status !== 'PUBLISHED' || !p.permaLink) found.push(`post ${j}: ${p.status}, ${p.permaLink}`);
       });
       if (found.length) problems.push(`thread ${i} (${mode} at status ${killAt}): ${found.join('; ')}`);
     }
   } catch (err) {
-    console.log(`# crash mastodon: worker logs in ${dumpWorkerLogs(workers, 'crash-mastodon')}`);
+    console.log(`# crash mastodon (${site.kind}): logs in ${site.dumpLogs(`crash-mastodon-${site.kind}`)}`);
     throw err;
   }
   const onServer = fake.postsBy(accountId);
@@ -169,9 +180,9 @@ test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: ev
   const missing = allTexts.filter((t) => !onServer.some((s) => s.text === t)).length;
   for (const [i, k] of kills.entries()) console.log(`#   thread ${i}: ${k.mode.padEnd(6)} killed at status ${k.write}; ${k.out}/${POSTS} were out`);
   console.log(
-    `# crash mastodon: ${kills.length} kills, ${allTexts.length} statuses, ${duplicates} duplicates, ${missing} missing, ${workers.length} worker processes, ${seconds(Date.now() - started)} s (seed ${seed})`,
+    `# crash mastodon (${site.kind}): ${kills.length} kills, ${allTexts.length} statuses, ${duplicates} duplicates, ${missing} missing, ${site.processes.length} processes, ${seconds(Date.now() - started)} s (seed ${seed})`,
   );
-  if (problems.length) console.log(`# crash mastodon: worker logs in ${dumpWorkerLogs(workers, 'crash-mastodon')}`);
+  if (problems.length) console.log(`# crash mastodon (${site.kind}): logs in ${site.dumpLogs(`crash-mastodon-${site.kind}`)}`);
   assert.deepEqual(problems, []);
   assert.equal(duplicates, 0);
   assert.equal(missing, 0);
@@ -181,4 +192,4 @@ test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: ev
     kills.some((k) => k.mode === 'after' && k.out > 0 && k.out < POSTS),
     'some kills land after part of the thread is out',
   );
-});
+}

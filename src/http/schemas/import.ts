@@ -15,7 +15,7 @@ export const ImportJsonBody = Type.Array(CreatePostBody, { minItems: 1, maxItems
 /** The CSV form: a header row, then one row per post (docs/api.md, "Import"). */
 export const ImportCsvBody = Type.String({
   description:
-    'text/csv, UTF-8: a header row naming columns among thread, providerId, scheduleAt, text, media, altText, topic, tags, autoRepostHours; then one row per post',
+    'text/csv, UTF-8: a header row naming columns among thread, providerId, scheduleAt, text, media, altText, topic, tags, autoRepostHours, repeat (EVERY UNIT [until YYYY-MM-DD] [count N]); then one row per post',
 });
 
 export const ImportResponse = Type.Object({

@@ -134,8 +134,9 @@ export function ImportPage() {
       <h1>Import</h1>
       <p class="lead">
         Up to 1,000 threads at once, from a CSV file (columns <code>thread</code>, <code>providerId</code>, <code>scheduleAt</code>, <code>text</code>,{' '}
-        <code>media</code>, <code>altText</code>, <code>topic</code>, <code>tags</code>, <code>autoRepostHours</code>; one row per post) or a JSON array of
-        threads. Everything is checked first; nothing is created until every row is right.
+        <code>media</code>, <code>altText</code>, <code>topic</code>, <code>tags</code>, <code>autoRepostHours</code>, <code>repeat</code> such as{' '}
+        <code>2 weeks until 2027-06-30</code>; one row per post) or a JSON array of threads. Everything is checked first; nothing is created until every row is
+        right.
       </p>
       <label
         class={dragging ? 'drop dragging' : 'drop'}
