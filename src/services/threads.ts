@@ -17,7 +17,7 @@ import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
-import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent } from './content-rules.js';
+import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { mediaUseFaults, postMediaLists } from './media.js';
 import { type MediaReach, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
@@ -242,8 +242,9 @@ function readCreateContent(
   if (provider?.status === 'REVOKED')
     faults.add({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
   if (Array.isArray(body.posts)) {
+    const target = postTarget(provider);
     body.posts.forEach((post: unknown, i) => {
-      faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`, provider?.network_limits ?? null));
+      faults.add(...checkPost(target, post, `posts.${i}`));
     });
   }
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
