@@ -2,7 +2,9 @@
  * Crash test on the fake Mastodon server: real `skein worker` processes publish 4-post threads
  * and are killed with SIGKILL while publishing; a fresh worker takes each thread over once the
  * dead one's lease runs out. Every status must be on the server exactly once, each a reply to
- * the one before, and the database must show every post PUBLISHED with its permalink.
+ * the one before, and the database must show every post PUBLISHED with its permalink. Each
+ * thread's first status carries an image (downloaded from a local media server, uploaded to the
+ * server once, waited on while it is processed) and every status a content warning and a language.
  *
  * The workers reach the server through a proxy in this process (the provider's server URL
  * points at it), which decides where the kill lands:
@@ -20,6 +22,7 @@ import { createThread } from '../../src/services/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { MastodonProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
+import { type MediaServer, startMediaServer } from '../helpers/media-server.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
   dumpWorkerLogs,
@@ -42,6 +45,7 @@ const MODES = ['before', 'after'] as const;
 
 let fake: FakeMastodonApi;
 let proxy: MastodonProxy;
+let cdn: MediaServer;
 let env: SystemEnv;
 let user: TestUser;
 let accountId: string;
@@ -52,6 +56,7 @@ before(async () => {
   if (skip) return;
   fake = await FakeMastodonApi.start();
   proxy = await MastodonProxy.start(fake.url);
+  cdn = await startMediaServer();
   env = await openSystemEnv({ config: (c) => ({ ...c, media: { allowPrivate: true } }) });
   user = await createUser(env.ctx);
   const account = fake.createAccount('crasher');
@@ -68,7 +73,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await shutDown({ workers, env, servers: [proxy, fake] });
+  await shutDown({ workers, env, servers: [proxy, fake, cdn] });
 });
 
 async function statusOf(threadId: string): Promise<string | undefined> {
@@ -86,7 +91,11 @@ function checkChain(texts: string[]): string[] {
   if (problems.length) return problems;
   found.forEach((status, i) => {
     if (status!.inReplyToId !== (i === 0 ? null : found[i - 1]!.id)) problems.push(`post ${i} does not reply to post ${i - 1}`);
+    if (status!.language !== 'en' || !status!.spoilerText.startsWith('cw ')) problems.push(`post ${i} lost its language or content warning`);
   });
+  const media = found[0]!.mediaIds.map((id) => fake.media.get(id));
+  if (media.length !== 1 || media[0]?.description !== `photo of ${texts[0]}`) problems.push(`post 0 carries ${media.length} images, not its one photo`);
+  if (found.slice(1).some((s) => s!.mediaIds.length > 0)) problems.push('an image on a later status');
   return problems;
 }
 
@@ -145,7 +154,12 @@ test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: ev
       const created = await createThread(env.ctx, user.account, {
         providerId,
         scheduleAt: new Date(Date.now() + 200).toISOString(),
-        posts: texts.map((text) => ({ text, langs: ['en'], contentWarning: `cw ${i}` })),
+        posts: texts.map((text, j) => ({
+          text,
+          langs: ['en'],
+          contentWarning: `cw ${i}`,
+          ...(j === 0 ? { media: [{ url: `${cdn.base}/photo-${i}.jpg`, altText: `photo of ${text}` }] } : {}),
+        })),
       });
       const threadId = created.threadId;
       await waitFor(`the kill of thread ${i}`, async () => killed !== null, 120_000, 10);
@@ -176,6 +190,7 @@ test(`a worker killed (SIGKILL) while publishing to Mastodon, ${KILLS} times: ev
   assert.equal(duplicates, 0);
   assert.equal(missing, 0);
   assert.equal(onServer.length, allTexts.length, 'nothing else was posted');
+  assert.equal([...fake.media.values()].filter((m) => m.accountId === accountId).length, KILLS, 'each image uploaded once');
   assert.equal(kills.length, KILLS, 'one kill per thread');
   assert.ok(
     kills.some((k) => k.mode === 'after' && k.out > 0 && k.out < POSTS),
