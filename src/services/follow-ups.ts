@@ -70,7 +70,7 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
   const target = postTarget(thread ? await getProvider(ctx.db, thread.provider_id) : null);
   const kind = target?.kind ?? null;
   const media = mediaItems(isRecord(body) ? body.media : undefined);
-  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), kind, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
+  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), target, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
   return [...checkFollowUp(target, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
 }
 
@@ -90,7 +90,7 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const provider = await getProvider(trx, thread.provider_id);
     const faults = [...checkFollowUp(postTarget(provider), input), ...(await reach.faults(provider.kind, media))];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), provider.kind, [mediaListAt(input.media, 'media')])));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), postTarget(provider), [mediaListAt(input.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

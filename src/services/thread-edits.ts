@@ -88,7 +88,7 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
       ...checkPostPatch(target, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
       ...(await reach.faults(kind, media)),
     ];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, [mediaListAt(patch.media, 'media')])));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, [mediaListAt(patch.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -152,7 +152,7 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   const media = mediaItems(isRecord(patch) ? patch.media : undefined);
   const uploads = thread
-    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
+    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
     : [];
   return [...checkPostPatch(thread?.target ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
 }
@@ -185,7 +185,7 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
   if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
-  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, postMediaLists(fields.posts))));
+  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, postMediaLists(fields.posts))));
   const { scheduledAt } = checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   const repeat = checkRepeat(fields, thread?.draft === false || fields.scheduleAt !== undefined || fields.queue === true, faults);
   if (repeat && scheduledAt) faults.add(...untilFaults(repeat, scheduledAt, account.timezone));
@@ -265,7 +265,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     const faults = new Faults();
     faults.add(...checkThreadPosts(target, existingIds, posts));
     faults.add(...(await reach.faults(kind, media)));
-    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, postMediaLists(posts))));
+    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, postMediaLists(posts))));
     faults.add(...checkReplyControl(kind, input.replyControl, 'replyControl'));
     faults.add(...(await checkQuotedPosts(trx, workspaceOf(thread), kind, posts)));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);

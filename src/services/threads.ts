@@ -119,7 +119,7 @@ export async function checkCreateBody(
   faults.add(...(await reach.faults(provider.kind, mediaOfPosts(input.posts))));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
-  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
+  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, postTarget(provider), postMediaLists(input.posts))));
   faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
   return { ...target, input, repostHours, tagNames, requestedAt, repeat };
 }
@@ -281,7 +281,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
     if (workspace && typeof providerId === 'string' && !holdsNul(providerId)) {
       const inWorkspace = workspace;
       provider = await foundOrNull(() => requireProviderInWorkspace(ctx.db, inWorkspace, providerId));
-      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, provider?.kind ?? null, postMediaLists(fields.posts))));
+      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, postTarget(provider), postMediaLists(fields.posts))));
     }
   }
   const { repeat } = readCreateContent(body, provider, faults);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
+import { pngBytes } from '../helpers/media-files.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
 
 // Two servers with their own limits: every write path holds a post to its account's server's.
@@ -105,6 +106,46 @@ describeEachDb(
       const mixed = await user.call(env().app, { method: 'POST', url: '/api/v1/posts/import', payload: [row(onBig.providerId), row(onSmall.providerId)] });
       assert.equal(mixed.statusCode, 400, mixed.body);
       assert.deepEqual(paths(mixed), ['rows.1.posts.0.media', 'rows.1.posts.0.text']);
+    });
+
+    test("an upload over the server's own image size limit is refused at its url, on create and on follow-ups", async () => {
+      const { user, onBig } = await setUp(env());
+      const upload = await user.call(env().app, {
+        method: 'POST',
+        url: '/api/v1/media',
+        headers: { 'content-type': 'image/png' },
+        payload: await pngBytes(40, 30),
+      });
+      assert.equal(upload.statusCode, 201, upload.body);
+      const { url, bytes: sizeBytes } = upload.json();
+      const setImageLimit = async (bytes: number) => {
+        const row = await env().ctx.db.selectFrom('providers').selectAll().where('id', '=', onBig.providerId).executeTakeFirstOrThrow();
+        const limits = { ...row.network_limits!, imageSizeLimit: bytes };
+        await env()
+          .ctx.db.updateTable('providers')
+          .set({ network_limits: JSON.stringify(limits) })
+          .where('id', '=', onBig.providerId)
+          .execute();
+      };
+      const create = () =>
+        user.call(env().app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: onBig.providerId, posts: [{ text: 'a photo', media: [{ url }] }] },
+        });
+      await setImageLimit(sizeBytes - 1);
+      const refused = await create();
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.deepEqual(paths(refused), ['posts.0.media.0.url']);
+      assert.match(refused.json().errors[0].message, new RegExp(`at most ${sizeBytes - 1} bytes`));
+      const followUp = await user.call(env().app, {
+        method: 'POST',
+        url: `/api/v1/posts/${onBig.threadId}/follow-ups`,
+        payload: { text: 'x', delayMinutes: 5, media: [{ url }] },
+      });
+      assert.deepEqual(paths(followUp), ['media.0.url']);
+      await setImageLimit(sizeBytes);
+      assert.equal((await create()).statusCode, 201);
     });
   },
   { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
