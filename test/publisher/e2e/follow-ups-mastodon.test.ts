@@ -26,7 +26,12 @@ after(async () => {
  * An account on the fake server and a published 3-post thread of it, with a follow-up added
  * before it went out (`image`: with an image uploaded to Skein) and an auto-plug.
  */
-async function publishedThread(env: TestEnv, followUp: { text: string; delayMinutes: number; image?: string }, plug?: { text: string; minLikes: number }) {
+async function publishedThread(
+  env: TestEnv,
+  followUp: { text: string; delayMinutes: number; image?: string },
+  plug?: { text: string; minLikes: number },
+  autoRepostHours?: number,
+) {
   const { app, ctx } = env;
   const user = await createUser(ctx);
   const { image, ...fields } = followUp;
@@ -56,6 +61,7 @@ async function publishedThread(env: TestEnv, followUp: { text: string; delayMinu
       providerId: provider.id,
       scheduleAt: new Date(clock.now().getTime() + 60_000).toISOString(),
       posts: [{ text: 'first' }, { text: 'second' }, { text: 'last' }],
+      ...(autoRepostHours ? { autoRepost: { enabled: true, delays: [String(autoRepostHours)] } } : {}),
     },
   });
   assert.equal(created.statusCode, 201, created.body);
@@ -69,7 +75,7 @@ async function publishedThread(env: TestEnv, followUp: { text: string; delayMinu
   assert.equal(mine().length, 3);
   const followUpRow = () => ctx.db.selectFrom('follow_ups').selectAll().where('id', '=', added.json().id).executeTakeFirstOrThrow();
   const shown = async () => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}/follow-ups` })).json().followUps[0];
-  return { user, username, threadId, loop, mine, followUpRow, shown, first: mine()[0]!, last: mine()[2]! };
+  return { user, username, account, threadId, loop, mine, followUpRow, shown, first: mine()[0]!, last: mine()[2]! };
 }
 
 describeEachDb(
@@ -168,6 +174,36 @@ describeEachDb(
       const done = await plugJob();
       assert.equal(done.status, 'DONE');
       assert.equal(done.network_post_id, plugs[0]!.id);
+    });
+
+    test('the auto-repost job reblogs the first status once; the analytics job and Refresh now store favourites, reblogs and replies (views null)', async () => {
+      const { ctx, app } = env();
+      const t = await publishedThread(env(), { text: 'later', delayMinutes: 10_000 }, undefined, 2);
+      const job = (kind: 'REPOST' | 'ANALYTICS') =>
+        ctx.db.selectFrom('jobs').selectAll().where('thread_id', '=', t.threadId).where('kind', '=', kind).executeTakeFirstOrThrow();
+      const repost = await job('REPOST');
+      clock.set(repost.run_at);
+      await t.loop.runOnce();
+      await t.loop.runOnce();
+      assert.deepEqual(
+        fake.reblogsBy(t.account.accountId).map((s) => s.reblogOf),
+        [t.first.id],
+        'one reblog of the first status',
+      );
+      assert.equal((await job('REPOST')).status, 'DONE');
+
+      fake.setCounts(t.first.id, { favourites: 7, reblogs: 1 });
+      fake.setCounts(t.last.id, { favourites: 2, replies: 4 });
+      clock.set((await job('ANALYTICS')).run_at);
+      await t.loop.runOnce();
+      const { thread } = (await t.user.call(app, { method: 'GET', url: `/api/v1/posts/${t.threadId}` })).json();
+      const counts = (a: Record<string, unknown>) => [a.views, a.likes, a.reposts, a.replies];
+      assert.deepEqual(counts(thread.posts[0].analytics), [null, 7, 1, 1]);
+      assert.deepEqual(counts(thread.posts[2].analytics), [null, 2, 0, 4]);
+      fake.setCounts(t.first.id, { favourites: 8 });
+      const refreshed = await t.user.call(app, { method: 'POST', url: `/api/v1/posts/${t.threadId}/analytics/refresh`, payload: {} });
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      assert.equal(refreshed.json().thread.posts[0].analytics.likes, 8);
     });
   },
   { clock, config: (c) => ({ ...c, media: { allowPrivate: true } }) },
