@@ -166,7 +166,7 @@ export async function startThreadsConnect(
  */
 export class WebConnectFailure extends Error {
   constructor(readonly error: unknown) {
-    super('the Threads connect failed', { cause: error });
+    super('the connect failed', { cause: error });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { NetworkLimits, ProviderKind, ReplyControl } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ProviderRow, ReplyControl } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
 import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
 import { isSkeinId } from '../lib/ids.js';
@@ -49,6 +49,20 @@ interface PollInput {
  */
 export type Network = ProviderKind | null;
 
+/**
+ * The network a post goes to with the limits its text and media are held to: a Mastodon
+ * server's own (`providers.network_limits`, read at connect and daily; null: never read, then
+ * Mastodon's defaults). Every write path (Create Post, import, Edit Single Post, Edit Entire
+ * Thread, follow-ups) makes it with `postTarget`, so none can check a post against a network's
+ * kind without its server's limits. Null when the network is not known, as `Network`.
+ */
+export type PostTarget = { kind: ProviderKind; limits: NetworkLimits | null } | null;
+
+/** The target of posts to `provider` (null: not known). */
+export function postTarget(provider: Pick<ProviderRow, 'kind' | 'network_limits'> | null): PostTarget {
+  return provider ? { kind: provider.kind, limits: provider.network_limits } : null;
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -59,11 +73,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * same answer, and a value of the wrong type is left to the shape fault that names it.
  */
 
-export function checkText(kind: Network, text: unknown, path: string, server: NetworkLimits | null = null, contentWarning: unknown = null): FieldFault[] {
+export function checkText(target: PostTarget, text: unknown, path: string, contentWarning: unknown = null): FieldFault[] {
   if (typeof text !== 'string') return [];
   if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
-  if (kind === null) return [];
-  if (kind === 'MASTODON') return mastodonTextFaults(text, typeof contentWarning === 'string' ? contentWarning : '', server, path);
+  if (target === null) return [];
+  const { kind } = target;
+  if (kind === 'MASTODON') return mastodonTextFaults(text, typeof contentWarning === 'string' ? contentWarning : '', target.limits, path);
   const limits = LIMITS[kind];
   const faults: FieldFault[] = [];
   const bytes = utf8Bytes(text);
@@ -83,11 +98,11 @@ export function checkTopic(kind: Network, topic: unknown, path: string): FieldFa
   return [];
 }
 
-export function checkMedia(kind: Network, media: unknown, path: string, server: NetworkLimits | null = null): FieldFault[] {
+export function checkMedia(target: PostTarget, media: unknown, path: string): FieldFault[] {
   if (!Array.isArray(media)) return [];
   const faults: FieldFault[] = [];
-  const max = kind === null ? null : kind === 'MASTODON' ? (server ?? MASTODON_DEFAULTS).maxMediaAttachments : LIMITS[kind].media;
-  if (max !== null && media.length > max) faults.push({ path, message: `has ${media.length} items; ${kind} allows at most ${max}` });
+  const max = target === null ? null : target.kind === 'MASTODON' ? (target.limits ?? MASTODON_DEFAULTS).maxMediaAttachments : LIMITS[target.kind].media;
+  if (max !== null && media.length > max) faults.push({ path, message: `has ${media.length} items; ${target?.kind} allows at most ${max}` });
   media.forEach((item: unknown, i) => {
     if (!isRecord(item)) return;
     if (typeof item.url === 'string') {
@@ -138,13 +153,13 @@ export function checkSpoilerRanges(kind: Network, ranges: unknown, text: unknown
   return faults;
 }
 
-/** `server`: a Mastodon server's own limits, as last read from it (null: Mastodon's defaults). */
-export function checkPost(kind: Network, post: unknown, path: string, server: NetworkLimits | null = null): FieldFault[] {
+export function checkPost(target: PostTarget, post: unknown, path: string): FieldFault[] {
   if (!isRecord(post)) return [];
+  const kind = target?.kind ?? null;
   return [
-    ...checkText(kind, post.text, `${path}.text`, server, post.contentWarning),
+    ...checkText(target, post.text, `${path}.text`, post.contentWarning),
     ...checkTopic(kind, post.topic, `${path}.topic`),
-    ...checkMedia(kind, post.media, `${path}.media`, server),
+    ...checkMedia(target, post.media, `${path}.media`),
     ...checkSpoilerRanges(kind, post.spoilerRanges, post.text, `${path}.spoilerRanges`),
     ...checkPostOptions(kind, post, path),
   ];

@@ -8,7 +8,7 @@ import { workspaceOf } from '../lib/workspace.js';
 import * as followUpsRepo from '../repos/follow-ups.js';
 import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
-import { checkMedia, checkText, isRecord, type MediaInput, type Network } from './content-rules.js';
+import { checkMedia, checkText, isRecord, type MediaInput, type PostTarget, postTarget } from './content-rules.js';
 import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults } from './media.js';
 import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
@@ -57,21 +57,22 @@ function followUpView(row: FollowUpRow): FollowUpView {
   };
 }
 
-/** The content rules of a follow-up, with the thread's network (null: only the shared rules). */
-function checkFollowUp(kind: Network, body: unknown): FieldFault[] {
+/** The content rules of a follow-up, with the thread's network and its server's limits (null: only the shared rules). */
+function checkFollowUp(target: PostTarget, body: unknown): FieldFault[] {
   if (typeof body !== 'object' || body === null) return [];
   const fields = body as Record<string, unknown>;
-  return [...checkText(kind, fields.text, 'text'), ...checkMedia(kind, fields.media, 'media')];
+  return [...checkText(target, fields.text, 'text'), ...checkMedia(target, fields.media, 'media')];
 }
 
 /** Every content fault of a Create Follow-up request that has shape faults (see content-rules.ts). */
 export async function createFollowUpFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
   const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
+  const target = postTarget(thread ? await getProvider(ctx.db, thread.provider_id) : null);
+  const kind = target?.kind ?? null;
   const media = mediaItems(isRecord(body) ? body.media : undefined);
-  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), kind, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
-  return [...checkFollowUp(kind, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
+  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), target, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
+  return [...checkFollowUp(target, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
 }
 
 /**
@@ -89,8 +90,8 @@ export async function createFollowUp(ctx: AppContext, account: AccountRow, threa
   const row = await ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     const provider = await getProvider(trx, thread.provider_id);
-    const faults = [...checkFollowUp(provider.kind, input), ...(await reach.faults(provider.kind, media))];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), provider.kind, [mediaListAt(input.media, 'media')])));
+    const faults = [...checkFollowUp(postTarget(provider), input), ...(await reach.faults(provider.kind, media))];
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), postTarget(provider), [mediaListAt(input.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

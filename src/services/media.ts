@@ -12,7 +12,7 @@ import type { ByteRange } from '../media/storage.js';
 import * as repo from '../repos/media.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
-import type { Network } from './content-rules.js';
+import type { PostTarget } from './content-rules.js';
 
 export interface MediaView {
   id: string;
@@ -243,26 +243,38 @@ const VIDEO_LIMITS: Record<ProviderKind, { durationMs: number; bytes: number; sa
   MASTODON: { durationMs: Number.POSITIVE_INFINITY, bytes: 103_809_024, said: '99 MB' },
 };
 
-function videoLimitFault(kind: ProviderKind, row: MediaFileRow, path: string): FieldFault | null {
+function videoLimitFault(target: NonNullable<PostTarget>, row: MediaFileRow, path: string): FieldFault | null {
+  const { kind } = target;
   // app.bsky.embed.video accepts video/mp4 only.
   if (kind === 'BLUESKY' && row.mime_type !== 'video/mp4') return { path, message: `is a ${row.mime_type} (MOV) video; BLUESKY takes MP4 only` };
   const limit = VIDEO_LIMITS[kind];
+  const serverBytes = kind === 'MASTODON' ? target.limits?.videoSizeLimit : null;
+  const maxBytes = serverBytes ?? limit.bytes;
   const over: string[] = [];
   if (row.duration_ms !== null && row.duration_ms > limit.durationMs) over.push(`${(row.duration_ms / 1000).toFixed(1)} s long`);
-  if (row.bytes > limit.bytes) over.push(`${row.bytes} bytes`);
-  return over.length ? { path, message: `is a video of ${over.join(' and ')}; ${kind} takes a video of at most ${limit.said}` } : null;
+  if (row.bytes > maxBytes) over.push(`${row.bytes} bytes`);
+  const said = serverBytes ? `${serverBytes} bytes (this server's limit)` : limit.said;
+  return over.length ? { path, message: `is a video of ${over.join(' and ')}; ${kind} takes a video of at most ${said}` } : null;
+}
+
+/** An image upload over a Mastodon server's own `image_size_limit` (the other networks' image limits are the upload's own). */
+function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): FieldFault | null {
+  const max = target?.kind === 'MASTODON' ? target.limits?.imageSizeLimit : null;
+  return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; this MASTODON server takes images of at most ${max} bytes` } : null;
 }
 
 /**
- * The faults of a request's media for a post on `kind` (null: not known, only the uploads are
+ * The faults of a request's media for a post to `target` (null: not known, only the uploads are
  * checked). A URL of this server's `<PUBLIC_URL>/media/…` must name an upload of the workspace
- * (a fault at `posts.N.media.M.url`); a video upload must fit the network's limits, read from
- * its row (one query for every upload of the request). On BLUESKY a video is alone in its post
+ * (a fault at `posts.N.media.M.url`); a video upload must fit the network's limits, and on
+ * MASTODON an upload the server's own image and video size limits, read from its row (one
+ * query for every upload of the request). On BLUESKY a video is alone in its post
  * (else a fault at `posts.N.media`) and must be an upload: its bytes go to the account's server
  * as a blob, and a video by outside URL would be downloaded whole at publish time only to find
  * it over the limits.
  */
-export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, kind: Network, lists: MediaList[]): Promise<FieldFault[]> {
+export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
+  const kind = target?.kind ?? null;
   const own = `${ctx.config.http.publicUrl}/media/`;
   const ids = lists.flatMap((list) => list.items.flatMap((item) => (item.url.startsWith(own) ? [uploadIdOf(item.url)] : [])));
   const named = ids.filter((id) => id !== null);
@@ -280,9 +292,13 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
           faults.push({ path: item.path, message: 'is not an upload of this workspace (upload the file with POST /api/v1/media and use the url it answers)' });
           continue;
         }
-        if (row.type !== 'VIDEO') continue;
+        if (row.type !== 'VIDEO') {
+          const fault = imageLimitFault(target, row, item.path);
+          if (fault) faults.push(fault);
+          continue;
+        }
         videos++;
-        const fault = kind ? videoLimitFault(kind, row, item.path) : null;
+        const fault = target ? videoLimitFault(target, row, item.path) : null;
         if (fault) faults.push(fault);
       } else if (mediaTypeOfUrl(item.url) === 'VIDEO') {
         videos++;

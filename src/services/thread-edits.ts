@@ -28,8 +28,9 @@ import {
   checkTopic,
   isRecord,
   type MediaInput,
-  type Network,
   type PostContent,
+  type PostTarget,
+  postTarget,
   type SpoilerRangeInput,
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
@@ -53,8 +54,11 @@ export interface PostPatch {
 
 const PATCH_FIELDS = ['content', 'topic', 'media', 'spoilerRanges', 'isSpoilerMedia'] as const;
 
-async function providerKind(trx: DbOrTrx, providerId: string): Promise<ProviderKind> {
-  return (await getProvider(trx, providerId)).kind;
+/** The thread's network and its server's limits, which its posts are checked against. */
+async function targetOfProvider(db: DbOrTrx, providerId: string): Promise<NonNullable<PostTarget>> {
+  const target = postTarget(await getProvider(db, providerId));
+  if (!target) throw new NotFoundError(`Provider ${providerId}`);
+  return target;
 }
 
 /**
@@ -78,12 +82,13 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     if (!post) throw new NotFoundError(`Post ${postId}`);
     assertPostEditable(thread, post);
     assertNotSentYet([post]);
-    const kind = await providerKind(trx, thread.provider_id);
+    const target = await targetOfProvider(trx, thread.provider_id);
+    const { kind } = target;
     const faults = [
-      ...checkPostPatch(kind, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
+      ...checkPostPatch(target, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
       ...(await reach.faults(kind, media)),
     ];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, [mediaListAt(patch.media, 'media')])));
+    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, [mediaListAt(patch.media, 'media')])));
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -113,30 +118,31 @@ function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]>
  * the stored post (shortening the text must keep the stored spoiler ranges inside it); `stored`
  * null when the post is not known.
  */
-function checkPostPatch(kind: Network, stored: { content: string; spoilerRanges: SpoilerRangeInput[] } | null, patch: unknown): FieldFault[] {
+function checkPostPatch(target: PostTarget, stored: { content: string; spoilerRanges: SpoilerRangeInput[] } | null, patch: unknown): FieldFault[] {
   if (!isRecord(patch)) return [];
+  const kind = target?.kind ?? null;
   const text = patch.content !== undefined ? patch.content : stored?.content;
   const ranges = patch.spoilerRanges !== undefined ? patch.spoilerRanges : stored?.spoilerRanges;
   return [
-    ...checkText(kind, patch.content, 'content'),
+    ...checkText(target, patch.content, 'content'),
     ...checkTopic(kind, patch.topic, 'topic'),
-    ...checkMedia(kind, patch.media, 'media'),
+    ...checkMedia(target, patch.media, 'media'),
     ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
   ];
 }
 
-/** An accessible thread's provider kind, or null (for checks that can do without it). */
+/** An accessible thread's network (with its server's limits), or null (for checks that can do without it). */
 async function kindOfAccessibleThread(
   ctx: AppContext,
   account: AccountRow,
   threadId: string,
-): Promise<{ threadId: string; kind: ProviderKind; workspace: Workspace; draft: boolean } | null> {
+): Promise<{ threadId: string; kind: ProviderKind; target: PostTarget; workspace: Workspace; draft: boolean } | null> {
   // Only reached for a faulty request: its ids may hold U+0000 (reported as a fault already).
   if (holdsNul(threadId)) return null;
   const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  return thread
-    ? { threadId: thread.id, kind: await providerKind(ctx.db, thread.provider_id), workspace: workspaceOf(thread), draft: thread.scheduled_at === null }
-    : null;
+  if (!thread) return null;
+  const target = await targetOfProvider(ctx.db, thread.provider_id);
+  return { threadId: thread.id, kind: target.kind, target, workspace: workspaceOf(thread), draft: thread.scheduled_at === null };
 }
 
 /** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
@@ -146,18 +152,18 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
   const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
   const media = mediaItems(isRecord(patch) ? patch.media : undefined);
   const uploads = thread
-    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
+    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
     : [];
-  return [...checkPostPatch(thread?.kind ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
+  return [...checkPostPatch(thread?.target ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
 }
 
 /**
  * The content rules of Edit Entire Thread over what is well-formed in `posts`; `existingIds`
  * (the thread's post ids) null when the thread is not known.
  */
-function checkThreadPosts(kind: Network, existingIds: Set<string> | null, posts: unknown): FieldFault[] {
+function checkThreadPosts(target: PostTarget, existingIds: Set<string> | null, posts: unknown): FieldFault[] {
   if (!Array.isArray(posts)) return [];
-  const faults = posts.flatMap((post: unknown, i) => checkPost(kind, post, `posts.${i}`));
+  const faults = posts.flatMap((post: unknown, i) => checkPost(target, post, `posts.${i}`));
   const seen = new Set<string>();
   posts.forEach((post: unknown, i) => {
     if (!isRecord(post) || typeof post.id !== 'string' || existingIds === null) return;
@@ -174,12 +180,12 @@ export async function editThreadFaults(ctx: AppContext, account: AccountRow, thr
   const existing = thread ? await listPosts(ctx.db, thread.threadId) : null;
   const fields = isRecord(body) ? body : {};
   const faults = new Faults();
-  faults.add(...checkThreadPosts(thread?.kind ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
+  faults.add(...checkThreadPosts(thread?.target ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
   const media = mediaOfPosts(fields.posts);
   faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
   faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
   if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
-  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.kind, postMediaLists(fields.posts))));
+  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, postMediaLists(fields.posts))));
   const { scheduledAt } = checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
   const repeat = checkRepeat(fields, thread?.draft === false || fields.scheduleAt !== undefined || fields.queue === true, faults);
   if (repeat && scheduledAt) faults.add(...untilFaults(repeat, scheduledAt, account.timezone));
@@ -252,13 +258,14 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
       existing.map((p) => p.status),
       'Editing the thread',
     );
-    const kind = await providerKind(trx, thread.provider_id);
+    const target = await targetOfProvider(trx, thread.provider_id);
+    const { kind } = target;
     assertNotSentYet(existing);
     const existingIds = new Set(existing.map((p) => p.id));
     const faults = new Faults();
-    faults.add(...checkThreadPosts(kind, existingIds, posts));
+    faults.add(...checkThreadPosts(target, existingIds, posts));
     faults.add(...(await reach.faults(kind, media)));
-    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), kind, postMediaLists(posts))));
+    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, postMediaLists(posts))));
     faults.add(...checkReplyControl(kind, input.replyControl, 'replyControl'));
     faults.add(...(await checkQuotedPosts(trx, workspaceOf(thread), kind, posts)));
     const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);

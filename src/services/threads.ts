@@ -17,7 +17,7 @@ import * as threadsRepo from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from './accounts.js';
 import { autoPlugOf } from './auto-plug.js';
-import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent } from './content-rules.js';
+import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { mediaUseFaults, postMediaLists } from './media.js';
 import { type MediaReach, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
@@ -119,7 +119,7 @@ export async function checkCreateBody(
   faults.add(...(await reach.faults(provider.kind, mediaOfPosts(input.posts))));
   const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
   if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
-  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, provider.kind, postMediaLists(input.posts))));
+  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, postTarget(provider), postMediaLists(input.posts))));
   faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
   return { ...target, input, repostHours, tagNames, requestedAt, repeat };
 }
@@ -242,8 +242,9 @@ function readCreateContent(
   if (provider?.status === 'REVOKED')
     faults.add({ path: 'providerId', message: `@${provider.username} on ${provider.kind} is disconnected; reconnect it first` });
   if (Array.isArray(body.posts)) {
+    const target = postTarget(provider);
     body.posts.forEach((post: unknown, i) => {
-      faults.add(...checkPost(provider?.kind ?? null, post, `posts.${i}`, provider?.network_limits ?? null));
+      faults.add(...checkPost(target, post, `posts.${i}`));
     });
   }
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
@@ -280,7 +281,7 @@ export async function createThreadFaults(ctx: AppContext, account: AccountRow, b
     if (workspace && typeof providerId === 'string' && !holdsNul(providerId)) {
       const inWorkspace = workspace;
       provider = await foundOrNull(() => requireProviderInWorkspace(ctx.db, inWorkspace, providerId));
-      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, provider?.kind ?? null, postMediaLists(fields.posts))));
+      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, postTarget(provider), postMediaLists(fields.posts))));
     }
   }
   const { repeat } = readCreateContent(body, provider, faults);

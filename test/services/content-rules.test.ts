@@ -8,7 +8,7 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 test('THREADS text: at most 500 UTF-8 bytes, whatever the characters', () => {
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }), (text) => {
-      const faults = checkText('THREADS', text, 'posts.0.text');
+      const faults = checkText({ kind: 'THREADS', limits: null }, text, 'posts.0.text');
       const bytes = new TextEncoder().encode(text).length;
       const blank = text.trim() === '';
       assert.equal(faults.length > 0, blank || bytes > 500, `${bytes} bytes`);
@@ -22,17 +22,17 @@ test('BLUESKY text: at most 300 graphemes and 3000 bytes', () => {
     fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 400 }), (text) => {
       const graphemes = [...segmenter.segment(text)].length;
       const bytes = new TextEncoder().encode(text).length;
-      const faults = checkText('BLUESKY', text, 't');
+      const faults = checkText({ kind: 'BLUESKY', limits: null }, text, 't');
       assert.equal(faults.length > 0, text.trim() === '' || graphemes > 300 || bytes > 3000);
     }),
   );
   // A family emoji is one grapheme of 25 bytes: 120 of them are 120 graphemes but 3000 bytes.
   const family = '👨‍👩‍👧‍👦';
-  assert.equal(checkText('BLUESKY', family.repeat(120), 't').length, 0);
-  assert.equal(checkText('BLUESKY', family.repeat(121), 't').length, 1);
-  assert.equal(checkText('BLUESKY', 'é'.repeat(300), 't').length, 0);
-  assert.equal(checkText('THREADS', '’'.repeat(166), 't').length, 0); // 498 bytes
-  assert.equal(checkText('THREADS', '’'.repeat(167), 't').length, 1); // 501 bytes
+  assert.equal(checkText({ kind: 'BLUESKY', limits: null }, family.repeat(120), 't').length, 0);
+  assert.equal(checkText({ kind: 'BLUESKY', limits: null }, family.repeat(121), 't').length, 1);
+  assert.equal(checkText({ kind: 'BLUESKY', limits: null }, 'é'.repeat(300), 't').length, 0);
+  assert.equal(checkText({ kind: 'THREADS', limits: null }, '’'.repeat(166), 't').length, 0); // 498 bytes
+  assert.equal(checkText({ kind: 'THREADS', limits: null }, '’'.repeat(167), 't').length, 1); // 501 bytes
 });
 
 test('spoiler ranges: inside the text (UTF-16), non-overlapping, THREADS only', () => {
@@ -62,11 +62,11 @@ test('auto-repost delay: exactly one whole number of hours 1..168 as a string', 
 
 test('posts: media limits per network and http(s) URLs', () => {
   const media = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://x.example/${i}.png` }));
-  assert.deepEqual(checkPost('THREADS', { text: 'x', media: media(20) }, 'p'), []);
-  assert.equal(checkPost('THREADS', { text: 'x', media: media(21) }, 'p')[0]!.path, 'p.media');
-  assert.deepEqual(checkPost('BLUESKY', { text: 'x', media: media(4) }, 'p'), []);
-  assert.equal(checkPost('BLUESKY', { text: 'x', media: media(5) }, 'p')[0]!.path, 'p.media');
+  assert.deepEqual(checkPost({ kind: 'THREADS', limits: null }, { text: 'x', media: media(20) }, 'p'), []);
+  assert.equal(checkPost({ kind: 'THREADS', limits: null }, { text: 'x', media: media(21) }, 'p')[0]!.path, 'p.media');
+  assert.deepEqual(checkPost({ kind: 'BLUESKY', limits: null }, { text: 'x', media: media(4) }, 'p'), []);
+  assert.equal(checkPost({ kind: 'BLUESKY', limits: null }, { text: 'x', media: media(5) }, 'p')[0]!.path, 'p.media');
   for (const url of ['javascript:alert(1)', 'ftp://x/a.png', '/relative.png', 'https://']) {
-    assert.equal(checkPost('THREADS', { text: 'x', media: [{ url }] }, 'p')[0]!.path, 'p.media.0.url', url);
+    assert.equal(checkPost({ kind: 'THREADS', limits: null }, { text: 'x', media: [{ url }] }, 'p')[0]!.path, 'p.media.0.url', url);
   }
 });

@@ -3,7 +3,9 @@
  * test/helpers/crash-site.ts): real `skein worker` processes (or `skein serve` on a PGlite data
  * folder) publish 4-post threads and are killed with SIGKILL while publishing; a fresh worker
  * takes each thread over once the dead one's lease runs out (the restarted server, at once). Every status must be on the server exactly once, each a reply to
- * the one before, and the database must show every post PUBLISHED with its permalink.
+ * the one before, and the database must show every post PUBLISHED with its permalink. Each
+ * thread's first status carries an image (downloaded from a local media server, uploaded to the
+ * server once, waited on while it is processed) and every status a content warning and a language.
  *
  * The workers reach the server through a proxy in this process (the provider's server URL
  * points at it), which decides where the kill lands:
@@ -21,6 +23,7 @@ import { type CrashSite, openCrashSite, SITE_KINDS, type SkeinProcess } from '..
 import { postgresSkipReason } from '../helpers/db.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { MastodonProxy, type ProxyDecision } from '../helpers/fakes/proxies.js';
+import { type MediaServer, startMediaServer } from '../helpers/media-server.js';
 import { createUser } from '../helpers/seeds.js';
 import { pickSeed, seconds, seededRandom, waitFor } from '../helpers/system.js';
 
@@ -31,13 +34,16 @@ const MODES = ['before', 'after'] as const;
 
 let fake: FakeMastodonApi;
 let proxy: MastodonProxy;
+let cdn: MediaServer;
 
 before(async () => {
   fake = await FakeMastodonApi.start();
   proxy = await MastodonProxy.start(fake.url);
+  cdn = await startMediaServer();
 });
 
 after(async () => {
+  await cdn?.close();
   await proxy?.close();
   await fake?.close();
 });
@@ -108,7 +114,11 @@ function checkChain(accountId: string, texts: string[]): string[] {
   if (problems.length) return problems;
   found.forEach((status, i) => {
     if (status!.inReplyToId !== (i === 0 ? null : found[i - 1]!.id)) problems.push(`post ${i} does not reply to post ${i - 1}`);
+    if (status!.language !== 'en' || !status!.spoilerText.startsWith('cw ')) problems.push(`post ${i} lost its language or content warning`);
   });
+  const media = found[0]!.mediaIds.map((id) => fake.media.get(id));
+  if (media.length !== 1 || media[0]?.description !== `photo of ${texts[0]}`) problems.push(`post 0 carries ${media.length} images, not its one photo`);
+  if (found.slice(1).some((s) => s!.mediaIds.length > 0)) problems.push('an image on a later status');
   return problems;
 }
 
@@ -155,7 +165,12 @@ async function killWhilePublishing(site: CrashSite): Promise<void> {
       const created = await site.api(crasher.key, 'POST', '/api/v1/posts', {
         providerId: crasher.providerId,
         scheduleAt: new Date(Date.now() + 200).toISOString(),
-        posts: texts.map((text) => ({ text, langs: ['en'], contentWarning: `cw ${i}` })),
+        posts: texts.map((text, j) => ({
+          text,
+          langs: ['en'],
+          contentWarning: `cw ${i}`,
+          ...(j === 0 ? { media: [{ url: `${cdn.base}/photo-${site.kind}-${i}.jpg`, altText: `photo of ${text}` }] } : {}),
+        })),
       });
       assert.equal(created.status, 201, JSON.stringify(created.json));
       const threadId: string = created.json.threadId;
@@ -187,6 +202,7 @@ async function killWhilePublishing(site: CrashSite): Promise<void> {
   assert.equal(duplicates, 0);
   assert.equal(missing, 0);
   assert.equal(onServer.length, allTexts.length, 'nothing else was posted');
+  assert.equal([...fake.media.values()].filter((m) => m.accountId === accountId).length, KILLS, 'each image uploaded once');
   assert.equal(kills.length, KILLS, 'one kill per thread');
   assert.ok(
     kills.some((k) => k.mode === 'after' && k.out > 0 && k.out < POSTS),

@@ -4,7 +4,9 @@
  * 500 characters: the server's own sign-in (the fake approves at once and redirects back through
  * Skein's callback to the accounts page), an address that is no Mastodon server refused at its
  * field, the token form, the cards, and the editor counting against the server's own limit (a
- * too-long post refused, nothing saved). At 1280×800 and 375×812.
+ * too-long post refused, nothing saved). At 1280×800 and 375×812. Then the follow-up form
+ * of a saved thread, counting against its account's server's own limit: a second fake server
+ * with 1,000 characters takes a 700-character follow-up, the 500 one refuses 501.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -27,6 +29,7 @@ import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 
 const skip = skipReason('connecting Mastodon');
 let fake: FakeMastodonApi | null = null;
+let bigFake: FakeMastodonApi | null = null;
 let notMastodon: http.Server | null = null;
 let notMastodonUrl = '';
 let h: WebHarness | null = null;
@@ -34,6 +37,7 @@ let h: WebHarness | null = null;
 before(async () => {
   if (skip) return;
   fake = await FakeMastodonApi.start({ maxCharacters: 500 });
+  bigFake = await FakeMastodonApi.start({ maxCharacters: 1000 });
   notMastodon = http.createServer((_req, res) => {
     res.writeHead(404, { 'content-type': 'text/html' });
     res.end('<h1>Not found</h1>');
@@ -47,6 +51,7 @@ before(async () => {
 after(async () => {
   await h?.close();
   await fake?.close();
+  await bigFake?.close();
   notMastodon?.closeAllConnections();
   await new Promise<void>((resolve) => (notMastodon ? notMastodon.close(() => resolve()) : resolve()));
 });
@@ -146,3 +151,41 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.close();
   });
 }
+
+test("a saved thread's follow-up form counts against its account's server's own limit (1,000 and 500 characters)", { skip, timeout: 180_000 }, async () => {
+  const harness = h!;
+  const key = firstApiKey(harness);
+  const api = keyedApi(harness.base, () => key);
+  const page = await harness.context.newPage();
+  await page.setViewportSize(DESKTOP);
+  const pageErrors = collectPageErrors(page);
+  const threadOn = async (server: FakeMastodonApi, name: string) => {
+    const { accessToken } = server.createAccount(name);
+    const provider = await api('/api/v1/providers/mastodon', { method: 'POST', body: { instance: server.url, accessToken } });
+    const draft = await api('/api/v1/posts', { method: 'POST', body: { providerId: provider.id, posts: [{ text: `a thread of ${name}` }] } });
+    return draft.threadId as string;
+  };
+  const followUpForm = async (threadId: string, text: string) => {
+    await page.goto(`${harness.base}/threads/${threadId}`);
+    await page.getByRole('heading', { name: 'Follow-up replies' }).waitFor();
+    await page.getByLabel('Follow-up text').fill(text);
+    return (await page.locator('[data-follow-up-counter]').textContent()) ?? '';
+  };
+
+  // The 1,000-character server: 700 characters fit, and the follow-up is added.
+  const onBig = await threadOn(bigFake!, 'followupbig');
+  assert.equal(await followUpForm(onBig, 'é'.repeat(700)), '700 / 1000 characters');
+  await page.getByRole('button', { name: 'Add follow-up' }).click();
+  await page.locator('ul.follow-ups li').first().waitFor();
+  assert.equal((await api(`/api/v1/posts/${onBig}/follow-ups`)).followUps[0].text, 'é'.repeat(700));
+  await shoot(page, 'follow-ups-mastodon-1000');
+
+  // The 500-character server: 501 is too long, here and at the server's answer.
+  const onSmall = await threadOn(fake!, 'followupsmall');
+  assert.equal(await followUpForm(onSmall, 'é'.repeat(501)), '501 / 500 characters — too long');
+  await page.getByRole('button', { name: 'Add follow-up' }).click();
+  assert.match(await fieldError(page, 'text'), /500/);
+  assert.deepEqual((await api(`/api/v1/posts/${onSmall}/follow-ups`)).followUps, []);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});

@@ -44,7 +44,7 @@ const network = fc.oneof(
   })),
 );
 
-const serverAccepts = (kind: Network, part: string, server: NetworkLimits | null) => checkText(kind, part, 'text', server).length === 0;
+const serverAccepts = (kind: Network, part: string, server: NetworkLimits | null) => checkText({ kind, limits: server }, part, 'text').length === 0;
 
 /** Each part's place in the text: the parts must be its own slices, in order, apart only by white space. */
 function places(source: string, parts: string[]): { start: number; end: number }[] {

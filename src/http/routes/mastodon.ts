@@ -1,12 +1,11 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { toProblem } from '../../errors/problem.js';
-import { WebConnectFailure } from '../../services/connections.js';
 import { connectMastodonWithToken, finishMastodonConnect, mastodonConnectFaults, startMastodonConnect } from '../../services/mastodon-connect.js';
 import { providerView } from '../../services/providers.js';
+import { webConnectCallback } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
-import { Provider } from './providers.js';
+import { Provider } from '../schemas/providers.js';
 
 const tags = ['Providers'];
 const Instance = Type.String({ description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' });
@@ -31,43 +30,14 @@ export const mastodonRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     handler: async (request) => startMastodonConnect(ctx, caller(request), request.body),
   });
 
-  app.get('/api/v1/providers/mastodon/callback', {
-    config: { public: true },
-    schema: {
-      tags,
+  app.get(
+    '/api/v1/providers/mastodon/callback',
+    webConnectCallback('mastodon', {
       summary: "The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request)",
-      querystring: Type.Object({
-        code: Type.Optional(Type.String()),
-        state: Type.Optional(Type.String()),
-        error: Type.Optional(Type.String()),
-        error_description: Type.Optional(Type.String()),
-      }),
-      response: withProblems(
-        {
-          200: Provider,
-          303: Type.Null({
-            description:
-              'A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure',
-          }),
-        },
-        [502],
-      ),
-      security: [],
-    },
-    handler: async (request, reply) => {
-      try {
-        const { provider, returnTo } = await finishMastodonConnect(ctx, request.query);
-        if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ mastodon: 'connected', username: provider.username })}`, 303);
-        return providerView(provider);
-      } catch (err) {
-        if (!(err instanceof WebConnectFailure)) throw err;
-        const problem = toProblem(err.error);
-        if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, 'Mastodon connect failed');
-        const message = problem.errors?.length === 1 ? problem.errors[0]!.message : problem.detail;
-        return reply.redirect(`/accounts?${new URLSearchParams({ mastodon: 'error', code: problem.code, message })}`, 303);
-      }
-    },
-  });
+      problems: [502],
+      finish: (query) => finishMastodonConnect(ctx, query),
+    }),
+  );
 
   app.post('/api/v1/providers/mastodon', {
     config: { contentFaults: (request) => mastodonConnectFaults(request.body) },

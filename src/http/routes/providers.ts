@@ -1,6 +1,5 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { toProblem } from '../../errors/problem.js';
 import { resolveWorkspace } from '../../services/accounts.js';
 import {
   blueskyConnectFaults,
@@ -11,37 +10,15 @@ import {
   startThreadsConnect,
   threadsSetup,
   threadsTokenFaults,
-  WebConnectFailure,
 } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
+import { webConnectCallback } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
-import { Id, IsoDateTime, NetworkKind, withProblems } from '../schemas/common.js';
+import { Id, withProblems } from '../schemas/common.js';
+import { Provider } from '../schemas/providers.js';
 import { TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Providers'];
-export const Provider = Type.Object({
-  id: Id,
-  provider: NetworkKind,
-  providerUserId: Type.String(),
-  username: Type.String(),
-  teamId: Type.Union([Id, Type.Null()]),
-  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('REVOKED')]),
-  connectedAt: IsoDateTime,
-  limits: Type.Optional(
-    Type.Union(
-      [
-        Type.Object({
-          maxCharacters: Type.Integer({ description: 'Characters a status may have (a link counts as charactersReservedPerUrl)' }),
-          maxMediaAttachments: Type.Integer(),
-          charactersReservedPerUrl: Type.Integer(),
-        }),
-        Type.Null(),
-      ],
-      { description: "The server's own limits, read from it (MASTODON); null for the other networks" },
-    ),
-  ),
-});
-
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/providers', {
     schema: {
@@ -134,44 +111,14 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   });
 
-  app.get('/api/v1/providers/threads/callback', {
-    config: { public: true },
-    schema: {
-      tags,
+  app.get(
+    '/api/v1/providers/threads/callback',
+    webConnectCallback('threads', {
       summary: "Meta's redirect after the user approved the app (no API key: the state identifies the request)",
-      querystring: Type.Object({
-        code: Type.Optional(Type.String()),
-        state: Type.Optional(Type.String()),
-        error: Type.Optional(Type.String()),
-        error_description: Type.Optional(Type.String()),
-      }),
-      response: withProblems(
-        {
-          200: Provider,
-          303: Type.Null({
-            description:
-              'A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure',
-          }),
-        },
-        [409, 502],
-      ),
-      security: [],
-    },
-    handler: async (request, reply) => {
-      try {
-        const { provider, returnTo } = await finishThreadsConnect(ctx, request.query);
-        if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'connected', username: provider.username })}`, 303);
-        return providerView(provider);
-      } catch (err) {
-        if (!(err instanceof WebConnectFailure)) throw err;
-        const problem = toProblem(err.error);
-        if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, 'Threads connect failed');
-        // The page speaks to a person: the fault's own message ("Threads refused: …"), not its path.
-        const message = problem.errors?.length === 1 ? problem.errors[0]!.message : problem.detail;
-        return reply.redirect(`/accounts?${new URLSearchParams({ threads: 'error', code: problem.code, message })}`, 303);
-      }
-    },
-  });
+      problems: [409, 502],
+      finish: (query) => finishThreadsConnect(ctx, query),
+    }),
+  );
 
   app.delete('/api/v1/providers/:id', {
     schema: {

@@ -15,6 +15,7 @@ const MEDIA_TIMEOUT_MS = 5 * 60_000;
 const MAX_ANSWER_BYTES = 4 << 20;
 /** A 429 without a usable reset header: the server's shortest window is 5 minutes. */
 const DEFAULT_RATE_WAIT_MS = 5 * 60_000;
+const MEDIA_UPLOAD_PATH = '/api/v2/media';
 
 export interface MastodonClientOptions {
   allowPrivate: boolean;
@@ -89,7 +90,7 @@ export class MastodonClient {
   readonly #allowAddress: (address: string) => boolean;
   readonly #lookup: LookupAll | undefined;
   readonly #now: () => number;
-  /** Per instance and token: the instant before which the server said no more calls (X-RateLimit-*, 429). */
+  /** Per instance and token (and its uploads apart): the instant before which the server said no more calls (X-RateLimit-*, 429). */
   readonly #blockedUntil = new Map<string, number>();
 
   constructor(options: MastodonClientOptions) {
@@ -255,7 +256,7 @@ export class MastodonClient {
     if (file.description) form.set('description', file.description);
     const { status, body } = await this.#call(instance, {
       method: 'POST',
-      path: '/api/v2/media',
+      path: MEDIA_UPLOAD_PATH,
       token,
       form,
       writes: true,
@@ -276,8 +277,11 @@ export class MastodonClient {
   // ---- transport ----
 
   async #call(instance: string, call: Call): Promise<Answer> {
-    const bucketKey = `${instance} ${call.token ?? ''}`;
-    const blocked = this.#blockedUntil.get(bucketKey) ?? 0;
+    // Uploads have their own bucket (30 in 30 minutes) besides every call's (300 in 5 minutes),
+    // and their answers' headers speak of it: used up, it holds uploads back, not statuses.
+    const callsKey = `${instance} ${call.token ?? ''}`;
+    const bucketKey = call.path === MEDIA_UPLOAD_PATH ? `${callsKey} media` : callsKey;
+    const blocked = Math.max(this.#blockedUntil.get(callsKey) ?? 0, this.#blockedUntil.get(bucketKey) ?? 0);
     if (blocked > this.#now()) {
       throw new PublishError('transient', 'MASTODON_RATE_LIMITED', `The server's rate limit is used up until ${new Date(blocked).toISOString()}.`, {
         retryAfterMs: blocked - this.#now(),

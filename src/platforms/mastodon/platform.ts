@@ -27,7 +27,7 @@ const WRITTEN_AT_MARGIN_MS = 10 * 60_000;
 const LOOKUP_PAGES = 3;
 /** Media still processing is looked at again after as long as it has waited (5 s…60 s), up to 10 minutes after the upload. */
 const COME_BACK = { firstDelayMs: 5_000, maxDelayMs: 60_000, maxWaitMs: 10 * 60_000 };
-/** A caller that cannot come back (a follow-up reply, a plug) polls in-process. */
+/** A caller that cannot come back polls in-process: today none with media (the plug has none; a thread's posts and follow-up replies come back through their queues). */
 const POLLING = { firstDelayMs: 1_000, maxDelayMs: 15_000, maxWaitMs: 5 * 60_000 };
 const MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 60_000;

@@ -5,14 +5,16 @@ import { MastodonClient } from '../../../src/platforms/mastodon/client.js';
 import { MastodonPlatform } from '../../../src/platforms/mastodon/platform.js';
 import { type PlatformAccount, type PostProgress, PublishError } from '../../../src/platforms/platform.js';
 import { FakeMastodonApi, type FakeMastodonOptions } from '../../helpers/fakes/mastodon-api.js';
+import { pngBytes } from '../../helpers/media-files.js';
 
 async function setup(t: TestContext, options: FakeMastodonOptions = {}) {
   const clock = new ManualClock('2026-11-22T12:00:00.000Z');
   const fake = await FakeMastodonApi.start({ clock, ...options });
   t.after(() => fake.close());
   const { accountId, accessToken } = fake.createAccount('tester');
+  const client = new MastodonClient({ allowPrivate: true, now: () => clock.now().getTime() });
   const platform = new MastodonPlatform({
-    client: new MastodonClient({ allowPrivate: true, now: () => clock.now().getTime() }),
+    client,
     uploads: null,
     allowPrivateMedia: true,
   });
@@ -39,7 +41,7 @@ async function setup(t: TestContext, options: FakeMastodonOptions = {}) {
     });
     return { ref, progress };
   };
-  return { clock, fake, platform, account, accountId, accessToken, publish };
+  return { clock, fake, client, platform, account, accountId, accessToken, publish };
 }
 
 describe('MastodonPlatform against the fake server', () => {
@@ -77,5 +79,25 @@ describe('MastodonPlatform against the fake server', () => {
     fake.revokeToken(accessToken);
     clock.advance(5 * 60_000);
     await assert.rejects(publish('three'), (err: unknown) => err instanceof PublishError && err.kind === 'auth');
+  });
+
+  test('uploads have their own limit (30 in 30 minutes): used up, it holds uploads back until its reset, and statuses still go out', async (t) => {
+    const { fake, client, accountId, accessToken, clock, publish } = await setup(t, { rateLimits: { media: 1 } });
+    const upload = async () =>
+      client.uploadMedia(fake.url, accessToken, { bytes: await pngBytes(8, 6), mimeType: 'image/png', name: 'a.png', description: null });
+    await upload();
+    const uploads = fake.callsTo('media.create').length;
+    await assert.rejects(upload(), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.equal(err.code, 'MASTODON_RATE_LIMITED');
+      assert.ok((err.options.retryAfterMs ?? 0) > 25 * 60_000, `waits for the uploads' reset: ${err.options.retryAfterMs}`);
+      return true;
+    });
+    assert.equal(fake.callsTo('media.create').length, uploads, 'no upload sent while its limit is used up');
+    await publish('text goes out');
+    assert.equal(fake.postsBy(accountId).length, 1);
+    clock.advance(30 * 60_000);
+    await upload();
+    assert.equal(fake.callsTo('media.create').length, uploads + 1);
   });
 });

@@ -153,6 +153,51 @@ describeEachDb(
       assert.equal(mine()[1]!.inReplyToId, mine()[0]!.id);
     });
 
+    test("queued into the account's time slots, published at the slot; thread.published and post.published are written for the webhook", async () => {
+      const { app, ctx } = env();
+      const { user, provider, account, username } = await connect(env(), `slot${Math.floor(Math.random() * 1e6)}`);
+      for (let day = 1; day <= 7; day++) {
+        const slot = await user.call(app, {
+          method: 'POST',
+          url: '/api/v1/time-slots',
+          payload: { providerId: provider.id, dayOfWeek: day, time: '06:00', timezone: 'UTC' },
+        });
+        assert.equal(slot.statusCode, 201, slot.body);
+      }
+      const hook = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        payload: { url: `${fake.url}/hook`, events: ['thread.published', 'post.published'] },
+      });
+      assert.equal(hook.statusCode, 201, hook.body);
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, queue: true, posts: [{ text: 'slot one' }, { text: 'slot two' }] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const at = new Date(created.json().scheduledAt);
+      assert.equal(at.toISOString().slice(11), '06:00:00.000Z', 'the next 06:00 slot');
+      assert.ok(at > clock.now() && at.getTime() - clock.now().getTime() <= 86_400_000);
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-mastodon');
+      await loop.runOnce();
+      assert.equal(fake.postsBy(account.accountId).length, 0, 'nothing before the slot');
+      clock.set(at);
+      await loop.runOnce();
+      const statuses = fake.postsBy(account.accountId);
+      assert.deepEqual(
+        statuses.map((s) => [s.text, s.inReplyToId]),
+        [
+          ['slot one', null],
+          ['slot two', statuses[0]!.id],
+        ],
+      );
+      const events = await ctx.db.selectFrom('webhook_events').selectAll().where('account_id', '=', user.account.id).execute();
+      assert.deepEqual(events.map((e) => e.type).sort(), ['post.published', 'post.published', 'thread.published']);
+      const links = events.filter((e) => e.type === 'post.published').map((e) => (e.data as { permaLink: string }).permaLink);
+      assert.deepEqual(links.sort(), statuses.map((s) => `${fake.url}/@${username}/${s.id}`).sort());
+    });
+
     test("a revoked token marks the provider EXPIRED (and provider.expired is written); the server's limits are the content rules", async () => {
       const { app, ctx } = env();
       const { user, provider, account } = await connect(env(), `gone${Math.floor(Math.random() * 1e6)}`);

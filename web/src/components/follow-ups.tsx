@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Network } from '../api/providers.js';
+import type { Network, Provider } from '../api/providers.js';
 import type { FollowUp } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, useSubmit } from '../form.js';
@@ -8,8 +8,12 @@ import { formatInZone } from '../time.js';
 import { Field } from './field.js';
 import { faultAt } from './post-editor.js';
 
-/** The follow-up replies of a saved thread: listed, added, retried when FAILED, deleted. */
-export function FollowUps({ threadId, network, zone }: { threadId: string; network: Network; zone: string }) {
+/**
+ * The follow-up replies of a saved thread: listed, added, retried when FAILED, deleted. `limits`:
+ * the account's server limits (a Mastodon server's own, read from it), which the text is counted
+ * against as the thread's posts are; null for the network's own.
+ */
+export function FollowUps({ threadId, network, limits, zone }: { threadId: string; network: Network; limits: Provider['limits'] | null; zone: string }) {
   const { api } = useApp();
   const [items, setItems] = useState<FollowUp[]>([]);
   const [text, setText] = useState('');
@@ -33,7 +37,7 @@ export function FollowUps({ threadId, network, zone }: { threadId: string; netwo
       await reload();
     });
   };
-  const counter = countText(network, text);
+  const counter = countText(network, text, limits ?? null);
 
   return (
     <section class="card" aria-labelledby="follow-ups-heading">
@@ -95,7 +99,10 @@ export function FollowUps({ threadId, network, zone }: { threadId: string; netwo
         <Field label="Follow-up text" name="text" error={faultAt(error, 'text')}>
           {(control) => <textarea {...control} rows={2} value={text} onInput={(e) => setText(e.currentTarget.value)} />}
         </Field>
-        <p class={`counter${counter.over ? ' over' : ''}`}>{counter.label}</p>
+        <p class={`counter${counter.over ? ' over' : ''}`} aria-live="polite" data-follow-up-counter>
+          {counter.label}
+          {counter.over ? ' — too long' : ''}
+        </p>
         <Field label="Minutes after the last post" name="delayMinutes" error={faultAt(error, 'delayMinutes')} hint="5 to 10,080 (a week).">
           {(control) => <input {...control} inputMode="numeric" value={delay} onInput={(e) => setDelay(e.currentTarget.value)} />}
         </Field>

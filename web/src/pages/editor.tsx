@@ -378,7 +378,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           </div>
         </form>
       )}
-      {thread && <FollowUps threadId={thread.threadId} network={thread.provider} zone={zone} />}
+      {thread && <FollowUps threadId={thread.threadId} network={thread.provider} limits={provider?.limits ?? null} zone={zone} />}
       {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">
