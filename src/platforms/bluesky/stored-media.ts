@@ -2,6 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { MediaFileRow } from '../../db/schema/index.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { PublishError } from '../platform.js';
+import { overBlueskyVideoLimits, overLimitsError, type VideoForBluesky } from './video.js';
 
 /** What reading an upload needs: this server's public URL, the upload rows and the storage. */
 export interface StoredMediaSource {
@@ -51,30 +52,17 @@ export async function readStoredUpload(url: string, source: StoredMediaSource | 
   return row ? { bytes: await readBytes(url, row, source!.storage), row } : null;
 }
 
-export interface StoredVideo {
-  bytes: Uint8Array;
-  mimeType: string;
-  width: number | null;
-  height: number | null;
-}
-
-/** What Bluesky takes of a video (app.bsky.embed.video): MP4, 100 MB (decimal), 3 minutes. */
-const BLUESKY_VIDEO = { mimeType: 'video/mp4', bytes: 100_000_000, durationMs: 3 * 60_000 };
-
 /**
- * A video for Bluesky: an upload only (checked at create, and again here for a post written
- * before the rules), its bytes read whole from the media storage (at most 100 MB).
+ * A video upload for Bluesky, its bytes read whole from the media storage (at most 100 MB:
+ * checked at create, and again here for a post written before the rules); null for any other
+ * URL (downloaded then: video.ts).
  */
-export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<StoredVideo> {
+export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<VideoForBluesky | null> {
   const row = await storedUpload(url, source);
-  if (!row) throw new PublishError('permanent', 'INVALID_MEDIA', `${url} is a video by URL; Bluesky takes a video only as an upload`);
+  if (!row) return null;
   if (row.type !== 'VIDEO') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is not a video`);
-  const over = [
-    ...(row.mime_type !== BLUESKY_VIDEO.mimeType ? [`a ${row.mime_type} file, not MP4`] : []),
-    ...(row.bytes > BLUESKY_VIDEO.bytes ? [`${row.bytes} bytes`] : []),
-    ...(row.duration_ms !== null && row.duration_ms > BLUESKY_VIDEO.durationMs ? [`${(row.duration_ms / 1000).toFixed(1)} s long`] : []),
-  ];
-  if (over.length)
-    throw new PublishError('permanent', 'INVALID_MEDIA', `the video ${url} is ${over.join(', ')}; Bluesky takes an MP4 of at most 3 minutes and 100 MB`);
-  return { bytes: await readBytes(url, row, source!.storage), mimeType: row.mime_type, width: row.width, height: row.height };
+  const over = overBlueskyVideoLimits({ mimeType: row.mime_type, bytes: row.bytes, durationMs: row.duration_ms });
+  if (over.length) throw overLimitsError(url, over);
+  const data = await readBytes(url, row, source!.storage);
+  return { data, mimeType: row.mime_type, width: row.width, height: row.height, dispose: async () => {} };
 }
