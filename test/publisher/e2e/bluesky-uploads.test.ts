@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import type { AppContext } from '../../../src/context.js';
 import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { describeEachDb } from '../../helpers/context.js';
+import { describeEachDb, type TestEnv } from '../../helpers/context.js';
 import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { mp4Bytes, pngBytes } from '../../helpers/media-files.js';
 import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
@@ -31,7 +30,7 @@ after(async () => {
 });
 
 /** A user with a connected account on the local PDS: its handle, DID, agent and provider id. */
-async function connectedUser(env: () => { app: import('fastify').FastifyInstance; ctx: AppContext }, prefix: string) {
+async function connectedUser(env: () => TestEnv, prefix: string) {
   const { app, ctx } = env();
   const user = await createUser(ctx);
   const bsky = await pds.createAccount(`${prefix}${Math.floor(Math.random() * 1e6)}`);
@@ -44,7 +43,7 @@ async function connectedUser(env: () => { app: import('fastify').FastifyInstance
   return { user, bsky, providerId: connected.json().id as string };
 }
 
-async function postNow(env: () => { app: import('fastify').FastifyInstance; ctx: AppContext }, user: TestUser, providerId: string, posts: unknown[]) {
+async function postNow(env: () => TestEnv, user: TestUser, providerId: string, posts: unknown[]) {
   const created = await user.call(env().app, {
     method: 'POST',
     url: '/api/v1/posts',
@@ -55,7 +54,7 @@ async function postNow(env: () => { app: import('fastify').FastifyInstance; ctx:
 }
 
 describeEachDb(
-  'Bluesky end to end: uploads (images, a video) are published from the media storage',
+  'Bluesky end to end: uploads (images, a video) are published from the media storage; a video by outside URL is downloaded',
   (env) => {
     test('the upload is read from the storage (nothing listens at PUBLIC_URL here), embedded with its aspect ratio; in use it cannot be deleted; another workspace cannot use it', async () => {
       const { app, ctx, clock } = env();
