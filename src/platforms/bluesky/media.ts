@@ -24,6 +24,8 @@ export interface MediaFetchOptions {
   timeoutMs?: number;
   /** For a whole video download (video.ts); 5 minutes by default. */
   videoTimeoutMs?: number;
+  /** Where a video is written while it is checked and uploaded; the system's temporary folder by default. */
+  tempDir?: string;
   maxBytes?: number;
   /** Name resolution, all addresses; dns.lookup by default. */
   lookup?: LookupAll;

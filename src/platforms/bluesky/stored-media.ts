@@ -1,8 +1,9 @@
+import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { MediaFileRow } from '../../db/schema/index.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { PublishError } from '../platform.js';
-import { overBlueskyVideoLimits, overLimitsError, type VideoForBluesky } from './video.js';
+import { overBlueskyVideoLimits, overLimitsError, spool, type VideoForBluesky } from './video.js';
 
 /** What reading an upload needs: this server's public URL, the upload rows and the storage. */
 export interface StoredMediaSource {
@@ -20,7 +21,8 @@ async function storedUpload(url: string, source: StoredMediaSource | null): Prom
   return row;
 }
 
-async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Uint8Array> {
+/** The upload's bytes as the storage streams them. */
+async function openStored(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Readable> {
   let body: Awaited<ReturnType<MediaStorage['get']>>;
   try {
     body = await storage.get(row.storage_key);
@@ -30,7 +32,11 @@ async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage):
     });
   }
   if (!body) throw new PublishError('permanent', 'INVALID_MEDIA', `the bytes of the upload ${url} are missing from the media storage`);
-  return new Uint8Array(await buffer(body));
+  return body;
+}
+
+async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Uint8Array> {
+  return new Uint8Array(await buffer(await openStored(url, row, storage)));
 }
 
 /**
@@ -53,9 +59,10 @@ export async function readStoredUpload(url: string, source: StoredMediaSource | 
 }
 
 /**
- * A video upload for Bluesky, its bytes read whole from the media storage (at most 100 MB:
- * checked at create, and again here for a post written before the rules); null for any other
- * URL (downloaded then: video.ts).
+ * A video upload for Bluesky (at most 100 MB: checked at create, and again here for a post
+ * written before the rules), copied from the media storage to a temporary file as it streams
+ * (S3 or the local folder alike), never whole in memory; null for any other URL (downloaded
+ * then: video.ts).
  */
 export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<VideoForBluesky | null> {
   const row = await storedUpload(url, source);
@@ -63,6 +70,13 @@ export async function readStoredVideo(url: string, source: StoredMediaSource | n
   if (row.type !== 'VIDEO') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is not a video`);
   const over = overBlueskyVideoLimits({ mimeType: row.mime_type, bytes: row.bytes, durationMs: row.duration_ms });
   if (over.length) throw overLimitsError(url, over);
-  const data = await readBytes(url, row, source!.storage);
-  return { data, mimeType: row.mime_type, width: row.width, height: row.height, dispose: async () => {} };
+  const body = await openStored(url, row, source!.storage);
+  try {
+    const file = await spool(body, row.mime_type);
+    return { ...file, mimeType: row.mime_type, width: row.width, height: row.height };
+  } catch (err) {
+    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading the upload ${url} from the media storage failed: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { GuardedFetchError, guardedFetch, shownUrl } from '../../lib/guarded-fetch.js';
+import { GuardedFetchError, type GuardedResponse, guardedFetch, shownUrl } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
 import { SNIFF_BYTES, sniffKind } from '../../media/kinds.js';
 import { type Mp4Info, Mp4Scanner } from '../../media/mp4-scan.js';
@@ -19,13 +19,13 @@ const DEFAULT_VIDEO_TIMEOUT_MS = 5 * 60_000;
 /** What some storage services send for any file; the bytes decide then. */
 const ACCEPTED_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'video/mp4', 'video/quicktime']);
 
-/** A video ready for uploadBlob: its bytes (a Blob re-readable for a retried call), its facts. */
+/** A video ready for uploadBlob: its bytes in a temporary file (spool), its facts. */
 export interface VideoForBluesky {
-  data: Uint8Array | Blob;
+  data: Blob;
   mimeType: string;
   width: number | null;
   height: number | null;
-  /** Removes what the download left on disk; nothing for an upload read from storage. */
+  /** Removes the temporary file. */
   dispose(): Promise<void>;
 }
 
@@ -46,50 +46,71 @@ export function overLimitsError(url: string, over: string[]): PublishError {
  * A video by outside URL, downloaded through the guarded fetch (the address policy on every
  * redirect, one deadline) to a temporary file as it streams (never whole in memory), its
  * first bytes sniffed and its boxes scanned on the way (mp4-scan.ts), stopped past Bluesky's
- * 100 MB: a longer, larger or non-MP4 video fails the post before anything is uploaded. The
- * file is handed on as a Blob that reads from disk.
+ * 100 MB: a longer, larger or non-MP4 video fails the post before anything is uploaded.
  */
 export async function downloadVideo(rawUrl: string, options: MediaFetchOptions): Promise<VideoForBluesky> {
-  const dir = await mkdtemp(join(tmpdir(), 'skein-video-'));
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  const scan = new VideoScan(rawUrl);
+  let file: SpooledFile;
   try {
-    const path = join(dir, 'video.mp4');
-    const facts = await downloadTo(path, rawUrl, options);
+    const res = await openDownload(rawUrl, options);
+    file = await spool(scan.pass()(res.stream(BLUESKY_VIDEO.bytes)), BLUESKY_VIDEO.mimeType, options.tempDir);
+  } catch (err) {
+    throw downloadError(err, rawUrl);
+  }
+  try {
+    const facts = scan.finish();
     const over = overBlueskyVideoLimits({ mimeType: BLUESKY_VIDEO.mimeType, bytes: 0, durationMs: facts.durationMs });
     if (over.length) throw overLimitsError(rawUrl, over);
-    const data = await openAsBlob(path, { type: BLUESKY_VIDEO.mimeType });
-    return { data, mimeType: BLUESKY_VIDEO.mimeType, width: facts.width, height: facts.height, dispose };
+    return { ...file, mimeType: BLUESKY_VIDEO.mimeType, width: facts.width, height: facts.height };
+  } catch (err) {
+    await file.dispose();
+    throw err;
+  }
+}
+
+interface SpooledFile {
+  /** Read from disk as it is sent, and again if the call is retried (a stream could not be). */
+  data: Blob;
+  dispose(): Promise<void>;
+}
+
+/** Streams `source` into a temporary folder of its own (in `parent`): the file as a Blob, and its removal. */
+export async function spool(source: AsyncIterable<Buffer>, mimeType: string, parent = tmpdir()): Promise<SpooledFile> {
+  const dir = await mkdtemp(join(parent, 'skein-video-'));
+  const dispose = () => rm(dir, { recursive: true, force: true });
+  try {
+    const path = join(dir, 'video');
+    await pipeline(source, createWriteStream(path));
+    return { data: await openAsBlob(path, { type: mimeType }), dispose };
   } catch (err) {
     await dispose();
     throw err;
   }
 }
 
-async function downloadTo(path: string, rawUrl: string, options: MediaFetchOptions): Promise<Mp4Info> {
-  const scanner = new VideoScan(rawUrl);
-  try {
-    const res = await guardedFetch(rawUrl, {
-      allowAddress: options.allowAddress ?? addressPolicy(options.allowPrivate),
-      timeoutMs: options.videoTimeoutMs ?? DEFAULT_VIDEO_TIMEOUT_MS,
-      maxRedirects: MAX_REDIRECTS,
-      headers: { accept: 'video/mp4' },
-      ...(options.lookup ? { lookup: options.lookup } : {}),
-    });
-    if (res.status !== 200 || !ACCEPTED_TYPES.has(res.contentType)) {
-      res.close();
-      checkStatus(res.status);
-      throw new PublishError('permanent', 'INVALID_MEDIA', `media content type ${res.contentType} is not a video (${shownUrl(rawUrl)})`);
-    }
-    await pipeline(res.stream(BLUESKY_VIDEO.bytes), scanner.pass(), createWriteStream(path));
-    return scanner.finish();
-  } catch (err) {
-    if (err instanceof PublishError) throw err;
-    if (err instanceof GuardedFetchError && err.fault === 'too-large') throw overLimitsError(rawUrl, [`over ${BLUESKY_VIDEO.bytes} bytes`]);
-    if (err instanceof GuardedFetchError) throw mediaFetchError(err, rawUrl);
-    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `saving the video ${shownUrl(rawUrl)} for upload failed: ${(err as Error).message}`, {
-      cause: err,
-    });
+async function openDownload(rawUrl: string, options: MediaFetchOptions): Promise<GuardedResponse> {
+  const res = await guardedFetch(rawUrl, {
+    allowAddress: options.allowAddress ?? addressPolicy(options.allowPrivate),
+    timeoutMs: options.videoTimeoutMs ?? DEFAULT_VIDEO_TIMEOUT_MS,
+    maxRedirects: MAX_REDIRECTS,
+    headers: { accept: 'video/mp4' },
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
+  if (res.status !== 200 || !ACCEPTED_TYPES.has(res.contentType)) {
+    res.close();
+    checkStatus(res.status);
+    throw new PublishError('permanent', 'INVALID_MEDIA', `media content type ${res.contentType} is not a video (${shownUrl(rawUrl)})`);
   }
+  return res;
+}
+
+function downloadError(err: unknown, rawUrl: string): PublishError {
+  if (err instanceof PublishError) return err;
+  if (err instanceof GuardedFetchError && err.fault === 'too-large') return overLimitsError(rawUrl, [`over ${BLUESKY_VIDEO.bytes} bytes`]);
+  if (err instanceof GuardedFetchError) return mediaFetchError(err, rawUrl);
+  return new PublishError('transient', 'MEDIA_UNAVAILABLE', `saving the video ${shownUrl(rawUrl)} for upload failed: ${(err as Error).message}`, {
+    cause: err,
+  });
 }
 
 /** The kind read from the first bytes (MP4 only) and the movie's facts, as the bytes pass. */

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BLUESKY_VIDEO, downloadVideo } from '../../../src/platforms/bluesky/video.js';
 import { PublishError } from '../../../src/platforms/platform.js';
 import { mp4Bytes } from '../../helpers/media-files.js';
 
-const tempDirs = () =>
-  readdirSync(tmpdir())
-    .filter((name) => name.startsWith('skein-video-'))
-    .sort();
+// The downloads' temporary folders go in a folder of this file's own: nothing else writes there.
+const spoolDir = mkdtempSync(join(tmpdir(), 'skein-video-test-'));
+const tempDirs = () => readdirSync(spoolDir);
 
 describe('downloadVideo (a Bluesky video by outside URL)', () => {
   const clip = mp4Bytes({ width: 320, height: 180, durationMs: 1500 });
@@ -46,12 +46,13 @@ describe('downloadVideo (a Bluesky video by outside URL)', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
+    rmSync(spoolDir, { recursive: true, force: true });
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
 
   async function refusal(url: string): Promise<PublishError> {
-    const err = await downloadVideo(url, { allowPrivate: true }).then(
+    const err = await downloadVideo(url, { allowPrivate: true, tempDir: spoolDir }).then(
       () => assert.fail('expected a refusal'),
       (e: unknown) => e,
     );
@@ -60,17 +61,16 @@ describe('downloadVideo (a Bluesky video by outside URL)', () => {
   }
 
   test('gives a Blob of the file read from disk with the size from its moov; dispose removes the temporary folder', async () => {
-    const dirs = tempDirs();
-    const video = await downloadVideo(`${base}/clip.mp4`, { allowPrivate: true });
+    const video = await downloadVideo(`${base}/clip.mp4`, { allowPrivate: true, tempDir: spoolDir });
     assert.deepEqual([video.mimeType, video.width, video.height], ['video/mp4', 320, 180]);
     assert.ok(video.data instanceof Blob);
     assert.deepEqual(Buffer.from(await video.data.arrayBuffer()), clip);
+    assert.equal(tempDirs().length, 1, 'the file is on disk while it is used');
     await video.dispose();
-    assert.deepEqual(tempDirs(), dirs);
+    assert.deepEqual(tempDirs(), []);
   });
 
   test('stops at 100 MB without reading on (nothing left on disk), and refuses a page, a cut-off file and a private address', async () => {
-    const dirs = tempDirs();
     const big = await refusal(`${base}/endless.mp4`);
     assert.equal(big.code, 'INVALID_MEDIA');
     assert.match(big.message, /over 100000000 bytes; Bluesky takes an MP4 of at most 3 minutes and 100 MB/);
@@ -78,8 +78,8 @@ describe('downloadVideo (a Bluesky video by outside URL)', () => {
     assert.ok(endlessSent < BLUESKY_VIDEO.bytes + 16 * 1024 * 1024, `the server sent ${endlessSent} bytes`);
     assert.match((await refusal(`${base}/page.html`)).message, /text\/html is not a video/);
     assert.match((await refusal(`${base}/cut.mp4`)).message, /cannot be read: the file ends inside a box/);
-    const strict = await downloadVideo(`${base}/clip.mp4`, { allowPrivate: false }).catch((e: unknown) => e);
+    const strict = await downloadVideo(`${base}/clip.mp4`, { allowPrivate: false, tempDir: spoolDir }).catch((e: unknown) => e);
     assert.ok(strict instanceof PublishError && strict.kind === 'permanent' && /private or reserved address/.test(strict.message), String(strict));
-    assert.deepEqual(tempDirs(), dirs);
+    assert.deepEqual(tempDirs(), [], 'nothing left on disk');
   });
 });
