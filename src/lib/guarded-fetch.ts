@@ -66,6 +66,11 @@ export interface GuardedResponse {
   contentType: string;
   /** Reads the body, refusing it past maxBytes ('too-large'); the response is closed after. */
   read(maxBytes: number): Promise<Uint8Array>;
+  /**
+   * The body chunk by chunk, for one too large to hold (a video): 'too-large' past maxBytes,
+   * before the chunk that crosses it; the response is closed when the iteration ends.
+   */
+  stream(maxBytes: number): AsyncGenerator<Buffer>;
   /** Closes the response without reading it. */
   close(): void;
 }
@@ -173,35 +178,39 @@ function send(url: URL, addresses: LookupAddress[], options: GuardedFetchOptions
 }
 
 function response(url: URL, res: IncomingMessage, signal: AbortSignal, timeoutMs: number): GuardedResponse {
+  async function* stream(maxBytes: number): AsyncGenerator<Buffer> {
+    try {
+      yield* bodyChunks(res, maxBytes);
+    } catch (err) {
+      throw asFetchError(err, signal, timeoutMs, url);
+    } finally {
+      res.destroy();
+    }
+  }
   return {
     url,
     status: res.statusCode ?? 0,
     headers: res.headers,
     contentType: (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase(),
     read: async (maxBytes) => {
-      try {
-        return await readBody(res, maxBytes);
-      } catch (err) {
-        throw asFetchError(err, signal, timeoutMs, url);
-      } finally {
-        res.destroy();
-      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream(maxBytes)) chunks.push(chunk);
+      return new Uint8Array(Buffer.concat(chunks));
     },
+    stream,
     close: () => res.destroy(),
   };
 }
 
-async function readBody(res: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+async function* bodyChunks(res: IncomingMessage, maxBytes: number): AsyncGenerator<Buffer> {
   const tooBig = () => new GuardedFetchError('too-large', `the answer is larger than ${maxBytes} bytes`);
   if (Number(res.headers['content-length'] ?? 0) > maxBytes) throw tooBig();
-  const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of res) {
     total += (chunk as Buffer).length;
     if (total > maxBytes) throw tooBig(); // leaving the loop destroys the stream
-    chunks.push(chunk as Buffer);
+    yield chunk as Buffer;
   }
-  return new Uint8Array(Buffer.concat(chunks, total));
 }
 
 function asFetchError(err: unknown, signal: AbortSignal, timeoutMs: number, url: URL): GuardedFetchError {

@@ -268,10 +268,9 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
  * checked). A URL of this server's `<PUBLIC_URL>/media/…` must name an upload of the workspace
  * (a fault at `posts.N.media.M.url`); a video upload must fit the network's limits, and on
  * MASTODON an upload the server's own image and video size limits, read from its row (one
- * query for every upload of the request). On BLUESKY a video is alone in its post
- * (else a fault at `posts.N.media`) and must be an upload: its bytes go to the account's server
- * as a blob, and a video by outside URL would be downloaded whole at publish time only to find
- * it over the limits.
+ * query for every upload of the request). On BLUESKY a video is alone in its post (else a fault
+ * at `posts.N.media`); a video by outside URL is checked when it is downloaded at publish
+ * (platforms/bluesky/video.ts), as the contract says of URLs.
  */
 export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
   const kind = target?.kind ?? null;
@@ -302,9 +301,6 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
         if (fault) faults.push(fault);
       } else if (mediaTypeOfUrl(item.url) === 'VIDEO') {
         videos++;
-        if (kind === 'BLUESKY') {
-          faults.push({ path: item.path, message: 'is a video by URL; BLUESKY takes a video only as an upload (POST /api/v1/media, then its url here)' });
-        }
       }
     }
     if (kind === 'BLUESKY' && videos > 0 && list.items.length > 1) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
+import { FakeGraphApi } from './fakes/threads-graph-api.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
@@ -193,17 +194,16 @@ export interface SeededWebServer {
 }
 
 /**
- * Makes the owner `email` (UTC) and an API key with the CLI, lets `seed` add what the test needs
- * (accounts…) with the same CLI and environment, then starts `skein serve` on that data folder
- * (PGlite is held by one process, so the CLI runs first) and a browser. `extraEnv` goes to the
- * CLI and the server (SKEIN_SMTP_URL, THREADS_API_URL of a fake, …).
+ * Makes the owner `email` (UTC unless `options.timezone`) and an API key with the CLI, lets
+ * `seed` add what the test needs (accounts…) with the same CLI and environment, then starts
+ * `skein serve` on that data folder (PGlite is held by one process, so the CLI runs first) and a
+ * browser (in `options.browserTimezone`, if given). `options.env` adds to the CLI's and the server's settings (SKEIN_SMTP_URL, THREADS_API_URL of a fake, …).
  */
 export async function startSeededWebServer(
   name: string,
   email: string,
   seed: (cli: ReturnType<typeof skeinCli>, env: NodeJS.ProcessEnv) => void | Promise<void>,
-  /** More settings for the CLI and the server (e.g. SKEIN_ALLOW_PRIVATE_MEDIA for a local fake network). */
-  extraEnv: Record<string, string> = {},
+  options: { timezone?: string; env?: Record<string, string>; browserTimezone?: string } = {},
 ): Promise<SeededWebServer> {
   const dir = mkdtempSync(join(tmpdir(), `skein-${name}-`));
   const port = await freePort();
@@ -217,11 +217,11 @@ export async function startSeededWebServer(
     PORT: String(port),
     LOG_LEVEL: 'warn',
     SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-    ...extraEnv,
+    ...options.env,
   };
   const cli = skeinCli(() => env);
   cli('migrate');
-  cli('user', 'create', '--email', email, '--timezone', 'UTC');
+  cli('user', 'create', '--email', email, '--timezone', options.timezone ?? 'UTC');
   const key = cli<{ key: string }>('key', 'create', '--email', email, '--name', 'test').key;
   await seed(cli, env);
   const signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', email).url)![1]!;
@@ -241,12 +241,36 @@ export async function startSeededWebServer(
   };
   try {
     await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok);
-    context = await launchBrowser(dir);
+    context = await launchBrowser(dir, options.browserTimezone ? { timezoneId: options.browserTimezone } : {});
   } catch (err) {
     await close();
     throw new Error(`${(err as Error).message}\n${output}`);
   }
   return { base, key, signInToken, context, close };
+}
+
+/**
+ * Adds a Threads account for `email` with the CLI, which asks "Meta" whose token it is: a fake
+ * Graph API in this process (so the command runs without blocking it), for this one command.
+ * The server keeps Meta's real address, so nothing a test schedules is ever published. The id.
+ */
+export async function addThreadsWithCli(env: NodeJS.ProcessEnv, email: string, username: string): Promise<string> {
+  const graph = await FakeGraphApi.start({});
+  try {
+    const token = graph.createAccount(username).accessToken;
+    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', email, '--kind', 'THREADS', '--access-token', token, '--json'], {
+      cwd: REPO_ROOT,
+      env: { ...env, THREADS_API_URL: graph.url },
+    });
+    let out = '';
+    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const code = await new Promise((resolve) => add.on('close', resolve));
+    assert.equal(code, 0, `skein provider add: ${out}`);
+    return (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
+  } finally {
+    await graph.close();
+  }
 }
 
 export async function signInFirstTime(h: WebHarness, page: Page, password: string): Promise<void> {

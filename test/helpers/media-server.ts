@@ -7,7 +7,7 @@ import sharp from 'sharp';
  * networks do (the fake Graph API downloads `image_url` / `video_url`). Any path answers by its
  * extension: `.jpg`/`.jpeg`/`.png`/`.gif`/`.webp` a small real image, `.mp4`/`.mov`/`.m4v` the
  * start of an MP4; a path holding `missing` answers 404, `broken` 503, `.html` a web page;
- * `/redirect?to=URL` a 302 to URL.
+ * `/redirect?to=URL` a 302 to URL. `files` adds answers at exact paths (a real video, say).
  */
 export interface MediaServer {
   base: string;
@@ -18,7 +18,7 @@ export interface MediaServer {
 
 const VIDEO_START = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42\0\0\0\0mp42isom', 'latin1')]);
 
-export async function startMediaServer(): Promise<MediaServer> {
+export async function startMediaServer(files: Record<string, { type: string; body: Buffer }> = {}): Promise<MediaServer> {
   const image = sharp({ create: { width: 8, height: 6, channels: 3, background: '#a05030' } });
   const bodies: Record<string, { type: string; body: Buffer }> = {
     jpg: { type: 'image/jpeg', body: await image.clone().jpeg().toBuffer() },
@@ -34,6 +34,8 @@ export async function startMediaServer(): Promise<MediaServer> {
     const path = req.url ?? '/';
     requests.push(path);
     const pathname = path.replace(/[?#].*$/, '');
+    const exact = files[pathname];
+    if (exact) return void res.writeHead(200, { 'content-type': exact.type, 'content-length': String(exact.body.length) }).end(exact.body);
     if (pathname === '/redirect') {
       const to = new URL(path, 'http://x').searchParams.get('to') ?? '/';
       return void res.writeHead(302, { location: to }).end();

@@ -96,7 +96,7 @@ describeEachDb(
       assert.deepEqual(after, thread);
     });
 
-    test('BLUESKY: one MP4 video alone in its post; with an image, over 3 minutes or 100 MB, a MOV or by outside URL it is 400 at its field; follow-ups and edits too', async () => {
+    test('BLUESKY: one MP4 video alone in its post; with an image, over 3 minutes or 100 MB, or a MOV it is 400 at its field, a video by outside URL with an image too (the URL alone is taken, checked at publish); follow-ups and edits too', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
       const provider = await createProvider(ctx, user.account, 'BLUESKY');
@@ -119,17 +119,17 @@ describeEachDb(
             { text: 'with an image', media: [{ url: video.url }, { url: image.url }] },
             { text: 'long', media: [{ url: long.url }] },
             { text: 'heavy', media: [{ url: heavy.url }] },
-            { text: 'outside', media: [{ url: 'https://cdn.example/clip.mp4' }] },
+            { text: 'outside', media: [{ url: 'https://cdn.example/clip.mp4' }, { url: image.url }] },
             { text: 'QuickTime', media: [{ url: mov.url }] },
           ],
         },
       });
       assert.equal(refused.statusCode, 400, refused.body);
-      assert.deepEqual(paths(refused.json()), ['posts.0.media', 'posts.1.media.0.url', 'posts.2.media.0.url', 'posts.3.media.0.url', 'posts.4.media.0.url']);
+      assert.deepEqual(paths(refused.json()), ['posts.0.media', 'posts.1.media.0.url', 'posts.2.media.0.url', 'posts.3.media', 'posts.4.media.0.url']);
       const message = (path: string) => refused.json().errors.find((e: { path: string }) => e.path === path).message;
       assert.match(message('posts.0.media'), /one video a post and then no image/);
       assert.match(message('posts.2.media.0.url'), /100000001 bytes; BLUESKY takes a video of at most 3 minutes and 100 MB/);
-      assert.match(message('posts.3.media.0.url'), /only as an upload/);
+      assert.match(message('posts.3.media'), /one video a post and then no image/);
       assert.match(message('posts.4.media.0.url'), /video\/quicktime \(MOV\) video; BLUESKY takes MP4 only/);
       assert.deepEqual(await rowCounts(ctx), before);
 
@@ -139,6 +139,14 @@ describeEachDb(
         payload: { providerId: provider.id, posts: [{ text: 'a video', media: [{ url: video.url, altText: 'three minutes' }] }, { text: 'then text' }] },
       });
       assert.equal(created.statusCode, 201, created.body);
+      const outside = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, posts: [{ text: 'a video by URL', media: [{ url: 'https://cdn.example/clip.mp4' }] }] },
+      });
+      assert.equal(outside.statusCode, 201, outside.body);
+      const outsideThread = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${outside.json().threadId}` })).json().thread;
+      assert.equal(outsideThread.posts[0].postMedia[0].type, 'VIDEO');
       const { threadId } = created.json();
       const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json();
       assert.deepEqual(

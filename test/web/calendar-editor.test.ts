@@ -13,95 +13,50 @@
  * and phone) go to test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext } from 'playwright-core';
-import { fieldError, freePort, keyedApi, launchBrowser, layoutShift, REPO_ROOT, shoot, skeinCli, skipReason, waitFor } from '../helpers/browser.js';
-import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
+import {
+  addThreadsWithCli,
+  fieldError,
+  keyedApi,
+  layoutShift,
+  type SeededWebServer,
+  shoot,
+  skipReason,
+  startSeededWebServer,
+  waitFor,
+} from '../helpers/browser.js';
 
 const PASSWORD = 'a long calendar password';
 const EMAIL = 'planner@localhost';
 const ZONE = 'Asia/Kolkata'; // UTC+05:30 all year
 
 const skip = skipReason('calendar and editor');
-let server: ChildProcess | null = null;
-let context: BrowserContext | null = null;
-let dir = '';
+let harness: SeededWebServer | null = null;
 let base = '';
-let env: NodeJS.ProcessEnv = {};
 let key = '';
 let providerId = '';
 let signInToken = '';
 
-const cli = skeinCli(() => env);
-
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(join(tmpdir(), 'skein-calendar-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    SKEIN_DATA_DIR: join(dir, 'data'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    // The test does in a minute what a person does in ten: the default 60 requests a minute per
-    // account would answer it 429 part way.
-    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-    // The editor's image URL (example.com) need not resolve here: nothing is ever published.
-    SKEIN_ALLOW_PRIVATE_MEDIA: '1',
-  };
-  cli('migrate');
-  cli('user', 'create', '--email', EMAIL, '--timezone', ZONE);
-  key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  // The CLI asks "Meta" whose token it is: the fake Graph API, in this process (so the command
-  // runs without blocking it), for this one command. The server keeps Meta's real address, so
-  // nothing the test schedules is ever published.
-  const graph = await FakeGraphApi.start({});
-  try {
-    const token = graph.createAccount('skein_test').accessToken;
-    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
-      cwd: REPO_ROOT,
-      env: { ...env, THREADS_API_URL: graph.url },
-    });
-    let out = '';
-    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const code = await new Promise((resolve) => add.on('close', resolve));
-    assert.equal(code, 0, `skein provider add: ${out}`);
-    providerId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
-  } finally {
-    await graph.close();
-  }
-  signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
-
-  let output = '';
-  server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
-    throw new Error(`${err.message}\n${output}`);
-  });
-  context = await launchBrowser(dir, { timezoneId: 'America/Los_Angeles' });
+  harness = await startSeededWebServer(
+    'calendar',
+    EMAIL,
+    async (_cli, env) => {
+      providerId = await addThreadsWithCli(env, EMAIL, 'skein_test');
+    },
+    {
+      timezone: ZONE,
+      // The editor's image URL (example.com) need not resolve here: nothing is ever published.
+      env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
+      browserTimezone: 'America/Los_Angeles',
+    },
+  );
+  ({ base, key, signInToken } = harness);
 });
 
 after(async () => {
-  await context?.close();
-  if (server?.pid) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((r) => server?.once('exit', r));
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
@@ -122,7 +77,7 @@ function kolkataToUtc(date: string, time: string): string {
 }
 
 test('calendar and editor: write, schedule, find, drag, queue, field errors', { skip, timeout: 600_000 }, async () => {
-  const page = await context!.newPage();
+  const page = await harness!.context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));
 

@@ -8,120 +8,64 @@
  * (read from the fake Graph API) and a one-time sign-in link.
  *
  * On a Bluesky thread: a PNG chosen (its progress bar while the upload is held, then its
- * thumbnail), alt text, a second one, a reorder, one dropped on the post and one pasted into its
- * text, the dropped one removed, a text file named .png (the API's 415 message on that item);
+ * thumbnail), alt text, a second one, a reorder by button, one dropped on the post and one pasted
+ * into its text, the dropped one removed, a reorder by drag and drop (there and back), a text file named .png (the API's 415 message on that item);
  * saved in one request, and read back through the API (urls and alt texts in order). On a
  * Threads thread: a video's first-frame thumbnail, the reachability notice on uploads and on a
  * private URL before any save, and the server's 400 on each item after one.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
+  addThreadsWithCli,
   collectPageErrors,
   DESKTOP,
   fieldError,
-  freePort,
   keyedApi,
-  launchBrowser,
   PHONE,
-  REPO_ROOT,
+  type SeededWebServer,
   shoot,
-  skeinCli,
   skipReason,
-  waitFor,
+  startSeededWebServer,
 } from '../helpers/browser.js';
-import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { mp4Bytes, pngBytes } from '../helpers/media-files.js';
 
 const PASSWORD = 'a long media password';
 const EMAIL = 'media@localhost';
 
 const skip = skipReason('editor media');
-let server: ChildProcess | null = null;
-let context: BrowserContext | null = null;
-let dir = '';
+let harness: SeededWebServer | null = null;
 let base = '';
-let env: NodeJS.ProcessEnv = {};
 let key = '';
 let blueskyId = '';
 let threadsId = '';
 let signInToken = '';
 
-const cli = skeinCli(() => env);
-
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(join(tmpdir(), 'skein-editor-media-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    SKEIN_DATA_DIR: join(dir, 'data'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
-  };
-  cli('migrate');
-  cli('user', 'create', '--email', EMAIL, '--timezone', 'UTC');
-  key = cli<{ key: string }>('key', 'create', '--email', EMAIL, '--name', 'test').key;
-  blueskyId = cli<{ id: string }>(
-    'provider',
-    'add',
-    '--email',
-    EMAIL,
-    '--kind',
-    'BLUESKY',
-    '--provider-user-id',
-    'did:plc:editormedia',
-    '--username',
-    'media.test',
-    '--access-token',
-    'unused',
-  ).id;
-  // The CLI reads the Threads account from "Meta": the fake Graph API, for this one command.
-  const graph = await FakeGraphApi.start({});
-  try {
-    const token = graph.createAccount('media_threads').accessToken;
-    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
-      cwd: REPO_ROOT,
-      env: { ...env, THREADS_API_URL: graph.url },
-    });
-    let out = '';
-    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const code = await new Promise((resolve) => add.on('close', resolve));
-    assert.equal(code, 0, `skein provider add: ${out}`);
-    threadsId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
-  } finally {
-    await graph.close();
-  }
-  signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', EMAIL).url)![1]!;
-
-  let output = '';
-  server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-  server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok).catch((err) => {
-    throw new Error(`${err.message}\n${output}`);
+  harness = await startSeededWebServer('editor-media', EMAIL, async (cli, env) => {
+    blueskyId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'BLUESKY',
+      '--provider-user-id',
+      'did:plc:editormedia',
+      '--username',
+      'media.test',
+      '--access-token',
+      'unused',
+    ).id;
+    threadsId = await addThreadsWithCli(env, EMAIL, 'media_threads');
   });
-  context = await launchBrowser(dir);
+  ({ base, key, signInToken } = harness);
 });
 
 after(async () => {
-  await context?.close();
-  if (server?.pid) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((r) => server?.once('exit', r));
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const api = (path: string, init: { method?: string; body?: unknown } = {}): Promise<any> => keyedApi(base, () => key)(path, init);
@@ -236,6 +180,18 @@ async function walk(page: Page, width: 'desktop' | 'phone') {
   assert.equal(await page.getByRole('img', { name: /^Image \d preview$/ }).count(), 3);
   assert.notEqual(droppedUrl, pastedUrl);
 
+  // Reordered by drag and drop, by the handle (a real drag in Chromium): the third onto the
+  // first's place, then back; each item's alt text goes with it.
+  const alts = async () => Promise.all([1, 2, 3].map((n) => page.getByLabel(`Image ${n} alt text`).inputValue()));
+  const item = (n: number) => page.getByRole('listitem', { name: `Image ${n} of post 1` });
+  await page.locator('[data-media-handle="2"]').dragTo(item(1));
+  assert.deepEqual(await alts(), ['The pasted one', 'The second photo', 'The first photo']);
+  assert.equal(await thumbnail(page, 'Image 1 of post 1'), pastedUrl);
+  assert.equal(await page.locator('.media-item.drop-target, .media-item.dragged').count(), 0, 'no drag marks left after the drop');
+  await page.locator('[data-media-handle="0"]').dragTo(item(3));
+  assert.deepEqual(await alts(), ['The second photo', 'The first photo', 'The pasted one']);
+  assert.equal(await thumbnail(page, 'Image 3 of post 1'), pastedUrl);
+
   // Text named .png: the API's 415 message is shown on that item.
   const notImage = { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not pixels\n') };
   const refused = await fetch(`${base}/api/v1/media`, {
@@ -328,11 +284,11 @@ async function threadsReach(page: Page, width: 'desktop' | 'phone') {
   assert.equal(sent.length, 1);
 }
 
-test('editor media: choose, progress, thumbnails, alt text, reorder, drop, paste, remove, 415, save; Threads reachability', {
+test('editor media: choose, progress, thumbnails, alt text, reorder (buttons, drag and drop), drop, paste, remove, 415, save; Threads reachability', {
   skip,
   timeout: 600_000,
 }, async () => {
-  const page = await context!.newPage();
+  const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
   await page.goto(`${base}/set-password#token=${signInToken}`);
   await page.getByLabel('New password').fill(PASSWORD);

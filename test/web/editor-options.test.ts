@@ -13,22 +13,20 @@
  * published, survives a save, and is cleared.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
+  addThreadsWithCli,
   collectPageErrors,
   DESKTOP,
   fieldError,
   keyedApi,
   PHONE,
-  REPO_ROOT,
   type SeededWebServer,
   shoot,
   skipReason,
   startSeededWebServer,
 } from '../helpers/browser.js';
-import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 
 const PASSWORD = 'a long options password';
 const EMAIL = 'options@localhost';
@@ -58,23 +56,7 @@ before(async () => {
       '--access-token',
       'unused',
     ).id;
-    // The CLI reads the Threads account from "Meta": the fake Graph API, for this one command.
-    const graph = await FakeGraphApi.start({});
-    try {
-      const token = graph.createAccount('options_threads').accessToken;
-      const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
-        cwd: REPO_ROOT,
-        env: { ...env, THREADS_API_URL: graph.url },
-      });
-      let out = '';
-      add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-      add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-      const code = await new Promise((resolve) => add.on('close', resolve));
-      assert.equal(code, 0, `skein provider add: ${out}`);
-      threadsId = (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
-    } finally {
-      await graph.close();
-    }
+    threadsId = await addThreadsWithCli(env, EMAIL, 'options_threads');
   });
   ({ base, key } = harness);
 });

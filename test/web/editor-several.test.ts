@@ -57,7 +57,7 @@ before(async () => {
       ids.threads = await addThreads(env);
     },
     // The fake Mastodon server listens on 127.0.0.1: the address policy lets Skein call it only with this.
-    { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
+    { env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' } },
   );
   ({ base, key } = harness);
   const connected = await api('/api/v1/providers/mastodon', {

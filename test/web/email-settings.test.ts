@@ -109,7 +109,7 @@ test('email on: choices changed in Settings are kept over a reload and decide wh
       async (_cli, env) => {
         providerId = (await skeinCliAsync<{ id: string }>(env, 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token)).id;
       },
-      { SKEIN_SMTP_URL: smtp.url, THREADS_API_URL: graph.url, PUBLIC_URL, SKEIN_POLL_MS: '100' },
+      { env: { SKEIN_SMTP_URL: smtp.url, THREADS_API_URL: graph.url, PUBLIC_URL, SKEIN_POLL_MS: '100' } },
     );
     const { base, key, signInToken, context } = server;
     const api = keyedApi(base, () => key);

@@ -22,6 +22,10 @@ export interface MediaFetchOptions {
   /** SKEIN_ALLOW_PRIVATE_MEDIA: let URLs reach private and loopback addresses (tests only). */
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** For a whole video download (video.ts); 5 minutes by default. */
+  videoTimeoutMs?: number;
+  /** Where a video is written while it is checked and uploaded; the system's temporary folder by default. */
+  tempDir?: string;
   maxBytes?: number;
   /** Name resolution, all addresses; dns.lookup by default. */
   lookup?: LookupAll;
@@ -66,7 +70,7 @@ export async function downloadImageBytes(rawUrl: string, options: MediaFetchOpti
   }
 }
 
-function checkStatus(status: number): void {
+export function checkStatus(status: number): void {
   if (status === 200) return;
   const text = `media server answered HTTP ${status}`;
   if (status >= 500 || status === 408 || status === 429) throw new PublishError('transient', 'MEDIA_UNAVAILABLE', text);
@@ -83,7 +87,7 @@ function invalidMedia(message: string): PublishError {
 }
 
 /** A refused or missing host, a bad URL or too many bytes will not change; anything else may pass. */
-function mediaFetchError(err: GuardedFetchError, rawUrl: string): PublishError {
+export function mediaFetchError(err: GuardedFetchError, rawUrl: string): PublishError {
   const where = shownUrl(rawUrl);
   switch (err.fault) {
     case 'bad-url':

@@ -33,6 +33,7 @@ import { downloadImageBytes, type MediaFetchOptions, prepareForBluesky } from '.
 import { postRkey, repostRkey } from './rkey.js';
 import { AgentPool, type BlueskySessions, DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './sessions.js';
 import { readStoredImage, readStoredVideo, type StoredMediaSource } from './stored-media.js';
+import { downloadVideo } from './video.js';
 
 export { type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './sessions.js';
 
@@ -264,19 +265,23 @@ export class BlueskyPlatform implements Platform {
   }
 
   /**
-   * The video goes to the account's server as a blob and is embedded with its alt text and the
-   * size read from the file at upload. (Bluesky's video service, which transcodes for playback,
-   * is left to the AppView: a blob in the repository is what the record needs.)
+   * The video goes to the account's server as a blob (decisions.md: the contract's path, not
+   * the video service) and is embedded with its alt text and the size read from the file: an
+   * upload's from its row, an outside URL's from the download (video.ts).
    */
   async #uploadVideo(agent: AtpAgent, item: MediaItem): Promise<$Typed<AppBskyEmbedVideo.Main>> {
-    const video = await readStoredVideo(item.url, this.#uploads);
-    const uploaded = await agent.uploadBlob(video.bytes, { encoding: video.mimeType });
-    return {
-      $type: 'app.bsky.embed.video',
-      video: uploaded.data.blob,
-      ...(item.altText ? { alt: item.altText } : {}),
-      ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
-    };
+    const video = (await readStoredVideo(item.url, this.#uploads)) ?? (await downloadVideo(item.url, this.#media));
+    try {
+      const uploaded = await agent.uploadBlob(video.data, { encoding: video.mimeType });
+      return {
+        $type: 'app.bsky.embed.video',
+        video: uploaded.data.blob,
+        ...(item.altText ? { alt: item.altText } : {}),
+        ...(video.width && video.height ? { aspectRatio: { width: video.width, height: video.height } } : {}),
+      };
+    } finally {
+      await video.dispose();
+    }
   }
 
   async #uploadImages(agent: AtpAgent, media: MediaItem[]): Promise<AppBskyEmbedImages.Image[]> {

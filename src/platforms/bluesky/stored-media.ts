@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { MediaFileRow } from '../../db/schema/index.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { PublishError } from '../platform.js';
+import { overBlueskyVideoLimits, overLimitsError, spool, type VideoForBluesky } from './video.js';
 
 /** What reading an upload needs: this server's public URL, the upload rows and the storage. */
 export interface StoredMediaSource {
@@ -19,7 +21,8 @@ async function storedUpload(url: string, source: StoredMediaSource | null): Prom
   return row;
 }
 
-async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Uint8Array> {
+/** The upload's bytes as the storage streams them. */
+async function openStored(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Readable> {
   let body: Awaited<ReturnType<MediaStorage['get']>>;
   try {
     body = await storage.get(row.storage_key);
@@ -29,7 +32,11 @@ async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage):
     });
   }
   if (!body) throw new PublishError('permanent', 'INVALID_MEDIA', `the bytes of the upload ${url} are missing from the media storage`);
-  return new Uint8Array(await buffer(body));
+  return body;
+}
+
+async function readBytes(url: string, row: MediaFileRow, storage: MediaStorage): Promise<Uint8Array> {
+  return new Uint8Array(await buffer(await openStored(url, row, storage)));
 }
 
 /**
@@ -51,30 +58,25 @@ export async function readStoredUpload(url: string, source: StoredMediaSource | 
   return row ? { bytes: await readBytes(url, row, source!.storage), row } : null;
 }
 
-export interface StoredVideo {
-  bytes: Uint8Array;
-  mimeType: string;
-  width: number | null;
-  height: number | null;
-}
-
-/** What Bluesky takes of a video (app.bsky.embed.video): MP4, 100 MB (decimal), 3 minutes. */
-const BLUESKY_VIDEO = { mimeType: 'video/mp4', bytes: 100_000_000, durationMs: 3 * 60_000 };
-
 /**
- * A video for Bluesky: an upload only (checked at create, and again here for a post written
- * before the rules), its bytes read whole from the media storage (at most 100 MB).
+ * A video upload for Bluesky (at most 100 MB: checked at create, and again here for a post
+ * written before the rules), copied from the media storage to a temporary file as it streams
+ * (S3 or the local folder alike), never whole in memory; null for any other URL (downloaded
+ * then: video.ts).
  */
-export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<StoredVideo> {
+export async function readStoredVideo(url: string, source: StoredMediaSource | null): Promise<VideoForBluesky | null> {
   const row = await storedUpload(url, source);
-  if (!row) throw new PublishError('permanent', 'INVALID_MEDIA', `${url} is a video by URL; Bluesky takes a video only as an upload`);
+  if (!row) return null;
   if (row.type !== 'VIDEO') throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} is not a video`);
-  const over = [
-    ...(row.mime_type !== BLUESKY_VIDEO.mimeType ? [`a ${row.mime_type} file, not MP4`] : []),
-    ...(row.bytes > BLUESKY_VIDEO.bytes ? [`${row.bytes} bytes`] : []),
-    ...(row.duration_ms !== null && row.duration_ms > BLUESKY_VIDEO.durationMs ? [`${(row.duration_ms / 1000).toFixed(1)} s long`] : []),
-  ];
-  if (over.length)
-    throw new PublishError('permanent', 'INVALID_MEDIA', `the video ${url} is ${over.join(', ')}; Bluesky takes an MP4 of at most 3 minutes and 100 MB`);
-  return { bytes: await readBytes(url, row, source!.storage), mimeType: row.mime_type, width: row.width, height: row.height };
+  const over = overBlueskyVideoLimits({ mimeType: row.mime_type, bytes: row.bytes, durationMs: row.duration_ms });
+  if (over.length) throw overLimitsError(url, over);
+  const body = await openStored(url, row, source!.storage);
+  try {
+    const file = await spool(body, row.mime_type);
+    return { ...file, mimeType: row.mime_type, width: row.width, height: row.height };
+  } catch (err) {
+    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading the upload ${url} from the media storage failed: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
 }

@@ -1,24 +1,60 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
+import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { describeEachDb } from '../../helpers/context.js';
+import { describeEachDb, type TestEnv } from '../../helpers/context.js';
 import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';
 import { mp4Bytes, pngBytes } from '../../helpers/media-files.js';
-import { createUser } from '../../helpers/seeds.js';
+import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
+import { createUser, type TestUser } from '../../helpers/seeds.js';
 
 let pds: LocalNetwork<TestNetworkNoAppView>;
+let cdn: MediaServer;
+const clip = mp4Bytes({ width: 480, height: 270, durationMs: 2500 });
+const quickTime = Buffer.from(clip);
+quickTime.write('qt  ', 8, 'latin1'); // the ftyp brand of a QuickTime file
 
 before(async () => {
   pds = await startPds();
+  cdn = await startMediaServer({
+    '/clip.mp4': { type: 'video/mp4', body: clip },
+    '/long.mp4': { type: 'video/mp4', body: mp4Bytes({ durationMs: 181_000 }) },
+    '/movie.mp4': { type: 'application/octet-stream', body: quickTime },
+  });
 });
 after(async () => {
+  await cdn?.close();
   await pds?.close();
 });
 
+/** A user with a connected account on the local PDS: its handle, DID, agent and provider id. */
+async function connectedUser(env: () => TestEnv, prefix: string) {
+  const { app, ctx } = env();
+  const user = await createUser(ctx);
+  const bsky = await pds.createAccount(`${prefix}${Math.floor(Math.random() * 1e6)}`);
+  const connected = await user.call(app, {
+    method: 'POST',
+    url: '/api/v1/providers/bluesky',
+    payload: { identifier: bsky.handle, appPassword: bsky.appPassword, service: pds.url },
+  });
+  assert.equal(connected.statusCode, 201, connected.body);
+  return { user, bsky, providerId: connected.json().id as string };
+}
+
+async function postNow(env: () => TestEnv, user: TestUser, providerId: string, posts: unknown[]) {
+  const created = await user.call(env().app, {
+    method: 'POST',
+    url: '/api/v1/posts',
+    payload: { providerId, scheduleAt: env().ctx.clock.now().toISOString(), posts },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  return created.json().threadId as string;
+}
+
 describeEachDb(
-  'Bluesky end to end: uploads (images, a video) are published from the media storage',
+  'Bluesky end to end: uploads (images, a video) are published from the media storage; a video by outside URL is downloaded',
   (env) => {
     test('the upload is read from the storage (nothing listens at PUBLIC_URL here), embedded with its aspect ratio; in use it cannot be deleted; another workspace cannot use it', async () => {
       const { app, ctx, clock } = env();
@@ -139,6 +175,65 @@ describeEachDb(
       const cid = String((embed.video.ref as { toString(): string }).toString());
       const blob = await bsky.agent.com.atproto.sync.getBlob({ did: bsky.did, cid });
       assert.deepEqual(Buffer.from(blob.data), mp4, 'the blob is the uploaded file');
+    });
+
+    test('a video by outside URL is downloaded (streamed to a temporary file, scanned), uploaded as the blob, embedded with alt and aspectRatio', async () => {
+      const { app, ctx } = env();
+      const { user, bsky, providerId } = await connectedUser(env, 'skeinurl');
+      const threadId = await postNow(env, user, providerId, [{ text: 'A video by URL', media: [{ url: `${cdn.base}/clip.mp4`, altText: 'from a CDN' }] }]);
+      await new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-video-url').runOnce();
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json();
+      assert.equal(thread.status, 'PUBLISHED', JSON.stringify(thread.posts.map((p: { error: unknown }) => p.error)));
+      assert.equal(thread.posts[0].postMedia[0].type, 'VIDEO');
+
+      const records = await bsky.agent.com.atproto.repo.listRecords({ repo: bsky.did, collection: 'app.bsky.feed.post' });
+      assert.equal(records.data.records.length, 1);
+      const embed = (
+        records.data.records[0]!.value as {
+          embed: { $type: string; alt: string; aspectRatio: unknown; video: { mimeType: string; size: number; ref: unknown } };
+        }
+      ).embed;
+      assert.equal(embed.$type, 'app.bsky.embed.video');
+      assert.equal(embed.alt, 'from a CDN');
+      assert.deepEqual(embed.aspectRatio, { width: 480, height: 270 });
+      assert.equal(embed.video.mimeType, 'video/mp4');
+      assert.equal(embed.video.size, clip.length);
+      const blob = await bsky.agent.com.atproto.sync.getBlob({ did: bsky.did, cid: String((embed.video.ref as { toString(): string }).toString()) });
+      assert.deepEqual(Buffer.from(blob.data), clip, 'the blob is the downloaded file');
+    });
+
+    test('a video by URL over 3 minutes, a QuickTime file, a 404 and a redirect to a private address each fail the post before anything is written', async () => {
+      const { app, ctx } = env();
+      const { user, bsky, providerId } = await connectedUser(env, 'skeinbad');
+      // Only the media server's own address is public here: 127.0.0.2 stands for a private one.
+      const strict = new BlueskyPlatform({
+        sessions: { load: async () => null, save: async () => {} },
+        allowPrivateMedia: false,
+        media: { allowAddress: (address) => address === '127.0.0.1' },
+        clock: ctx.clock,
+      });
+      const port = new URL(cdn.base).port;
+      const cases: Array<[string, RegExp]> = [
+        [`${cdn.base}/long.mp4`, /181\.0 s long; Bluesky takes an MP4 of at most 3 minutes and 100 MB/],
+        [`${cdn.base}/movie.mp4`, /video\/quicktime file; Bluesky takes an MP4/],
+        [`${cdn.base}/missing.mp4`, /HTTP 404/],
+        [`${cdn.base}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${port}/clip.mp4`)}`, /private or reserved address \(127\.0\.0\.2\)/],
+      ];
+      const threadIds: string[] = [];
+      for (const [url] of cases) threadIds.push(await postNow(env, user, providerId, [{ text: `bad video ${threadIds.length}`, media: [{ url }] }]));
+      const before = cdn.requests.length;
+      await new PublisherLoop(ctx, { ...createPlatforms(ctx), BLUESKY: strict }, 'e2e-video-bad').runOnce();
+      for (const [i, [, pattern]] of cases.entries()) {
+        const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadIds[i]}` })).json();
+        assert.equal(thread.status, 'FAILED', `case ${i}`);
+        assert.equal(thread.posts[0].error.code, 'INVALID_MEDIA', `case ${i}`);
+        assert.match(thread.posts[0].error.message, pattern, `case ${i}`);
+      }
+      // The redirect was answered by the media server; its target was never asked.
+      assert.ok(cdn.requests.slice(before).some((path) => path.startsWith('/redirect')));
+      assert.ok(!cdn.requests.slice(before).includes('/clip.mp4'));
+      const records = await bsky.agent.com.atproto.repo.listRecords({ repo: bsky.did, collection: 'app.bsky.feed.post' });
+      assert.equal(records.data.records.length, 0);
     });
   },
   // The local PDS is on a loopback address.

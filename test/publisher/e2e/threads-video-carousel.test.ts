@@ -7,69 +7,21 @@
  * count from the items' saving, across the carousel container too.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { ManualClock } from '../../../src/lib/clock.js';
-import { personalWorkspace } from '../../../src/lib/workspace.js';
+import { test } from 'node:test';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
-import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
-import { mp4Bytes, pngBytes } from '../../helpers/media-files.js';
-import { createUser } from '../../helpers/seeds.js';
+import { containersMade, firstPost, followUpRow, threadRow, threadsVideoAccount, threadsVideoBench } from '../../helpers/threads-video.js';
 
-const clock = new ManualClock('2026-11-22T12:00:00.000Z');
-let fake: FakeGraphApi;
-before(async () => {
-  // Video containers stay IN_PROGRESS for 30 s of the shared clock, then FINISHED; images at once.
-  fake = await FakeGraphApi.start({ clock, processingMs: { TEXT: 0, IMAGE: 0, VIDEO: 30_000 }, fetchMedia: false });
-});
-after(() => fake.close());
+const bench = threadsVideoBench();
+const { clock } = bench;
 
 describeEachDb(
   'Threads video in carousels and follow-up replies: the wait happens in the queue',
   (env) => {
     let serial = 0;
-    async function account() {
-      const { app, ctx } = env();
-      const user = await createUser(ctx);
-      const network = fake.createAccount(`carousel${serial++}`);
-      const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
-        kind: 'THREADS',
-        providerUserId: network.userId,
-        username: 'carousel',
-        accessToken: network.accessToken,
-      });
-      const upload = async (contentType: string, payload: Buffer) => {
-        const res = await user.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': contentType }, payload });
-        assert.equal(res.statusCode, 201, res.body);
-        return res.json().url as string;
-      };
-      const videoUrl = await upload('video/mp4', mp4Bytes());
-      const imageUrl = await upload('image/png', await pngBytes());
-      const schedule = async (posts: unknown[]) => {
-        const created = await user.call(app, {
-          method: 'POST',
-          url: '/api/v1/posts',
-          payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts },
-        });
-        assert.equal(created.statusCode, 201, created.body);
-        return created.json().threadId as string;
-      };
-      const get = async (threadId: string) => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread;
-      const followUp = async (threadId: string, body: Record<string, unknown>) => {
-        const res = await user.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/follow-ups`, payload: body });
-        assert.equal(res.statusCode, 201, res.body);
-        return res.json().id as string;
-      };
-      const onNetwork = () => fake.published.filter((p) => p.ownerId === network.userId);
-      return { videoUrl, imageUrl, schedule, get, followUp, onNetwork };
-    }
-    const creates = (type: string) => fake.callsTo('threads.create').filter((r) => r.params.media_type === type).length;
-    const threadRow = (ctx: TestEnv['ctx'], id: string) => ctx.db.selectFrom('threads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const firstPost = (ctx: TestEnv['ctx'], threadId: string) =>
-      ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', threadId).where('post_order', '=', 0).executeTakeFirstOrThrow();
-    const followUpRow = (ctx: TestEnv['ctx'], id: string) => ctx.db.selectFrom('follow_ups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const account = () => threadsVideoAccount(env, bench, `carousel${serial++}`);
+    const creates = (type: string) => containersMade(bench.fake, type);
     /** A worker as a fresh process makes it: its own platforms, nothing remembered from before. */
     const worker = (ctx: TestEnv['ctx'], name: string) => new PublisherLoop(ctx, createPlatforms(ctx), name);
     const moveTo = (at: Date) => clock.advance(Math.max(0, at.getTime() - clock.now().getTime()));
@@ -99,7 +51,7 @@ describeEachDb(
       const saved = await firstPost(ctx, threadId);
       const items = itemsOf(saved.network_container_id);
       assert.equal(items.length, 2);
-      assert.equal(fake.containerStatus(items[1]!), 'IN_PROGRESS');
+      assert.equal(bench.fake.containerStatus(items[1]!), 'IN_PROGRESS');
       assert.deepEqual([creates('IMAGE') - imagesBefore, creates('VIDEO') - videosBefore, creates('CAROUSEL') - carouselsBefore], [1, 1, 0]);
       assert.deepEqual(a.onNetwork(), []);
 
@@ -129,7 +81,7 @@ describeEachDb(
           ['after it', 'TEXT_POST'],
         ],
       );
-      const carousel = fake
+      const carousel = bench.fake
         .callsTo('threads.create')
         .filter((r) => r.params.media_type === 'CAROUSEL' && r.params.text === 'a photo and a clip')
         .at(-1)!;
@@ -147,7 +99,7 @@ describeEachDb(
       const threadId = await a.schedule([{ text: 'a broken clip', media: [{ url: a.imageUrl }, { url: a.videoUrl }] }]);
       await worker(ctx, 'carousel-error-a').runOnce();
       const items = itemsOf((await firstPost(ctx, threadId)).network_container_id);
-      fake.failContainer(items[1]!, 'FAILED_PROCESSING_VIDEO');
+      bench.fake.failContainer(items[1]!, 'FAILED_PROCESSING_VIDEO');
       moveTo((await threadRow(ctx, threadId)).next_attempt_at!);
       await worker(ctx, 'carousel-error-b').runOnce();
       const thread = await a.get(threadId);
@@ -225,5 +177,5 @@ describeEachDb(
       assert.equal(done.attempts, 1, 'the looks in between are not attempts');
     });
   },
-  { clock, config: (c) => ({ ...c, threads: { ...c.threads, apiUrl: fake.url }, media: { allowPrivate: true } }) },
+  bench.options,
 );

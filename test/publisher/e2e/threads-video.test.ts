@@ -1,56 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { ManualClock } from '../../../src/lib/clock.js';
-import { personalWorkspace } from '../../../src/lib/workspace.js';
+import { test } from 'node:test';
 import { createPlatforms } from '../../../src/platforms/index.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
-import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
-import { mp4Bytes } from '../../helpers/media-files.js';
-import { createUser } from '../../helpers/seeds.js';
+import { containersMade, firstPost, threadRow, threadsVideoAccount, threadsVideoBench } from '../../helpers/threads-video.js';
 
-const clock = new ManualClock('2026-11-22T12:00:00.000Z');
-let fake: FakeGraphApi;
-before(async () => {
-  // Video containers stay IN_PROGRESS for 30 s of the shared clock, then FINISHED.
-  fake = await FakeGraphApi.start({ clock, processingMs: { TEXT: 0, IMAGE: 0, VIDEO: 30_000 }, fetchMedia: false });
-});
-after(() => fake.close());
+const bench = threadsVideoBench();
+const { clock } = bench;
 
 describeEachDb(
   'Threads video: the wait happens in the queue, not in a worker',
   (env) => {
     let serial = 0;
-    async function videoAccount() {
-      const { app, ctx } = env();
-      const user = await createUser(ctx);
-      const network = fake.createAccount(`video${serial++}`);
-      const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
-        kind: 'THREADS',
-        providerUserId: network.userId,
-        username: 'video',
-        accessToken: network.accessToken,
-      });
-      const uploaded = await user.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': 'video/mp4' }, payload: mp4Bytes() });
-      assert.equal(uploaded.statusCode, 201, uploaded.body);
-      const schedule = async (posts: unknown[]) => {
-        const created = await user.call(app, {
-          method: 'POST',
-          url: '/api/v1/posts',
-          payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts },
-        });
-        assert.equal(created.statusCode, 201, created.body);
-        return created.json().threadId as string;
-      };
-      const get = async (threadId: string) => (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread;
-      const onNetwork = () => fake.published.filter((p) => p.ownerId === network.userId);
-      return { user, videoUrl: uploaded.json().url as string, schedule, get, onNetwork };
-    }
-    const videoContainers = () => fake.callsTo('threads.create').filter((r) => r.params.media_type === 'VIDEO').length;
-    const threadRow = (ctx: TestEnv['ctx'], id: string) => ctx.db.selectFrom('threads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const firstPost = (ctx: TestEnv['ctx'], threadId: string) =>
-      ctx.db.selectFrom('posts').selectAll().where('thread_id', '=', threadId).where('post_order', '=', 0).executeTakeFirstOrThrow();
+    const videoAccount = () => threadsVideoAccount(env, bench, `video${serial++}`);
+    const videoContainers = () => containersMade(bench.fake, 'VIDEO');
     /** Moves the clock to the moment the thread is due again. */
     const toDue = async (ctx: TestEnv['ctx'], threadId: string) => {
       const due = (await threadRow(ctx, threadId)).next_attempt_at!;
@@ -72,7 +35,7 @@ describeEachDb(
       assert.deepEqual([waiting.status, waiting.locked_by], ['READY', null], 'handed back, no lease held');
       const saved = await firstPost(ctx, videoThread);
       assert.ok(saved.network_container_id);
-      assert.equal(fake.containerStatus(saved.network_container_id), 'IN_PROGRESS');
+      assert.equal(bench.fake.containerStatus(saved.network_container_id), 'IN_PROGRESS');
       assert.equal(videoContainers(), containersBefore + 1);
       assert.deepEqual(account.onNetwork(), []);
 
@@ -114,7 +77,7 @@ describeEachDb(
       const worker = new PublisherLoop(ctx, createPlatforms(ctx), 'video-error');
       await worker.runOnce();
       const containerId = (await firstPost(ctx, threadId)).network_container_id!;
-      fake.failContainer(containerId, 'FAILED_PROCESSING_VIDEO');
+      bench.fake.failContainer(containerId, 'FAILED_PROCESSING_VIDEO');
       await toDue(ctx, threadId);
       await worker.runOnce();
       const thread = await account.get(threadId);
@@ -139,7 +102,7 @@ describeEachDb(
         .where('id', '=', post.id)
         .execute();
       await toDue(ctx, threadId);
-      assert.equal(fake.containerStatus(post.network_container_id!), 'IN_PROGRESS');
+      assert.equal(bench.fake.containerStatus(post.network_container_id!), 'IN_PROGRESS');
       await worker.runOnce();
       const thread = await account.get(threadId);
       assert.equal(thread.status, 'FAILED');
@@ -148,5 +111,5 @@ describeEachDb(
       assert.equal((await firstPost(ctx, threadId)).network_container_id, post.network_container_id, 'kept: a retry looks at it again');
     });
   },
-  { clock, config: (c) => ({ ...c, threads: { ...c.threads, apiUrl: fake.url }, media: { allowPrivate: true } }) },
+  bench.options,
 );

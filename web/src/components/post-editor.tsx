@@ -294,14 +294,25 @@ function MediaList(props: {
   const chooser = useRef<HTMLInputElement>(null);
   const setMedia = (media: (list: MediaDraft[]) => MediaDraft[]) => props.onChange((p) => ({ ...p, media: media(p.media) }));
   const setItem = (key: string, patch: Partial<MediaDraft>) => setMedia((list) => list.map((m) => (m.key === key ? { ...m, ...patch } : m)));
-  const move = (key: string, by: -1 | 1) =>
+  /** Puts the item at index `to`: the item there and those after it move one on (or back). */
+  const moveTo = (key: string, to: number) =>
     setMedia((list) => {
       const from = list.findIndex((m) => m.key === key);
+      if (from < 0 || to < 0 || to >= list.length || from === to) return list;
       const next = [...list];
       const [moved] = next.splice(from, 1);
-      next.splice(from + by, 0, moved!);
+      next.splice(to, 0, moved!);
       return next;
     });
+  const move = (key: string, by: -1 | 1) => moveTo(key, post.media.findIndex((m) => m.key === key) + by);
+  // Reordering by drag and drop, for a pointer; the ↑ ↓ buttons stay for the keyboard and touch.
+  // Only an item of this post's list is taken (another post's list never sees `dragged` set).
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
+  const endDrag = () => {
+    setDragged(null);
+    setDropAt(null);
+  };
   // The API's faults name an item by its index in what was sent, which leaves out the items
   // still uploading or failed: each shown item's index there, or -1.
   let sent = 0;
@@ -319,7 +330,28 @@ function MediaList(props: {
             const urlFault = faultPath ? faultAt(props.error, `${faultPath}.url`) : undefined;
             const unreachable = props.network === 'THREADS' && !urlFault && m.url ? unreachableHost(m.url) : null;
             return (
-              <li key={m.key} class="media-item" aria-label={`${label} of post ${postNumber}`} data-media={j}>
+              <li
+                key={m.key}
+                class={`media-item${dragged === m.key ? ' dragged' : ''}${dropAt === j && dragged !== m.key ? ' drop-target' : ''}`}
+                aria-label={`${label} of post ${postNumber}`}
+                data-media={j}
+                onDragOver={(e) => {
+                  if (dragged === null) return;
+                  e.preventDefault();
+                  if (e.dataTransfer) e.dataTransfer.dropEffect = 'move';
+                  if (dropAt !== j) setDropAt(j);
+                }}
+                onDragLeave={(e) => {
+                  if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropAt((at) => (at === j ? null : at));
+                }}
+                onDrop={(e) => {
+                  if (dragged === null) return;
+                  e.preventDefault();
+                  e.stopPropagation();
+                  moveTo(dragged, j);
+                  endDrag();
+                }}
+              >
                 <div class="media-thumb">
                   {m.source === 'upload' && m.url && m.progress === undefined ? (
                     m.type === 'VIDEO' ? (
@@ -387,6 +419,25 @@ function MediaList(props: {
                   )}
                 </div>
                 <div class="media-tools">
+                  <span
+                    class="media-handle"
+                    draggable
+                    aria-hidden="true"
+                    title="Drag to reorder"
+                    data-media-handle={j}
+                    onDragStart={(e) => {
+                      if (!e.dataTransfer) return;
+                      // A type of Skein's own: a text field the item passes over takes nothing.
+                      e.dataTransfer.setData('application/x-skein-media', m.key);
+                      e.dataTransfer.effectAllowed = 'move';
+                      const item = e.currentTarget.closest('li');
+                      if (item) e.dataTransfer.setDragImage(item, 16, 16);
+                      setDragged(m.key);
+                    }}
+                    onDragEnd={endDrag}
+                  >
+                    ⠿
+                  </span>
                   <button type="button" aria-label={`Move ${label.toLowerCase()} of post ${postNumber} up`} disabled={j === 0} onClick={() => move(m.key, -1)}>
                     ↑
                   </button>
