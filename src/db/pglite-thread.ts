@@ -37,7 +37,7 @@ export function serializeError(err: unknown): SerializedError {
   return { name: err.name, message: err.message, fields };
 }
 
-/** An error from the worker, made on this thread so that its stack shows the caller. */
+/** An error from the worker, with PGlite's message, name and PostgreSQL fields. */
 function deserializeError(error: SerializedError): Error {
   const err = Object.assign(new Error(error.message), error.fields);
   err.name = error.name;
