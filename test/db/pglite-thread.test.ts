@@ -44,7 +44,10 @@ test('values cross as PGlite returns them: timestamptz a Date, int8 a number, js
 });
 
 test('errors cross with PostgreSQL’s fields (code, constraint, detail, table), and the affected row count comes back', async () => {
-  const inserted = await handle.db.insertInto('t_probe' as never).values({ id: 1, name: 'one' } as never).executeTakeFirst();
+  const inserted = await handle.db
+    .insertInto('t_probe' as never)
+    .values({ id: 1, name: 'one' } as never)
+    .executeTakeFirst();
   assert.equal(inserted.numInsertedOrUpdatedRows, 1n);
   await assert.rejects(sql`INSERT INTO t_probe VALUES (1, 'again')`.execute(handle.db), (err: Error & Record<string, unknown>) => {
     assert.match(err.message, /duplicate key value violates unique constraint "t_probe_pkey"/);
