@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -77,20 +76,20 @@ export const PGLITE_SHARED_BUFFERS = '16MB';
  * (docs/configuration.md, "Start-up time and memory"). Process-wide; it affects WebAssembly only.
  */
 const WASM_TIERING_BUDGET = 1_000_000_000;
-let wasmTuned = false;
 
-/** Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from. */
+/**
+ * Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from.
+ * PGlite runs in a thread of its own (pglite-thread.ts), so its SQL and this thread's HTTP
+ * parsing and handlers use two cores (docs/decisions.md, "The embedded database in a thread").
+ */
 export async function openPGlite(dataDir: string | null, template?: Blob, wrapDialect: WrapDialect = (d) => d): Promise<DbHandle> {
-  if (!wasmTuned) {
-    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
-    wasmTuned = true;
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    ...(template ? { loadDataDir: template } : {}),
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  const { openPGliteThread } = await import('./pglite-thread.js');
+  const session = await openPGliteThread({
+    dataDir,
+    template: template ? new Uint8Array(await template.arrayBuffer()) : null,
+    sharedBuffers: PGLITE_SHARED_BUFFERS,
+    wasmTieringBudget: WASM_TIERING_BUDGET,
   });
-  const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(pglite)) });
+  const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(session)) });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -11,6 +10,21 @@ import {
   type QueryResult,
 } from 'kysely';
 
+export interface SessionResult<R> {
+  rows: R[];
+  affectedRows?: number;
+}
+
+/**
+ * One PGlite session: PGlite itself (in this thread: the test template's build) or the
+ * embedded database's thread that runs it (pglite-thread.ts, what the app uses).
+ */
+export interface PGliteSession {
+  query<R>(sql: string, params?: unknown[]): Promise<SessionResult<R>>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
 /**
  * Kysely dialect for PGlite. PGlite is a single connection, so the driver hands it out to one
  * holder at a time: a transaction owns it until commit/rollback, and every other query waits.
@@ -18,7 +32,7 @@ import {
  * include a CLI framework and a code generator; see docs/decisions.md.)
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGliteSession) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -38,7 +52,7 @@ class PGliteDriver implements Driver {
   #tail: Promise<void> = Promise.resolve();
   readonly #releases = new WeakMap<DatabaseConnection, () => void>();
 
-  constructor(pglite: PGlite) {
+  constructor(pglite: PGliteSession) {
     this.#connection = new PGliteConnection(pglite);
   }
 
@@ -75,7 +89,7 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(readonly pglite: PGlite) {}
+  constructor(readonly pglite: PGliteSession) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(query.sql, query.parameters as unknown[]);

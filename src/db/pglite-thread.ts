@@ -1,0 +1,156 @@
+import { Worker } from 'node:worker_threads';
+import type { PGliteSession, SessionResult } from './pglite-dialect.js';
+
+/**
+ * The main thread's side of the embedded database's thread (src/db/pglite-worker.ts): a
+ * `PGliteSession` whose queries are messages to the worker. Rows, parameters and errors cross by
+ * structured clone, which keeps what PGlite returns (Date, number, Uint8Array, parsed jsonb).
+ */
+
+/** What the worker needs to open PGlite (its `workerData`). */
+export interface ThreadOptions {
+  dataDir: string | null;
+  /** A dumped data folder (tar, optionally gzip) to start from. */
+  template: Uint8Array<ArrayBuffer> | null;
+  sharedBuffers: string;
+  wasmTieringBudget: number;
+}
+
+export type Request = { id: number; op: 'query'; sql: string; params: unknown[] } | { id: number; op: 'close' };
+
+/** Id 0 is the worker's answer to being started (PGlite open, or why not). */
+export type Reply = { id: number; ok: true; rows: unknown[]; affectedRows?: number } | { id: number; ok: false; error: SerializedError };
+
+interface SerializedError {
+  name: string;
+  message: string;
+  /** PostgreSQL's fields (code, constraint, detail, table, column, severity…), as on PGlite's error. */
+  fields: Record<string, string | number | boolean>;
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} };
+  const fields: SerializedError['fields'] = {};
+  for (const [key, value] of Object.entries(err)) {
+    if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value as string | number | boolean;
+  }
+  return { name: err.name, message: err.message, fields };
+}
+
+/** An error from the worker, with PGlite's message, name and PostgreSQL fields. */
+function deserializeError(error: SerializedError): Error {
+  const err = Object.assign(new Error(error.message), error.fields);
+  err.name = error.name;
+  return err;
+}
+
+interface Pending {
+  resolve(reply: Reply & { ok: true }): void;
+  reject(err: Error): void;
+}
+
+class PGliteThread implements PGliteSession {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  /** Why no query can run any more (closed, or the thread ended), or null. */
+  #stopped: Error | null = null;
+  #closing: Promise<void> | null = null;
+
+  constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (reply: Reply) => this.#settle(reply));
+    worker.on('error', (err) => this.#stop(err));
+    worker.on('exit', (code) => this.#stop(new Error(`the embedded database's thread ended (exit code ${code})`)));
+  }
+
+  get closed(): boolean {
+    return this.#stopped !== null || this.#closing !== null;
+  }
+
+  async query<R>(sql: string, params: unknown[] = []): Promise<SessionResult<R>> {
+    if (this.closed) throw this.#stopped ?? new Error('the embedded database is closed');
+    const reply = await this.#send({ id: this.#nextId++, op: 'query', sql, params });
+    return { rows: reply.rows as R[], ...(reply.affectedRows !== undefined ? { affectedRows: reply.affectedRows } : {}) };
+  }
+
+  /** PGlite closes (it writes out what it holds), then the thread ends. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#stopped) return;
+      await this.#send({ id: this.#nextId++, op: 'close' });
+      await this.#worker.terminate();
+    })();
+    return this.#closing;
+  }
+
+  #send(request: Request): Promise<Reply & { ok: true }> {
+    return new Promise((resolve, reject) => {
+      this.#pending.set(request.id, { resolve, reject });
+      // A query in flight keeps the process alive, an idle database does not (as PGlite in-process).
+      if (this.#pending.size === 1) this.#worker.ref();
+      this.#worker.postMessage(request);
+    });
+  }
+
+  #settle(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.ok) pending.resolve(reply);
+    else pending.reject(deserializeError(reply.error));
+  }
+
+  #stop(err: Error): void {
+    this.#stopped ??= err;
+    for (const pending of this.#pending.values()) pending.reject(err);
+    this.#pending.clear();
+  }
+}
+
+/**
+ * Starts the thread and waits for PGlite to open in it.
+ */
+export async function openPGliteThread(options: ThreadOptions): Promise<PGliteSession> {
+  const transferList = options.template ? [options.template.buffer] : [];
+  const entry = workerEntry();
+  const worker = new Worker(entry.script, { eval: entry.eval, workerData: options, transferList });
+  const started = await firstReply(worker);
+  if (!started.ok) {
+    await worker.terminate();
+    throw deserializeError(started.error);
+  }
+  worker.unref();
+  return new PGliteThread(worker);
+}
+
+/** The worker's answer to being started: PGlite open, or why not. */
+function firstReply(worker: Worker): Promise<Reply> {
+  return new Promise<Reply>((resolve, reject) => {
+    const ended = (code: number) => reject(new Error(`the embedded database's thread ended while starting (exit code ${code})`));
+    const stop = () => {
+      worker.off('message', onMessage);
+      worker.off('error', reject);
+      worker.off('exit', ended);
+    };
+    const onMessage = (reply: Reply) => {
+      stop();
+      resolve(reply);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', reject);
+    worker.on('exit', ended);
+  });
+}
+
+/**
+ * Compiled, the worker is dist/db/pglite-worker.js. Run from source under tsx (the tests),
+ * this module is TypeScript and so is the worker, and Node 20's workers do not inherit tsx's
+ * loader from `--import tsx`: the worker then loads its module through tsx's own API.
+ */
+function workerEntry(): { script: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { script: new URL('./pglite-worker.js', import.meta.url), eval: false };
+  const module = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
+  return { script: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${module}, ${JSON.stringify(import.meta.url)}))`, eval: true };
+}
