@@ -16,6 +16,7 @@ import * as m0015 from './0015-container-saved-at.js';
 import * as m0016 from './0016-mastodon.js';
 import * as m0017 from './0017-recurring.js';
 import * as m0018 from './0018-email.js';
+import * as m0021 from './0021-thread-changes.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0016-mastodon': m0016,
   '0017-recurring': m0017,
   '0018-email': m0018,
+  '0021-thread-changes': m0021,
 };
