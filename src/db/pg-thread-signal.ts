@@ -4,7 +4,7 @@ import type { DbHandle } from './database.js';
 import { PgChannelListener } from './pg-listener.js';
 
 /** Migration 0021's channel: the database announces every change to a thread's view on it. */
-export const THREADS_CHANNEL = 'skein_threads';
+const THREADS_CHANNEL = 'skein_threads';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */
 const RETRY_MS = 5_000;
 
