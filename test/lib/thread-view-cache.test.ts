@@ -81,7 +81,11 @@ test('a read that a change overtook is answered but not kept', async () => {
     return value;
   };
   const reading = cache.thread('t1', 'alice', () => slow('old view'));
-  const list = cache.list('range', () => slow(['old']), (l) => l.length);
+  const list = cache.list(
+    'range',
+    () => slow(['old']),
+    (l) => l.length,
+  );
   await reads;
   signal.change(['t9']);
   release();
