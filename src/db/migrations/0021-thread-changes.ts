@@ -4,9 +4,10 @@ import { type Kysely, sql } from 'kysely';
 // `skein_threads` by the database itself, at commit (docs/decisions.md "Thread view cache"):
 // whoever writes (an API instance, a worker, the CLI, a migration, an operator's psql), each
 // instance's cache of thread views hears it. One NOTIFY per statement: the changed threads' ids,
-// comma-separated, or `*` (any thread may have changed: tags, memberships, providers, or more ids
-// than a NOTIFY payload holds). `thread_of` is the SQL expression, over the statement's rows
-// (`changed`), that names each row's thread.
+// comma-separated, or `*` (any thread may have changed: a tag renamed, recoloured or deleted, a
+// membership, a provider's kind or network id, or more ids than a NOTIFY payload holds). A
+// trigger's argument is the SQL expression, over the statement's rows (`changed`), that names
+// each row's thread.
 const FUNCTION = `
     CREATE FUNCTION skein_threads_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
     DECLARE
@@ -28,13 +29,20 @@ const FUNCTION = `
     END
     $fn$`;
 
+/**
+ * Changes that may touch any thread's view, and only those: a provider's token refresh (frequent
+ * on Bluesky) or a new tag changes no view, so they do not empty every cache.
+ */
+const ANY_THREAD: Record<string, string> = {
+  tags: 'UPDATE OF name, color OR DELETE',
+  memberships: 'INSERT OR UPDATE OR DELETE',
+  providers: 'UPDATE OF kind, provider_user_id',
+};
+
 const TRIGGERS = `
     ${['threads:id', 'posts:thread_id', 'thread_tags:thread_id', 'media:post', 'spoiler_ranges:post'].map(triggers).join(';\n')};
-    ${['tags', 'memberships', 'providers']
-      .map(
-        (table) =>
-          `CREATE TRIGGER ${table}_changed AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION skein_threads_changed('*')`,
-      )
+    ${Object.entries(ANY_THREAD)
+      .map(([table, events]) => `CREATE TRIGGER ${table}_changed AFTER ${events} ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION skein_threads_changed('*')`)
       .join(';\n')}
 `;
 
@@ -60,7 +68,9 @@ const DOWN = `
     ${['threads', 'posts', 'thread_tags', 'media', 'spoiler_ranges']
       .flatMap((table) => ['insert', 'update', 'delete'].map((name) => `DROP TRIGGER ${table}_${name}_changed ON ${table}`))
       .join(';\n')};
-    ${['tags', 'memberships', 'providers'].map((table) => `DROP TRIGGER ${table}_changed ON ${table}`).join(';\n')};
+    ${Object.keys(ANY_THREAD)
+      .map((table) => `DROP TRIGGER ${table}_changed ON ${table}`)
+      .join(';\n')};
     DROP FUNCTION skein_threads_changed()
 `;
 
