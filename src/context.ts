@@ -6,6 +6,7 @@ import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from '.
 import { migrateToLatest } from './db/migrator.js';
 import { PgKeyChangeSignal } from './db/pg-key-signal.js';
 import { PgScheduleSignal } from './db/pg-schedule-signal.js';
+import { PgliteThreadChangeSignal, PgThreadChangeSignal } from './db/pg-thread-signal.js';
 import type { AccountRow } from './db/schema/index.js';
 import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
@@ -16,11 +17,13 @@ import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import { ThreadViewCache } from './lib/thread-view-cache.js';
 import type { LookupAll } from './lib/webhook-http.js';
 import { type MediaStorage, openMediaStorage } from './media/storage.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './platforms/index.js';
 import { touchApiKeys } from './repos/api-keys.js';
+import type { ThreadView } from './services/thread-views.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
 export interface AppContext {
@@ -38,6 +41,8 @@ export interface AppContext {
   scheduleSignal: ScheduleSignal;
   /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
   apiKeys: ApiKeyCache<AccountRow>;
+  /** Get Thread's and List Posts' answers, dropped on every instance when the database says a thread changed. */
+  threadViews: ThreadViewCache<{ thread: ThreadView; version: number }, ThreadView[]>;
   /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
   metrics: Metrics;
   /** Name resolution for the URLs users give (webhooks): every address of a host. Tests replace it. */
@@ -86,6 +91,12 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     );
     closers.push(() => apiKeys.close());
 
+    const threadSignal = dbHandle.url ? new PgThreadChangeSignal(dbHandle.url, logger) : await PgliteThreadChangeSignal.open(dbHandle.listen, logger);
+    const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadView[]>(threadSignal);
+    // This process's own writes on PostgreSQL: heard at commit, before the NOTIFY comes back.
+    dbHandle.onCommitted?.(() => threadViews.changedHere());
+    closers.push(() => threadViews.close());
+
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(() => rateLimits.close());
 
@@ -107,6 +118,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       rateLimits,
       scheduleSignal,
       apiKeys,
+      threadViews,
       metrics,
       dnsLookup: overrides.dnsLookup ?? ((hostname) => systemLookup(hostname, { all: true, verbatim: true })),
       media,

@@ -18,6 +18,18 @@ export interface DbHandle {
   kind: DbKind;
   /** PostgreSQL: the connection URL (for connections of their own, such as LISTEN). */
   url?: string;
+  /**
+   * PGlite: hears `channel`'s notifications in this process (LISTEN sent through `db`, so never
+   * inside another holder's transaction); resolves to what stops it. PostgreSQL listens on a
+   * connection of its own instead (pg-listener.ts).
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * PostgreSQL: `listener` runs whenever a statement this process sent may have changed rows and
+   * has committed (before the caller sees its answer). PGlite needs none: its notifications
+   * arrive before the committing query resolves.
+   */
+  onCommitted?(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -47,15 +59,19 @@ function pgTypes(driver: typeof pg) {
  */
 export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const driver = loadPg();
+  const committedListeners: Array<() => void> = [];
+  const committed = () => {
+    for (const listener of committedListeners) listener();
+  };
   const pool = new driver.Pool({
     connectionString: url,
     max: poolSize,
     types: pgTypes(driver) as pg.CustomTypesConfig,
-    Client: preparingClient(driver, new StatementNames()),
+    Client: preparingClient(driver, new StatementNames(), committed),
   });
   pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
-  return { db, kind: 'postgres', url, close: () => db.destroy() };
+  return { db, kind: 'postgres', url, onCommitted: (listener) => committedListeners.push(listener), close: () => db.destroy() };
 }
 
 /**
@@ -91,5 +107,12 @@ export async function openPGlite(dataDir: string | null, template?: Blob, wrapDi
     wasmTieringBudget: WASM_TIERING_BUDGET,
   });
   const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(session)) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  const listen = async (channel: string, onPayload: (payload: string) => void) => {
+    const off = session.onNotification((heard, payload) => {
+      if (heard === channel) onPayload(payload);
+    });
+    await sql.raw(`LISTEN ${channel}`).execute(db);
+    return async () => off();
+  };
+  return { db, kind: 'pglite', listen, close: () => db.destroy() };
 }

@@ -21,6 +21,13 @@ export type Request = { id: number; op: 'query'; sql: string; params: unknown[] 
 /** Id 0 is the worker's answer to being started (PGlite open, or why not). */
 export type Reply = { id: number; ok: true; rows: unknown[]; affectedRows?: number } | { id: number; ok: false; error: SerializedError };
 
+/**
+ * A NOTIFY heard by PGlite (after `LISTEN channel`). The worker posts it as PGlite reports it,
+ * while the committing statement is still being answered, so it arrives before that statement's
+ * reply: a listener has run by the time the writer's query resolves, as with PGlite in-process.
+ */
+export type Notification = { notification: true; channel: string; payload: string };
+
 interface SerializedError {
   name: string;
   message: string;
@@ -49,9 +56,18 @@ interface Pending {
   reject(err: Error): void;
 }
 
-class PGliteThread implements PGliteSession {
+type NotificationListener = (channel: string, payload: string) => void;
+
+/** The embedded database's session, with PGlite's notifications. */
+export interface PGliteThreadSession extends PGliteSession {
+  /** Calls `listener` with every notification of a channel listened to; returns how to stop. */
+  onNotification(listener: NotificationListener): () => void;
+}
+
+class PGliteThread implements PGliteThreadSession {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Set<NotificationListener>();
   #nextId = 1;
   /** Why no query can run any more (closed, or the thread ended), or null. */
   #stopped: Error | null = null;
@@ -59,7 +75,7 @@ class PGliteThread implements PGliteSession {
 
   constructor(worker: Worker) {
     this.#worker = worker;
-    worker.on('message', (reply: Reply) => this.#settle(reply));
+    worker.on('message', (message: Reply | Notification) => ('notification' in message ? this.#notify(message) : this.#settle(message)));
     worker.on('error', (err) => this.#stop(err));
     worker.on('exit', (code) => this.#stop(new Error(`the embedded database's thread ended (exit code ${code})`)));
   }
@@ -93,6 +109,15 @@ class PGliteThread implements PGliteSession {
     });
   }
 
+  onNotification(listener: NotificationListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(message: Notification): void {
+    for (const listener of this.#listeners) listener(message.channel, message.payload);
+  }
+
   #settle(reply: Reply): void {
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
@@ -112,7 +137,7 @@ class PGliteThread implements PGliteSession {
 /**
  * Starts the thread and waits for PGlite to open in it.
  */
-export async function openPGliteThread(options: ThreadOptions): Promise<PGliteSession> {
+export async function openPGliteThread(options: ThreadOptions): Promise<PGliteThreadSession> {
   const transferList = options.template ? [options.template.buffer] : [];
   const entry = workerEntry();
   const worker = new Worker(entry.script, { eval: entry.eval, workerData: options, transferList });

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
-import { type Reply, type Request, serializeError, type ThreadOptions } from './pglite-thread.js';
+import { type Notification, type Reply, type Request, serializeError, type ThreadOptions } from './pglite-thread.js';
 
 const port = parentPort!;
 const options = workerData as ThreadOptions;
@@ -58,6 +58,7 @@ async function answer(pglite: PGlite, request: Request): Promise<Reply> {
 
 try {
   const pglite = await open();
+  pglite.onNotification((channel, payload) => port.postMessage({ notification: true, channel, payload } satisfies Notification));
   port.on('message', async (request: Request) => {
     port.postMessage(await answer(pglite, request));
     // After close nothing more comes: let the thread end.

@@ -57,11 +57,29 @@ export class StatementNames {
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 
-/** A pg Client class whose `query(text, values)` runs as a named statement (see above). */
-export function preparingClient(driver: typeof pg, names: StatementNames): typeof pg.Client {
+/** Statements that change nothing, outside a transaction (a SELECT, or ending one without a change). */
+const READ_ONLY = /^\s*(select|rollback|begin)\b/i;
+
+/**
+ * A pg Client class whose `query(text, values)` runs as a named statement (see above), and that
+ * calls `committed` once a statement that may have changed rows has taken effect: a COMMIT, or a
+ * write outside a transaction block (the thread view cache must not serve this process's next
+ * read from before it; docs/decisions.md "Thread view cache").
+ */
+export function preparingClient(driver: typeof pg, names: StatementNames, committed: () => void = () => {}): typeof pg.Client {
   // pg's query() has a dozen overloads: this one forwards them all untyped.
   class PreparingClient extends driver.Client {
     override query(...args: QueryArgs): any {
+      const [text] = args;
+      const answer = this.#query(...args);
+      if (!(answer instanceof Promise) || typeof text !== 'string' || READ_ONLY.test(text)) return answer;
+      return answer.then((result: unknown) => {
+        if (this.getTransactionStatus() === 'I') committed();
+        return result;
+      });
+    }
+
+    #query(...args: QueryArgs): any {
       const [text, values, callback] = args;
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) {
         return (super.query as any)(...args);

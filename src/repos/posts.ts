@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { PostRow, PublishStatus } from '../db/schema/index.js';
+import { type Insertable, type QueryCreator, sql } from 'kysely';
+import type { PostRow, PublishStatus, ThreadsTable } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
 import { type DbOrTrx, inChunks } from './types.js';
@@ -64,7 +64,16 @@ export async function insertPostsOfThreads(
 ): Promise<string[]> {
   if (posts.length === 0) return [];
   const ids = posts.map(() => newId(now.getTime()));
-  const rows = posts.map(({ threadId, order, post }, i) => ({
+  const rows = postRows(posts, ids, now, status);
+  const { media, ranges } = partRows(posts, ids);
+  for (const chunk of inChunks(rows)) await trx.insertInto('posts').values(chunk).execute();
+  for (const chunk of inChunks(media, 8_000)) await trx.insertInto('media').values(chunk).execute();
+  for (const chunk of inChunks(ranges, 10_000)) await trx.insertInto('spoiler_ranges').values(chunk).execute();
+  return ids;
+}
+
+function postRows(posts: Array<{ threadId: string; order: number; post: PostWrite }>, ids: string[], now: Date, status: PublishStatus) {
+  return posts.map(({ threadId, order, post }, i) => ({
     id: ids[i]!,
     thread_id: threadId,
     post_order: order,
@@ -85,14 +94,46 @@ export async function insertPostsOfThreads(
     created_at: now,
     updated_at: now,
   }));
-  for (const chunk of inChunks(rows)) await trx.insertInto('posts').values(chunk).execute();
+}
+
+function partRows(posts: Array<{ post: PostWrite }>, ids: string[]) {
   const media = posts.flatMap(({ post }, i) =>
     post.media.map((m, position) => ({ id: newId(), post_id: ids[i]!, position, url: m.url, alt_text: m.altText ?? null, type: mediaTypeOfUrl(m.url) })),
   );
   const ranges = posts.flatMap(({ post }, i) => post.spoilerRanges.map((r, position) => ({ post_id: ids[i]!, position, offset: r.offset, length: r.length })));
-  for (const chunk of inChunks(media, 8_000)) await trx.insertInto('media').values(chunk).execute();
-  for (const chunk of inChunks(ranges, 10_000)) await trx.insertInto('spoiler_ranges').values(chunk).execute();
-  return ids;
+  return { media, ranges };
+}
+
+/** Past this many posts, threads and their posts are inserted table by table (insertPostsOfThreads). */
+const ONE_STATEMENT_MAX_POSTS = 100;
+
+/**
+ * Inserts threads with their posts, media and spoiler ranges in one statement (data-modifying
+ * CTEs: one round trip, atomic without a transaction) when they are few, else table by table.
+ * `insertThreads` is the table-by-table insert of the thread rows.
+ */
+export async function insertThreadsWithPosts(
+  trx: DbOrTrx,
+  threads: Array<Insertable<ThreadsTable>>,
+  posts: Array<{ threadId: string; order: number; post: PostWrite }>,
+  now: Date,
+  insertThreads: () => Promise<void>,
+): Promise<void> {
+  if (posts.length > ONE_STATEMENT_MAX_POSTS || threads.length > ONE_STATEMENT_MAX_POSTS || posts.length === 0) {
+    await insertThreads();
+    await insertPostsOfThreads(trx, posts, now);
+    return;
+  }
+  const ids = posts.map(() => newId(now.getTime()));
+  const { media, ranges } = partRows(posts, ids);
+  // biome-ignore lint/suspicious/noExplicitAny: each optional CTE adds a name to the builder's type; none is read.
+  let statement: QueryCreator<any> = trx
+    .with('new_threads', (db) => db.insertInto('threads').values(threads))
+    .with('new_posts', (db) => db.insertInto('posts').values(postRows(posts, ids, now, 'READY')));
+  if (media.length) statement = statement.with('new_media', (db) => db.insertInto('media').values(media));
+  if (ranges.length) statement = statement.with('new_ranges', (db) => db.insertInto('spoiler_ranges').values(ranges));
+  // PostgreSQL runs every data-modifying CTE once, read or not; the outer query only completes the statement.
+  await statement.selectNoFrom(sql<number>`1`.as('done')).execute();
 }
 
 export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaWrite[]): Promise<void> {

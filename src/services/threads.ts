@@ -10,7 +10,7 @@ import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { lockFollowUpsOf } from '../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../repos/idempotency.js';
-import { countPosts, insertPostsOfThreads, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
+import { countPosts, insertThreadsWithPosts, listPosts, resetUnpublishedPosts } from '../repos/posts.js';
 import { findProviderWithSettings } from '../repos/providers.js';
 import { setThreadRepeat } from '../repos/series.js';
 import * as threadsRepo from '../repos/threads.js';
@@ -70,6 +70,13 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   const checked = await checkCreateBody(ctx, account, input, target, reach, now, faults);
   faults.throwIfAny();
 
+  // Without a key to claim, tags or a queue to take a time from, the thread is one statement:
+  // atomic on its own, so no transaction (two round trips fewer).
+  if (!idempotencyKey && checked.tagNames.length === 0 && !input.queue) {
+    const [response] = await writeThreads(ctx.db, account, [checked], now);
+    if (response!.scheduledAt) ctx.scheduleSignal.ring();
+    return response!;
+  }
   const result = await ctx.db.transaction().execute(async (trx) => {
     if (idempotencyKey) {
       const replay = await claimIdempotency<CreateThreadResult>(trx, account.id, idempotencyKey, requestHash(input), now);
@@ -157,36 +164,30 @@ export async function writeThreads(
   }
   if (untilFaultsFound.length) throw new ValidationError(untilFaultsFound);
   const ids = threads.map(() => newId(now.getTime()));
-  await threadsRepo.insertThread(
-    trx,
-    threads.map(({ workspace, provider, plug, input, repostHours, repeat }, i) => ({
-      id: ids[i]!,
-      account_id: account.id,
-      team_id: workspace.teamId,
-      provider_id: provider.id,
-      status: 'READY' as const,
-      scheduled_at: scheduled[i]!,
-      auto_repost_delay_hours: repostHours,
-      auto_plug_text: plug.enabled ? plug.text : null,
-      auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
-      reply_control: input.replyControl ?? 'everyone',
-      quotes_disabled: input.quotesDisabled ?? false,
-      next_attempt_at: null,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      published_at: null,
-      // The first occurrence's id names its series.
-      ...(repeat && scheduled[i] ? repeatColumns(null, repeat, scheduled[i]!, account.timezone, ids[i]!) : {}),
-      created_at: now,
-      updated_at: now,
-    })),
-  );
-  await insertPostsOfThreads(
-    trx,
-    threads.flatMap(({ input }, i) => input.posts.map((post, order) => ({ threadId: ids[i]!, order, post: toPostWrite(post) }))),
-    now,
-  );
+  const threadRows = threads.map(({ workspace, provider, plug, input, repostHours, repeat }, i) => ({
+    id: ids[i]!,
+    account_id: account.id,
+    team_id: workspace.teamId,
+    provider_id: provider.id,
+    status: 'READY' as const,
+    scheduled_at: scheduled[i]!,
+    auto_repost_delay_hours: repostHours,
+    auto_plug_text: plug.enabled ? plug.text : null,
+    auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
+    reply_control: input.replyControl ?? 'everyone',
+    quotes_disabled: input.quotesDisabled ?? false,
+    next_attempt_at: null,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    published_at: null,
+    // The first occurrence's id names its series.
+    ...(repeat && scheduled[i] ? repeatColumns(null, repeat, scheduled[i]!, account.timezone, ids[i]!) : {}),
+    created_at: now,
+    updated_at: now,
+  }));
+  const posts = threads.flatMap(({ input }, i) => input.posts.map((post, order) => ({ threadId: ids[i]!, order, post: toPostWrite(post) })));
+  await insertThreadsWithPosts(trx, threadRows, posts, now, () => threadsRepo.insertThread(trx, threadRows));
   await writeNewThreadsTags(
     trx,
     threads.map((t, i) => ({ id: ids[i]!, workspace: t.workspace, names: t.tagNames })),
@@ -359,9 +360,26 @@ export async function listThreads(
   const to = readDateTime(query.to, account.timezone, 'to');
   if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
   if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
-  const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  const range = { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) };
-  if (query.include !== 'tags') return (await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
+  // Per caller: the membership check is part of what is kept (a membership change drops it).
+  const addressed = addressedWorkspace(account, query.teamId);
+  const key = [account.id, addressed.teamId ?? 'personal', from.getTime(), to.getTime(), query.providerId ?? '', query.include ?? ''].join('|');
+  return ctx.threadViews.list(
+    key,
+    () => readThreadList(ctx, account, query.teamId, { from, to, providerId: query.providerId }, query.include),
+    (list) => list.length,
+  );
+}
+
+async function readThreadList(
+  ctx: AppContext,
+  account: AccountRow,
+  teamId: string | undefined,
+  { from, to, providerId }: { from: Date; to: Date; providerId: string | undefined },
+  include: 'tags' | undefined,
+): Promise<ThreadView[]> {
+  const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const range = { from, to, ...(providerId !== undefined ? { providerId } : {}) };
+  if (include !== 'tags') return (await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
   // include=tags: the tags come in the same statement; sorted as Get Thread Tags sorts them.
   const aggregates = await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range, { withTags: true });
   return aggregates.map((a) => ({ ...threadView(a), tags: (a.tags ?? []).sort(byTagName).map(({ id, name, color }) => ({ id, name, color })) }));
@@ -372,15 +390,26 @@ export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: 
   return (await threadsRepo.listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
 }
 
+/**
+ * The thread as the database has it now, never the cache: for a write's own answer (on
+ * PostgreSQL this instance may not have heard of that write's NOTIFY yet).
+ */
 export async function getThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<ThreadView> {
-  return (await getVersionedThread(ctx, account, threadId)).thread;
+  const found = await readVersionedThread(ctx, account, threadId);
+  if (!found) throw new NotFoundError(`Thread ${threadId}`);
+  return found.thread;
 }
 
-/** The thread and its version (Get Thread's ETag), read in the same statement. */
-export async function getVersionedThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ thread: ThreadView; version: number }> {
+async function readVersionedThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ thread: ThreadView; version: number } | undefined> {
   const aggregate = await threadsRepo.findAccessibleThreadAggregate(ctx.db, threadId, account.id);
-  if (!aggregate) throw new NotFoundError(`Thread ${threadId}`);
-  return { thread: threadView(aggregate), version: aggregate.thread.version };
+  return aggregate && { thread: threadView(aggregate), version: aggregate.thread.version };
+}
+
+/** The thread and its version (Get Thread's ETag), read in the same statement, or kept (ctx.threadViews). */
+export async function getVersionedThread(ctx: AppContext, account: AccountRow, threadId: string): Promise<{ thread: ThreadView; version: number }> {
+  const found = await ctx.threadViews.thread(threadId, account.id, () => readVersionedThread(ctx, account, threadId));
+  if (!found) throw new NotFoundError(`Thread ${threadId}`);
+  return found;
 }
 
 export async function deleteThread(ctx: AppContext, account: AccountRow, threadId: string, ifMatch?: IfMatch) {

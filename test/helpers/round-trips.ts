@@ -93,3 +93,19 @@ export async function untilKeyCached(ctx: AppContext, key: string, request: () =
     { intervalMs: 50 },
   );
 }
+
+/**
+ * Repeats `read` (a Get Thread or List Posts) until its answer is kept by the thread view cache:
+ * on PostgreSQL the cache is used once the instance listens for thread changes, which starts at
+ * the first read. Known by a read that then costs no round trip.
+ */
+export async function untilThreadViewsListening(counter: RoundTripCounter, read: () => Promise<unknown>): Promise<void> {
+  await until(
+    'the thread view cache to be used (the instance listening for thread changes)',
+    async () => {
+      await read();
+      return (await counter.measure(read)).count === 0;
+    },
+    { intervalMs: 50 },
+  );
+}

@@ -5,6 +5,8 @@
  * - the per-account rate limit is exact across instances (the 61st request in a window is
  *   refused, whichever instance serves it);
  * - a key revoked through one instance is refused by the other at the next request;
+ * - thread views are kept by each instance and dropped when the database announces a change,
+ *   whoever made it (another instance, a worker, psql);
  * - threads created through both instances are published once each by two workers;
  * - with media in an S3 bucket (s3rver), an image uploaded through one instance is served by the
  *   other and published to Bluesky (a local PDS) by a worker, which reads it from the bucket.
@@ -278,6 +280,101 @@ test('two API instances and two workers on one PostgreSQL and one Redis', { skip
     assert.equal(image.alt, 'from S3');
     // Fitted to Bluesky's limits like any image (re-encoded, so its size is its own).
     assert.ok(image.image.size > 0 && image.image.size <= 1_000_000);
+  });
+
+  await t.test('thread views: B serves them from its cache, and a change through A, by a worker or by any writer is seen through B', async (t) => {
+    // An account of its own: the polls below count in its rate limit, not the others'.
+    const owner = `views-${Date.now()}@example.test`;
+    await cli(['user', 'create', '--email', owner, '--timezone', 'UTC'], { DATABASE_URL: dbUrl });
+    const { key: viewsKey } = await cli(['key', 'create', '--email', owner], { DATABASE_URL: dbUrl });
+    const network = fake.createAccount('views');
+    const viewsProvider = await cli(['provider', 'add', '--email', owner, '--kind', 'THREADS', '--access-token', network.accessToken], {
+      DATABASE_URL: dbUrl,
+      THREADS_API_URL: fake.url,
+    });
+    const as = (i: number, path: string, init: RequestInit = {}) => call(i, path, init, viewsKey);
+    const threadOn = async (i: number, threadId: string) => {
+      const res = await as(i, `/api/v1/posts/${threadId}`);
+      assert.equal(res.status, 200, await res.clone().text());
+      return { thread: (await res.json()).thread, etag: res.headers.get('etag') };
+    };
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    t.after(() => db.end());
+
+    const draft = await as(0, '/api/v1/posts', { method: 'POST', body: JSON.stringify({ providerId: viewsProvider.id, posts: [{ text: 'first words' }] }) });
+    assert.equal(draft.status, 201, await draft.clone().text());
+    const { threadId } = await draft.json();
+    const postId = (await threadOn(1, threadId)).thread.posts[0].id;
+
+    // B keeps what it read: a change made with the database's triggers off (no NOTIFY, as no
+    // Skein write ever is) stays unseen through B. Repeated until B listens (from its first read).
+    let silent = 0;
+    await waitFor(
+      'B to serve the thread from its cache',
+      async () => {
+        const before = (await threadOn(1, threadId)).thread.posts[0].content;
+        silent++;
+        await db.query('BEGIN');
+        await db.query(`SET LOCAL session_replication_role = replica`);
+        await db.query('UPDATE posts SET content = $1 WHERE id = $2', [`silent ${silent}`, postId]);
+        await db.query('COMMIT');
+        return (await threadOn(1, threadId)).thread.posts[0].content === before;
+      },
+      60_000,
+      500,
+    );
+    const cached = await threadOn(1, threadId);
+
+    // An edit through A: B shows it (and its new ETag) as soon as the NOTIFY reaches B.
+    const edited = await as(0, `/api/v1/posts/${threadId}/posts/${postId}`, { method: 'PATCH', body: JSON.stringify({ content: 'edited on A' }) });
+    assert.equal(edited.status, 200, await edited.clone().text());
+    const seen = await waitFor(
+      'B to show the edit made through A',
+      async () => {
+        const view = await threadOn(1, threadId);
+        return view.thread.posts[0].content === 'edited on A' && view;
+      },
+      30_000,
+      50,
+    );
+    assert.notEqual(seen.etag, cached.etag);
+
+    // Any other writer (psql here; the CLI or a migration alike): the database announces it.
+    await db.query('UPDATE posts SET content = $1 WHERE id = $2', ['written by psql', postId]);
+    await waitFor('B to show the write made with psql', async () => (await threadOn(1, threadId)).thread.posts[0].content === 'written by psql', 30_000, 50);
+
+    // List Posts through B: a thread created through A in the range appears.
+    const day = '2031-03-04';
+    const list = async () => (await (await as(1, `/api/v1/posts?from=${day}T00:00:00&to=${day}T23:59:59`)).json()).count as number;
+    const schedule = async (time: string) => {
+      const res = await as(0, '/api/v1/posts', {
+        method: 'POST',
+        body: JSON.stringify({ providerId: viewsProvider.id, scheduleAt: `${day}T${time}`, posts: [{ text: `at ${time}` }] }),
+      });
+      assert.equal(res.status, 201, await res.clone().text());
+    };
+    await schedule('09:00:00');
+    assert.equal(await list(), 1);
+    assert.equal(await list(), 1);
+    await schedule('10:00:00');
+    await waitFor('B to list the thread created through A', async () => (await list()) === 2, 30_000, 50);
+
+    // A worker publishes a thread B has read while it waited: B shows it published.
+    const due = await as(0, '/api/v1/posts', {
+      method: 'POST',
+      body: JSON.stringify({ providerId: viewsProvider.id, scheduleAt: new Date().toISOString(), posts: [{ text: 'published while cached' }] }),
+    });
+    assert.equal(due.status, 201, await due.clone().text());
+    const dueId = (await due.json()).threadId;
+    await threadOn(1, dueId);
+    await waitFor(
+      'the worker to publish the thread',
+      async () => (await db.query('SELECT status FROM threads WHERE id = $1', [dueId])).rows[0]?.status === 'PUBLISHED',
+      180_000,
+      200,
+    );
+    await waitFor('B to show the thread published', async () => (await threadOn(1, dueId)).thread.status === 'PUBLISHED', 30_000, 50);
   });
 
   await t.test('the per-account limit is exact across instances: the 61st request in a window is refused', async () => {

@@ -1,0 +1,135 @@
+/**
+ * Tells this instance which threads changed anywhere. The database announces every change itself
+ * (migration 0021: statement triggers NOTIFY `skein_threads` at commit), so every writer is heard:
+ * this instance, another one, a worker, the CLI. On PGlite the notification reaches this process
+ * before the committing query resolves; on PostgreSQL a LISTEN connection hears it.
+ */
+export interface ThreadChangeSignal {
+  /** Whether this instance hears every change now (else its cache must not be used). */
+  listening(): boolean;
+  /** Resolves once changes that have already reached this process are heard. */
+  settle(): Promise<void>;
+  /** `onChange(ids)` at every change heard (null: any thread may have changed), and when listening stops or starts. */
+  start(onChange: (threadIds: string[] | null) => void): void;
+  close(): Promise<void>;
+}
+
+/** The channel's payload: comma-separated thread ids, or `*` for "any thread". */
+export function changedThreadIds(payload: string): string[] | null {
+  return payload === '*' || payload === '' ? null : payload.split(',');
+}
+
+/** At most this many threads' views are kept (least recently used first out). */
+const MAX_THREADS = 5_000;
+/** At most this many threads in all the kept List Posts answers together. */
+const MAX_LISTED_THREADS = 20_000;
+
+interface Listed<T> {
+  value: T;
+  size: number;
+}
+
+/**
+ * Get Thread's and List Posts' answers, kept until the database says a thread changed
+ * (docs/decisions.md "Thread view cache"). A thread's view is kept per account that read it (the
+ * access check is part of the read), a List Posts answer per workspace and range; any change
+ * drops every List Posts answer (a new or moved thread may enter any range).
+ *
+ * Correctness: a read that raced with a change is not kept (`generation` moves at every change
+ * heard), and an instance that cannot hear changes reads the database. A write this process makes
+ * is heard as it commits, before its caller goes on: on PGlite its notification arrives before the
+ * committing query resolves; on PostgreSQL the driver calls `changedHere` at the commit
+ * (DbHandle.onCommitted), before the NOTIFY comes back. So a client's read after its write, on
+ * the instance that made it, is never older than the write; on another instance it is at most
+ * as old as the NOTIFY's way there.
+ */
+export class ThreadViewCache<View, List> {
+  /** Thread id → (account id → view): Map order is the LRU order. */
+  readonly #threads = new Map<string, Map<string, View>>();
+  readonly #lists = new Map<string, Listed<List>>();
+  #listedThreads = 0;
+  #generation = 0;
+
+  constructor(
+    private readonly signal: ThreadChangeSignal,
+    private readonly limits = { threads: MAX_THREADS, listedThreads: MAX_LISTED_THREADS },
+  ) {
+    signal.start((ids) => this.#changed(ids));
+  }
+
+  /** The thread's view as `accountId` may see it: kept, or `load`ed (undefined: not found, not kept). */
+  async thread(threadId: string, accountId: string, load: () => Promise<View | undefined>): Promise<View | undefined> {
+    await this.signal.settle();
+    if (!this.signal.listening()) return load();
+    const views = this.#threads.get(threadId);
+    const kept = views?.get(accountId);
+    if (kept !== undefined) {
+      this.#touch(this.#threads, threadId, views!);
+      return kept;
+    }
+    const generation = this.#generation;
+    const view = await load();
+    if (view !== undefined && generation === this.#generation) this.#keepThread(threadId, accountId, view);
+    return view;
+  }
+
+  /** A List Posts answer for `key` (the workspace, range and options); `sizeOf` counts its threads. */
+  async list(key: string, load: () => Promise<List>, sizeOf: (list: List) => number): Promise<List> {
+    await this.signal.settle();
+    if (!this.signal.listening()) return load();
+    const kept = this.#lists.get(key);
+    if (kept) {
+      this.#touch(this.#lists, key, kept);
+      return kept.value;
+    }
+    const generation = this.#generation;
+    const value = await load();
+    if (generation === this.#generation) this.#keepList(key, value, sizeOf(value));
+    return value;
+  }
+
+  /** A write by this process committed (which threads is not known here): everything kept may be older. */
+  changedHere(): void {
+    this.#changed(null);
+  }
+
+  close(): Promise<void> {
+    return this.signal.close();
+  }
+
+  #changed(threadIds: string[] | null): void {
+    this.#generation++;
+    this.#lists.clear();
+    this.#listedThreads = 0;
+    if (threadIds === null) this.#threads.clear();
+    else for (const id of threadIds) this.#threads.delete(id);
+  }
+
+  #touch<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+  }
+
+  #keepThread(threadId: string, accountId: string, view: View): void {
+    const views = this.#threads.get(threadId) ?? new Map<string, View>();
+    views.set(accountId, view);
+    this.#touch(this.#threads, threadId, views);
+    while (this.#threads.size > this.limits.threads) this.#threads.delete(this.#threads.keys().next().value!);
+  }
+
+  #keepList(key: string, value: List, size: number): void {
+    const replaced = this.#lists.get(key);
+    if (replaced) {
+      this.#lists.delete(key);
+      this.#listedThreads -= replaced.size;
+    }
+    if (size > this.limits.listedThreads) return;
+    this.#lists.set(key, { value, size });
+    this.#listedThreads += size;
+    for (const [oldest, listed] of this.#lists) {
+      if (this.#listedThreads <= this.limits.listedThreads) break;
+      this.#lists.delete(oldest);
+      this.#listedThreads -= listed.size;
+    }
+  }
+}

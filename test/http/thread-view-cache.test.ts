@@ -1,0 +1,102 @@
+/**
+ * The thread view cache against every table a thread's view is made of: a write to any of them,
+ * by whatever code (here plain SQL, as a worker, an import or psql would write), is seen by the
+ * next Get Thread and List Posts. On PGlite that is the database's own announcement (migration
+ * 0021's triggers, heard in process); on PostgreSQL this process's commit empties the cache too.
+ * Each read first comes from the cache (no round trip), so a missing trigger fails here.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { describeEachDb } from '../helpers/context.js';
+import { RoundTripCounter, untilKeyCached, untilThreadViewsListening } from '../helpers/round-trips.js';
+import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
+
+const counter = new RoundTripCounter();
+
+describeEachDb(
+  'thread view cache',
+  (env) => {
+    test('a write to any table of the view is seen by the next Get Thread and List Posts', async () => {
+      const { app, ctx } = env();
+      const owner = await createUser(ctx);
+      const member = await createUser(ctx);
+      const team = await createTeamWith(ctx, owner.account, [member.account]);
+      const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
+      const created = await member.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: {
+          providerId: provider.id,
+          teamId: team.id,
+          scheduleAt: '2030-05-06T09:00:00',
+          tags: ['launch'],
+          posts: [{ text: 'one', media: [{ url: 'https://img.example/1.png', altText: 'before' }] }, { text: 'two' }],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { threadId } = created.json();
+      const get = () => member.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
+      const list = () =>
+        member.call(app, { method: 'GET', url: `/api/v1/posts?teamId=${team.id}&from=2030-05-06T00:00:00&to=2030-05-06T23:59:59&include=tags` });
+      await untilKeyCached(ctx, member.key, get);
+      await untilThreadViewsListening(counter, get);
+      await untilThreadViewsListening(counter, list);
+
+      /** `write` (SQL, outside any request), then both reads: each shows what `seen` checks. */
+      const after = async (what: string, write: string, seen: (thread: any, listed: any) => void) => {
+        await sql.raw(write.replaceAll(':thread', `'${threadId}'`)).execute(ctx.db);
+        const [got, listedRes] = [await get(), await list()];
+        assert.equal(got.statusCode, 200, `${what}: ${got.body}`);
+        assert.equal(listedRes.statusCode, 200, `${what}: ${listedRes.body}`);
+        const thread = got.json().thread;
+        const listed = listedRes.json().threads[0];
+        seen(thread, listed);
+        // Kept again: the next reads cost nothing.
+        assert.equal((await counter.measure(async () => Promise.all([get(), list()]))).count, 0, what);
+      };
+      await after('thread', `UPDATE threads SET reply_control = 'mentioned' WHERE id = :thread`, (t, l) => {
+        assert.equal(t.replyControl, 'mentioned');
+        assert.equal(l.replyControl, 'mentioned');
+      });
+      await after('post', `UPDATE posts SET content = 'one, edited' WHERE thread_id = :thread AND post_order = 0`, (t, l) => {
+        assert.equal(t.posts[0].content, 'one, edited');
+        assert.equal(l.posts[0].content, 'one, edited');
+      });
+      await after('publishing progress', `UPDATE posts SET permalink = 'https://threads.example/p/2' WHERE thread_id = :thread AND post_order = 1`, (t) => {
+        assert.equal(t.posts[1].permaLink, 'https://threads.example/p/2');
+      });
+      await after('media', `UPDATE media SET alt_text = 'after' WHERE post_id IN (SELECT id FROM posts WHERE thread_id = :thread)`, (t, l) => {
+        assert.equal(t.posts[0].postMedia[0].altText, 'after');
+        assert.equal(l.posts[0].postMedia[0].altText, 'after');
+      });
+      await after(
+        'spoiler ranges',
+        `INSERT INTO spoiler_ranges (post_id, position, "offset", length) SELECT id, 0, 0, 3 FROM posts WHERE thread_id = :thread AND post_order = 1`,
+        (t) => assert.deepEqual(t.posts[1].spoilerRanges, [{ offset: 0, length: 3 }]),
+      );
+      await after('tag renamed', `UPDATE tags SET name = 'relaunch' WHERE name = 'launch'`, (_t, l) => {
+        assert.deepEqual(
+          l.tags.map((tag: { name: string }) => tag.name),
+          ['relaunch'],
+        );
+      });
+      await after('tag unlinked', `DELETE FROM thread_tags WHERE thread_id = :thread`, (_t, l) => assert.deepEqual(l.tags, []));
+      await after('provider', `UPDATE providers SET provider_user_id = 'moved' WHERE id = '${provider.id}'`, (t, l) => {
+        assert.equal(t.providerUserId, 'moved');
+        assert.equal(l.providerUserId, 'moved');
+      });
+
+      // A membership ended: the former member's kept answers are not served any more.
+      await sql`DELETE FROM memberships WHERE account_id = ${member.account.id}`.execute(ctx.db);
+      assert.equal((await get()).statusCode, 404);
+      assert.equal((await list()).statusCode, 404);
+      // The thread deleted: not found for its owner either.
+      const ownerGet = () => owner.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
+      assert.equal((await ownerGet()).statusCode, 200);
+      await sql`DELETE FROM threads WHERE id = ${threadId}`.execute(ctx.db);
+      assert.equal((await ownerGet()).statusCode, 404);
+    });
+  },
+  { countRoundTrips: counter },
+);
