@@ -88,8 +88,8 @@ export class PublisherLoop {
     const lastServed = new Map<string, number>();
     let claimedTotal = 0;
     let claimFailure: { err: unknown } | null = null;
-    // A claim costs the database an index probe per provider with due threads (milliseconds with
-    // hundreds of accounts), so freed slots are refilled a quarter of the slots at a time, not
+    // A claim is a round trip and a statement that reads the due backlog's head (see
+    // repos/thread-queue.ts), so freed slots are refilled a quarter of the slots at a time, not
     // one claim per finished thread; an idle worker claims at once.
     const refillAt = Math.max(1, Math.floor(concurrency / 4));
     for (;;) {
