@@ -1,12 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ThreadRow } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
 import { cte } from './cte.js';
 import { followUpsDue } from './follow-ups.js';
 import { type FollowUpJobsPlan, followUpJobs } from './jobs.js';
+import { type PublishedPostRef, postPublished } from './posts.js';
 import { claimDue, isDue, type Lease, leasedQueue, leaseHeld } from './queue/leased-queue.js';
 import { THREADS } from './queue/tables.js';
 import type { DbOrTrx } from './types.js';
-import { changeWithEvent, changeWithEventRows, errorJson } from './webhook-outbox.js';
+import { changeWithEvent, changeWithEventRows, errorJson, eventWrites } from './webhook-outbox.js';
 
 /**
  * The publisher's queue of threads (the thread row is the job of publishing its posts): the
@@ -167,8 +169,23 @@ const LEASE_ENDED = { locked_by: null, locked_until: null, next_attempt_at: null
  * jobs are enqueued (`jobs`, see jobs.ts followUpJobs) and its follow-up replies get their due
  * time (follow-ups.ts followUpsDue): they exist, and are due, if and only if the thread is
  * PUBLISHED, whatever crashes; one round trip, no transaction. Undefined when the lease was not held.
+ *
+ * With `lastPost`, the same statement first marks that post (the thread's last) PUBLISHED with
+ * its network reference and its `post.published` event (posts.ts postPublished), whether or not
+ * the lease is still held: a post that went out is recorded as such by whoever learnt it. One
+ * snapshot serves the whole statement, so what reads the posts (the first post's time for the
+ * jobs, the last post's for the follow-ups) counts a post not yet published there as published now.
  */
-export async function completeThread(db: DbOrTrx, id: string, workerId: string, now: Date, jobs: FollowUpJobsPlan): Promise<ThreadRow | undefined> {
+export async function completeThread(
+  db: DbOrTrx,
+  id: string,
+  workerId: string,
+  now: Date,
+  jobs: FollowUpJobsPlan,
+  lastPost?: { id: string; ref: PublishedPostRef },
+): Promise<ThreadRow | undefined> {
+  // The post's event is made first: its id sorts before the thread's, as when written apart.
+  const postEventId = lastPost ? newId(now.getTime()) : null;
   const completed = db
     .updateTable('threads')
     .set((eb) => ({
@@ -193,8 +210,11 @@ export async function completeThread(db: DbOrTrx, id: string, workerId: string, 
     )
     .returning(threadEventData());
   const [row] = await changeWithEventRows<CompletedThread>(db, 'thread.published', completed, now, (thread) => [
+    ...(lastPost && postEventId
+      ? [cte('post_published', postPublished(lastPost.id, lastPost.ref, now)), ...eventWrites('post.published', 'post_published', postEventId, now, 'post_')]
+      : []),
     followUpJobs(thread, jobs, now),
-    followUpsDue(thread, now),
+    followUpsDue(thread, now, lastPost !== undefined),
   ]);
   if (!row) return undefined;
   const { first_post_published_at: _first, data: _event, ...thread } = row;

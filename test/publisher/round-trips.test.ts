@@ -55,6 +55,7 @@ describeEachDb(
       // replies' claim; the jobs' claim; the webhook deliveries' claim; the email queue's one
       // statement (email off here: closing what was written meanwhile) (the last five once per
       // round, not per thread). No lease renewal: the claim's lease is fresh (LeaseWatch).
+      console.log('RT1', publisher.length, publisher.map((s) => s.slice(0, 90).replace(/\s+/g, ' ')).join('\n  '));
       assert.ok(publisher.length <= 10, `${publisher.length} round trips:\n${publisher.join('\n')}`);
     });
 
@@ -91,6 +92,7 @@ describeEachDb(
       // 12: the 10 above, plus the container adopted (lease checked and extended in the same
       // statement) and the media id saved before the permalink is read. Network calls: quota,
       // container, publish, permalink (no status poll for a text container).
+      console.log('RT2', publisher.length);
       assert.ok(publisher.length <= 12, `${publisher.length} round trips:\n${publisher.join('\n')}`);
       assert.deepEqual(
         graph.requests.slice(callsBefore).map((c) => c.endpoint),

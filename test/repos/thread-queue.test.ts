@@ -85,7 +85,10 @@ describeEachDb('the thread queue', (env) => {
     await insertThread(ctx, busy[0]!, { scheduledAt: at(-2 * MINUTE) });
     const b = await insertThread(ctx, quiet, { scheduledAt: at(-MINUTE) });
     const wide = { perAccount: 1, lastServed: new Map<string, number>(), window: 100 };
-    assert.deepEqual((await threadQueue.claim(ctx.db, lease('w1'), 3, wide)).rows.map((r) => r.id), [a, b]);
+    assert.deepEqual(
+      (await threadQueue.claim(ctx.db, lease('w1'), 3, wide)).rows.map((r) => r.id),
+      [a, b],
+    );
   });
 
   test('completing: PUBLISHED with its follow-up jobs and follow-up replies’ due time in one statement; refused without the lease', async () => {
