@@ -229,7 +229,7 @@ async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, w
 }
 
 /** CPU time of one run, in ms (user + system, clock ticks of /proc/PID/stat). */
-export interface RunCpu {
+interface RunCpu {
   /** The `skein worker` processes, summed. */
   workersMs: number;
   /**
