@@ -19,9 +19,10 @@ import { pickLoadTool } from './load.js';
 import { runMediaUpload } from './media.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
-import { render, targets, toJson } from './report.js';
+import { publisherTargets, render, renderPublisher, targets, toJson } from './report.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'string' } }, strict: true });
+const { values } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'string' }, only: { type: 'string' } }, strict: true });
+if (values.only !== undefined && values.only !== 'publisher') throw new Error(`--only: publisher is the one part that runs alone (got ${values.only})`);
 const quick = values.quick === true;
 const started = performance.now();
 const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
@@ -84,6 +85,18 @@ const meta = {
   publisherLatencyMs: publisher.latencyMs,
 };
 log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
+
+if (values.only === 'publisher') {
+  // The publisher row alone (no API rows, no targets on them): what its own work needs measured.
+  const runs = await runPublisher(publisher);
+  const list = publisherTargets(runs);
+  const verdict = (name: string) => list.find((t) => t.name === name);
+  process.stdout.write(
+    `${[`Skein bench, publisher only (${meta.mode}) — ${meta.date}, ${meta.cpus} CPUs, load average ${meta.loadAverage} at start`, ...renderPublisher(runs, meta, verdict)].join('\n')}\n`,
+  );
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ meta, publisher: runs }, null, 2)}\n`);
+  process.exit(0);
+}
 
 try {
   const ceiling = await runHello(load);

@@ -1,10 +1,14 @@
 /**
  * The publisher row: N one-post threads fall due within `spreadMs` and `skein worker` processes
- * on PostgreSQL publish them to the fake Threads Graph API, which answers each call after 50 ms.
- * Lateness (published_at − scheduled_at) is read from the database afterwards.
+ * on PostgreSQL publish them to the fake Threads Graph API, which answers each call after 50 ms
+ * and runs in a process of its own (bench/graph-api-process.ts). Lateness (published_at −
+ * scheduled_at) is read from the database afterwards; CPU time from /proc/PID/stat of the
+ * workers, of the fake, and of the bench database's PostgreSQL backends.
  */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { median } from './load.js';
 import {
   apiClient,
@@ -49,7 +53,10 @@ export interface PublisherRun {
   failed: number;
   /** Over all threads; one not published by the end counts as late until the end (a lower bound). */
   p50LatenessMs: number;
+  p95LatenessMs: number;
   p99LatenessMs: number;
+  /** CPU time (user + system) from the workers' start to the run's end, in ms: see RunCpu. */
+  cpu: RunCpu;
   /** First due time → last thread published (or the end of the run when some were not). */
   totalMs: number;
   threadsPerSecond: number;
@@ -57,14 +64,9 @@ export interface PublisherRun {
 }
 
 export async function runPublisher(options: PublisherOptions): Promise<PublisherRun[]> {
-  let clockOffsetMs = 0;
   // The fake's clock moves a day ahead between runs, so every run starts with fresh 24 h quotas.
   // The provider rows share one network account (see below), so its 24 h quota is raised to fit a run.
-  const fake = await FakeGraphApi.start({
-    latencyMs: options.latencyMs,
-    clock: { now: () => new Date(Date.now() + clockOffsetMs) },
-    postQuota: options.threads * 2,
-  });
+  const fake = await GraphApiProcess.start({ latencyMs: options.latencyMs, postQuota: options.threads * 2 });
   const db = await createDatabase('publisher');
   const dir = tempDir('publisher');
   const port = await freePort();
@@ -82,7 +84,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     // process per account would take minutes for 500). The copies share the fake's one network
     // account and its token; Skein schedules, bounds and counts each provider row on its own.
     options.log(`publisher: ${accounts} Threads accounts (skein provider add, then copies of its row)`);
-    const account = fake.createAccount('bench');
+    const account = await fake.createAccount('bench');
     const template = await skeinCli(['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', account.accessToken], env);
     await client.connect();
     const copies = await client.query<{ id: string }>(
@@ -99,10 +101,16 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
 
     const runs: PublisherRun[] = [];
     for (const [round, count] of options.workerCounts.entries()) {
-      if (round > 0) clockOffsetMs += DAY_MS + 3600_000;
+      if (round > 0) await fake.advance(DAY_MS + 3600_000);
       const ids = await threadsForRound(client, api, providerIds, options, round, count);
       for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', { ...env, LOG_LEVEL: 'info' }));
       await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));
+      const cpu = new CpuMeter(
+        client,
+        workers.map((w) => w.pid),
+        fake.pid,
+      );
+      await cpu.start();
       // The due times are set in one statement once the workers are up: spread evenly from t0.
       const t0 = new Date(Date.now() + 3000);
       await client.query(
@@ -121,15 +129,17 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
           [t0, t1],
         );
         done = Number(rows[0]!.n);
+        await cpu.sample();
         if (done >= options.threads) break;
       }
       const stoppedAt = new Date();
+      const used = await cpu.end();
       await Promise.all(workers.map((w) => w.stop()));
       workers.length = 0;
-      runs.push(await measure(client, t0, t1, stoppedAt, count, options.threads));
+      runs.push({ ...(await measure(client, t0, t1, stoppedAt, count, options.threads)), cpu: used });
       const last = runs[runs.length - 1]!;
       options.log(
-        `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s`,
+        `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s; CPU ms workers ${used.workersMs}, PostgreSQL ${used.postgresMs}, fake ${used.fakeMs}`,
       );
       // Threads left over must not be published by the next round's workers.
       await client.query(
@@ -189,7 +199,7 @@ async function threadsForRound(
   return ids.slice(0, options.threads);
 }
 
-async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<PublisherRun> {
+async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<Omit<PublisherRun, 'cpu'>> {
   const { rows } = await client.query<{ status: string; late_ms: number; published_ms: string | null }>(
     `SELECT status,
             EXTRACT(EPOCH FROM (coalesce(published_at, $3) - scheduled_at)) * 1000 AS late_ms,
@@ -210,9 +220,135 @@ async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, w
     published: published.length,
     failed,
     p50LatenessMs: late.length ? median(late) : 0,
+    p95LatenessMs: pct(0.95),
     p99LatenessMs: pct(0.99),
     totalMs,
     threadsPerSecond: published.length / (totalMs / 1000),
     complete,
   };
+}
+
+/** CPU time of one run, in ms (user + system, clock ticks of /proc/PID/stat). */
+interface RunCpu {
+  /** The `skein worker` processes, summed. */
+  workersMs: number;
+  /**
+   * The bench database's PostgreSQL backends (pg_stat_activity.datname), summed: the workers'
+   * connections, and the idle seeding server's; not the bench's own polling connection. A
+   * backend that exits during the run counts up to its last sample (every 500 ms).
+   */
+  postgresMs: number;
+  /** The fake Graph API's process. */
+  fakeMs: number;
+}
+
+const TICK_MS = 10; // getconf CLK_TCK: 100 on Linux
+
+/** utime + stime of a process in ms, null once it is gone. */
+function cpuMs(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces, so split after its closing paren).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads CPU time at the start of a run, during it and at its end: the workers and the fake by
+ * pid, the database's backends by pid from pg_stat_activity (a backend first seen after the
+ * start counts from its birth). PostgreSQL must run on this machine (its /proc).
+ */
+class CpuMeter {
+  readonly #base = new Map<number, number>();
+  readonly #last = new Map<number, number>();
+  #ownBackend = 0;
+
+  constructor(
+    private readonly client: pg.Client,
+    private readonly workerPids: number[],
+    private readonly fakePid: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.#ownBackend = (await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    for (const pid of [...this.workerPids, this.fakePid, ...(await this.#backends())]) this.#base.set(pid, cpuMs(pid) ?? 0);
+  }
+
+  async sample(): Promise<void> {
+    for (const pid of [...this.workerPids, this.fakePid, ...(await this.#backends())]) {
+      const now = cpuMs(pid);
+      if (now !== null) this.#last.set(pid, now);
+    }
+  }
+
+  async end(): Promise<RunCpu> {
+    const backends = new Set(await this.#backends());
+    await this.sample();
+    for (const pid of this.#last.keys()) if (!this.workerPids.includes(pid) && pid !== this.fakePid) backends.add(pid);
+    const used = (pid: number) => Math.max(0, (this.#last.get(pid) ?? 0) - (this.#base.get(pid) ?? 0));
+    const sum = (pids: Iterable<number>) => [...pids].reduce((total, pid) => total + used(pid), 0);
+    return { workersMs: sum(this.workerPids), postgresMs: sum(backends), fakeMs: used(this.fakePid) };
+  }
+
+  async #backends(): Promise<number[]> {
+    const { rows } = await this.client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> $1', [
+      this.#ownBackend,
+    ]);
+    return rows.map((r) => r.pid);
+  }
+}
+
+/** The fake Graph API in its own process (bench/graph-api-process.ts), driven over IPC. */
+class GraphApiProcess {
+  #nextId = 0;
+  readonly #waiting = new Map<number, (result: unknown) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    child.on('message', (message: { id: number; result: unknown }) => {
+      this.#waiting.get(message.id)?.(message.result);
+      this.#waiting.delete(message.id);
+    });
+  }
+
+  static async start(options: { latencyMs: number; postQuota: number }): Promise<GraphApiProcess> {
+    const script = fileURLToPath(new URL('./graph-api-process.ts', import.meta.url));
+    const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once('message', (message: { url: string }) => resolve(message.url));
+      child.once('exit', (code) => reject(new Error(`the fake Graph API process exited (${code}) before it listened`)));
+    });
+    return new GraphApiProcess(child, url);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  createAccount(name: string): Promise<{ userId: string; accessToken: string }> {
+    return this.#ask({ op: 'account', name }) as Promise<{ userId: string; accessToken: string }>;
+  }
+
+  async advance(ms: number): Promise<void> {
+    await this.#ask({ op: 'advance', ms });
+  }
+
+  #ask(request: Record<string, unknown>): Promise<unknown> {
+    const id = ++this.#nextId;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.child.send({ id, ...request });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.disconnect();
+    await exited;
+  }
 }

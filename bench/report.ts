@@ -32,6 +32,35 @@ const OF_POSTGRES: Partial<Record<Route, number>> = { getThread: 0.45, listPosts
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const pass = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS');
 
+/** The publisher's targets (issues 9 and 26). */
+export function publisherTargets(runs: PublisherRun[]): Target[] {
+  const out: Target[] = [];
+  const byWorkers = (n: number) => runs.find((p) => p.workers === n);
+  for (const n of [2, 4]) {
+    const run = byWorkers(n);
+    if (!run) continue;
+    const s = run.p99LatenessMs / 1000;
+    out.push({
+      name: `Publisher p99 lateness, ${n} workers, ${run.threads.toLocaleString('en-US')} threads`,
+      figure: `${run.complete ? '' : '≥ '}${s.toFixed(2)} s`,
+      target: '< 5 s',
+      result: pass(run.complete && s < 5),
+    });
+  }
+  const one = byWorkers(1);
+  const two = byWorkers(2);
+  if (one && two) {
+    const ratio = two.threadsPerSecond / one.threadsPerSecond;
+    out.push({ name: 'Publisher throughput, 2 workers over 1', figure: `${ratio.toFixed(2)}×`, target: '≥ 1.70×', result: pass(ratio >= 1.7) });
+  }
+  const cpuRun = byWorkers(2);
+  if (cpuRun?.published) {
+    const ms = cpuRun.cpu.workersMs / cpuRun.published;
+    out.push({ name: 'Publisher CPU per published thread, workers summed, 2 workers', figure: `${ms.toFixed(2)} ms`, target: '≤ 3 ms', result: pass(ms <= 3) });
+  }
+  return out;
+}
+
 export function targets(r: Results): Target[] {
   const out: Target[] = [];
   const pgRows = r.api.postgres.rows;
@@ -47,23 +76,7 @@ export function targets(r: Results): Target[] {
     const ratio = r.api.pglite.rows[route].rps / pgRows[route].rps;
     out.push({ name: `${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`, figure: pct(ratio), target: `≥ ${pct(want)}`, result: pass(ratio >= want) });
   }
-  const byWorkers = (n: number) => r.publisher.find((p) => p.workers === n);
-  const four = byWorkers(4);
-  if (four) {
-    const s = four.p99LatenessMs / 1000;
-    out.push({
-      name: `Publisher p99 lateness, 4 workers, ${four.threads.toLocaleString('en-US')} threads`,
-      figure: `${four.complete ? '' : '≥ '}${s.toFixed(2)} s`,
-      target: '< 5 s',
-      result: pass(four.complete && s < 5),
-    });
-  }
-  const one = byWorkers(1);
-  const two = byWorkers(2);
-  if (one && two) {
-    const ratio = two.threadsPerSecond / one.threadsPerSecond;
-    out.push({ name: 'Publisher throughput, 2 workers over 1', figure: `${ratio.toFixed(2)}×`, target: '≥ 1.70×', result: pass(ratio >= 1.7) });
-  }
+  out.push(...publisherTargets(r.publisher));
   for (const [label, backend] of [
     ['PostgreSQL', 'postgres'],
     ['PGlite', 'pglite'],
@@ -132,6 +145,36 @@ function table(header: string[], rows: string[][]): string {
 
 const num = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** The publisher's lines of the table (also printed alone by `npm run bench -- --only publisher`). */
+export function renderPublisher(runs: PublisherRun[], m: Record<string, unknown>, verdict: (name: string) => Target | undefined): string[] {
+  const pubRows = runs.map((p) => {
+    const target = p.workers >= 2 ? verdict(`Publisher p99 lateness, ${p.workers} workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
+    const ge = p.complete ? '' : '≥ ';
+    const perThread = (ms: number) => (p.published ? num(ms / p.published, 2) : '');
+    return [
+      `${p.workers} worker${p.workers > 1 ? 's' : ''}`,
+      `${num(p.published)} / ${num(p.threads)}${p.failed ? ` (${p.failed} failed)` : ''}`,
+      `${ge}${num(p.p50LatenessMs / 1000, 2)}`,
+      `${ge}${num(p.p95LatenessMs / 1000, 2)}`,
+      `${ge}${num(p.p99LatenessMs / 1000, 2)}`,
+      `${p.complete ? '' : '> '}${num(p.totalMs / 1000, 1)}`,
+      num(p.threadsPerSecond, 1),
+      perThread(p.cpu.workersMs),
+      perThread(p.cpu.postgresMs),
+      perThread(p.cpu.fakeMs),
+      target ? `p99 ${target.target} ${target.result}` : '',
+    ];
+  });
+  return [
+    `Publisher: ${num(runs[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, fake Threads Graph API (its own process) answering each call after ${String(m.publisherLatencyMs)} ms, skein worker processes on PostgreSQL; a run stops ${String(m.publisherGraceS)} s after the last due time.`,
+    table(
+      ['workers', 'published', 'p50 late s', 'p95 late s', 'p99 late s', 'total s', 'threads/s', 'CPU ms/thread: workers', 'PostgreSQL', 'fake API', 'target'],
+      pubRows,
+    ),
+    "CPU: user + system time from /proc/PID/stat over the run (the worker processes summed; the bench database's PostgreSQL backends summed; the fake Graph API's own process), divided by the threads published.",
+  ];
+}
+
 export function render(r: Results, list: Target[]): string {
   const verdict = (name: string) => list.find((t) => t.name === name);
   const apiRows: string[][] = [
@@ -161,19 +204,6 @@ export function render(r: Results, list: Target[]): string {
       ]);
     }
   }
-  const pubRows = r.publisher.map((p) => {
-    const target = p.workers === 4 ? verdict(`Publisher p99 lateness, 4 workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
-    const ge = p.complete ? '' : '≥ ';
-    return [
-      `${p.workers} worker${p.workers > 1 ? 's' : ''}`,
-      `${num(p.published)} / ${num(p.threads)}${p.failed ? ` (${p.failed} failed)` : ''}`,
-      `${ge}${num(p.p50LatenessMs / 1000, 2)}`,
-      `${ge}${num(p.p99LatenessMs / 1000, 2)}`,
-      `${p.complete ? '' : '> '}${num(p.totalMs / 1000, 1)}`,
-      num(p.threadsPerSecond, 1),
-      target ? `p99 ${target.target} ${target.result}` : '',
-    ];
-  });
   const m = r.meta;
   const out = [
     `Skein bench (${m.mode}) — ${m.date}, ${m.cpus} CPUs, load average ${m.loadAverage} at start, Node ${m.node}`,
@@ -184,8 +214,7 @@ export function render(r: Results, list: Target[]): string {
     table(['API', 'database', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'of PostgreSQL', 'of bare', 'target'], apiRows),
     'bare: bench/bare-server.js, handlers doing only the database work of the row below them (no auth, limiter, validation or views); "of bare" is Skein\'s share of it.',
     '',
-    `Publisher: ${num(r.publisher[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, fake Threads Graph API answering each call after ${m.publisherLatencyMs} ms, skein worker processes on PostgreSQL; a run stops ${m.publisherGraceS} s after the last due time.`,
-    table(['workers', 'published', 'p50 late s', 'p99 late s', 'total s', 'threads/s', 'target'], pubRows),
+    ...renderPublisher(r.publisher, m, verdict),
     '',
     table(
       ['resources', 'PostgreSQL + Redis', 'PGlite', 'target'],

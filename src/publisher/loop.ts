@@ -4,6 +4,7 @@ import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Platforms } from '../platforms/platform.js';
 import { threadQueue } from '../repos/thread-queue.js';
+import { loadPublishWork, type PublishWork } from '../repos/threads.js';
 import { claimDue, claimerOf, nextDueAt, renewWorkerLeases } from './claim.js';
 import { runDueEmails } from './email.js';
 import { runDueFollowUps } from './follow-ups.js';
@@ -88,20 +89,27 @@ export class PublisherLoop {
     const lastServed = new Map<string, number>();
     let claimedTotal = 0;
     let claimFailure: { err: unknown } | null = null;
-    // A claim costs the database an index probe per provider with due threads (milliseconds with
-    // hundreds of accounts), so freed slots are refilled a quarter of the slots at a time, not
+    // A claim is a round trip and a statement that reads the due backlog's head (see
+    // repos/thread-queue.ts), so freed slots are refilled a quarter of the slots at a time, not
     // one claim per finished thread; an idle worker claims at once.
     const refillAt = Math.max(1, Math.floor(concurrency / 4));
+    // A claim that found fewer than it asked for drained what was due: the next one waits
+    // MIN_IDLE_MS (real time), so while the backlog is empty a worker does not claim again after
+    // every thread it finishes; the threads still in flight end the wait soon enough.
+    let drainedAt = Number.NEGATIVE_INFINITY;
     for (;;) {
       const free = Math.min(concurrency - inFlight.size, roundLimit - claimedTotal);
-      if (free > 0 && (free >= refillAt || inFlight.size === 0) && !claimFailure && !this.#stopping) {
+      const drainedJustNow = inFlight.size > 0 && performance.now() - drainedAt < MIN_IDLE_MS;
+      if (free > 0 && (free >= refillAt || inFlight.size === 0) && !drainedJustNow && !claimFailure && !this.#stopping) {
         try {
           const claimed = await claimDue(threadQueue, claimerOf(deps), free, { perAccount, lastServed });
+          if (claimed.length < free) drainedAt = performance.now();
+          const work = await this.#workOf(claimed);
           for (const thread of claimed) {
             lastServed.set(thread.provider_id, ++claimedTotal);
             inFlight.set(
               thread.id,
-              this.#publishThread(deps, thread).finally(() => inFlight.delete(thread.id)),
+              this.#publishThread(deps, thread, work.get(thread.id)).finally(() => inFlight.delete(thread.id)),
             );
           }
         } catch (err) {
@@ -116,10 +124,26 @@ export class PublisherLoop {
     return claimedTotal;
   }
 
-  /** One claimed thread; never rejects, so one thread's fault leaves the others running. */
-  async #publishThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+  /**
+   * The claimed threads' providers and posts, in one read for the whole claim. A thread it
+   * misses (deleted meanwhile), or all when the read failed, reads its own when it starts.
+   */
+  async #workOf(claimed: ThreadRow[]): Promise<Map<string, PublishWork>> {
     try {
-      await publishClaimedThread(deps, thread);
+      return await loadPublishWork(
+        this.ctx.db,
+        claimed.map((t) => t.id),
+      );
+    } catch (err) {
+      this.ctx.logger.warn({ err }, "reading the claimed threads' posts failed; each thread reads its own");
+      return new Map();
+    }
+  }
+
+  /** One claimed thread; never rejects, so one thread's fault leaves the others running. */
+  async #publishThread(deps: PublishDeps, thread: ThreadRow, work: PublishWork | undefined): Promise<void> {
+    try {
+      await publishClaimedThread(deps, thread, work);
     } catch (err) {
       // A database fault mid-thread: the lease runs out and the thread is claimed again.
       this.ctx.logger.error({ err, threadId: thread.id }, 'publishing a thread stopped on an unexpected error');

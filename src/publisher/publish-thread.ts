@@ -15,7 +15,7 @@ import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
 import { continueSeries } from '../repos/series.js';
 import * as threadQueueRepo from '../repos/thread-queue.js';
-import { loadThreadPosts, type PostAggregate } from '../repos/threads.js';
+import { loadThreadPosts, type PostAggregate, type PublishWork } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { renewLease } from './claim.js';
 import { asPublishError, lastError } from './failures.js';
@@ -43,23 +43,30 @@ function refOf(post: PostAggregate['post']): PublishedRef {
  * While it runs, the worker's heartbeat keeps the lease; if the lease is lost all the same (a
  * long pause), the fencing of `fencedProgress` stops this worker before it can publish twice.
  */
-export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+export async function publishClaimedThread(deps: PublishDeps, thread: ThreadRow, work?: PublishWork): Promise<void> {
   const { ctx } = deps;
   const { leaseMs } = ctx.config.publisher;
   const renew = () => renewLease(deps, threadQueueRepo.threadQueue, thread);
   // The claim set the lease: it counts as confirmed from then on (see LeaseWatch).
   const lease = new LeaseWatch(renew, () => ctx.clock.now().getTime(), leaseMs, thread.locked_until ? thread.locked_until.getTime() - leaseMs : null);
   try {
-    await publishPosts(deps, thread, lease);
+    await publishPosts(deps, thread, lease, work);
   } catch (err) {
     if (!(err instanceof LeaseLostError)) throw err;
     ctx.logger.info({ threadId: thread.id }, 'another worker took the thread over; this one stops');
   }
 }
 
-async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWatch): Promise<void> {
-  const { ctx } = deps;
+/** The thread's provider and posts: read with the claim's other threads (`work`), else on their own. */
+async function workOf(ctx: AppContext, thread: ThreadRow, work: PublishWork | undefined): Promise<PublishWork> {
+  if (work) return work;
   const [provider, posts] = await Promise.all([getProvider(ctx.db, thread.provider_id), loadThreadPosts(ctx.db, thread.id)]);
+  return { provider, posts };
+}
+
+async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWatch, work: PublishWork | undefined): Promise<void> {
+  const { ctx } = deps;
+  const { provider, posts } = await workOf(ctx, thread, work);
   const platform = deps.platforms[provider.kind];
   if (provider.status !== 'ACTIVE') {
     return failThread(
@@ -84,7 +91,9 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
   const account = decryptAccount(ctx, provider);
   let root: PublishedRef | null = null;
   let parent: PublishedRef | null = null;
-  for (const { post, media, spoilerRanges } of posts) {
+  /** The last post, published: recorded by the statement that completes the thread (see completeThread). */
+  let lastPost: LastPost | undefined;
+  for (const [index, { post, media, spoilerRanges }] of posts.entries()) {
     if (post.status === 'PUBLISHED') {
       parent = refOf(post);
       root ??= parent;
@@ -123,14 +132,17 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
     ctx.metrics.publishSuccess(provider.kind);
     // Lateness is measured on the first post: when the thread's readers first see it.
     if (!root && thread.scheduled_at) ctx.metrics.publishLateness(provider.kind, (ctx.clock.now().getTime() - thread.scheduled_at.getTime()) / 1000);
-    await markPostPublished(ctx, post.id, published);
+    if (index === posts.length - 1) lastPost = { id: post.id, ref: published };
+    else await markPostPublished(ctx, post.id, published);
     // Progress, for /readyz: a long thread is not a stalled publisher.
     ctx.metrics.publisherTick();
     parent = published;
     root ??= published;
   }
-  await completeThread(deps, thread);
+  await completeThread(deps, thread, lastPost);
 }
+
+type LastPost = { id: string; ref: PublishedRef };
 
 /** The post's network options, its quote of a Skein post resolved to that post's network reference now. */
 async function optionsOf(ctx: AppContext, thread: ThreadRow, post: PostAggregate['post']): Promise<PostOptions> {
@@ -162,15 +174,19 @@ function markPostPublished(ctx: AppContext, postId: string, ref: PublishedRef): 
 }
 
 // The follow-up jobs (analytics, auto-repost, auto-plug) are enqueued, and the follow-up replies
-// get their due time, in the statement that marks the thread PUBLISHED (see completeThread).
-// A repeating thread's next occurrence is made in the same transaction (repos/series.ts), so a
-// crash leaves both or neither; the schedule signal then wakes the publisher for it.
-async function completeThread(deps: PublishDeps, thread: ThreadRow): Promise<void> {
+// get their due time, in the statement that marks the thread PUBLISHED; the last post is marked
+// PUBLISHED by that statement too (one round trip, see repos/thread-queue.ts completeThread).
+// A repeating thread's next occurrence is made in the same transaction as the completion
+// (repos/series.ts), so a crash leaves both or neither; its last post is recorded before that
+// transaction, as every other post, so a failed next occurrence never rolls back what went out.
+// The schedule signal then wakes the publisher for it.
+async function completeThread(deps: PublishDeps, thread: ThreadRow, lastPost: LastPost | undefined): Promise<void> {
   const now = deps.ctx.clock.now();
   if (thread.repeat_every === null) {
-    await threadQueueRepo.completeThread(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
+    await threadQueueRepo.completeThread(deps.ctx.db, thread.id, deps.workerId, now, followUpJobsPlan(now, now), lastPost);
     return;
   }
+  if (lastPost) await markPostPublished(deps.ctx, lastPost.id, lastPost.ref);
   const next = await deps.ctx.db.transaction().execute(async (trx) => {
     const completed = await threadQueueRepo.completeThread(trx, thread.id, deps.workerId, now, followUpJobsPlan(now, now));
     return completed ? continueSeries(trx, thread, now) : null;

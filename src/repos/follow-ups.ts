@@ -86,16 +86,21 @@ export async function scheduleFollowUps(trx: DbOrTrx, threadId: string, now: Dat
   await sql`WITH ${cte('thread', sql`SELECT id FROM threads WHERE id = ${threadId}`)}, ${followUpsDue(thread, now)} SELECT 1`.execute(trx);
 }
 
-/** `follow_ups_due AS (UPDATE …)`: the due time of `thread`'s unscheduled follow-ups, from its last post's publish time. */
-export function followUpsDue(thread: CteRef<{ id: string }>, now: Date): RawBuilder<unknown> {
+/**
+ * `follow_ups_due AS (UPDATE …)`: the due time of `thread`'s unscheduled follow-ups, from its last
+ * post's publish time. With `lastPublishedNow`, the statement itself publishes the last post at
+ * `now` (it cannot see that change: one snapshot), so a last post not yet published counts as now.
+ */
+export function followUpsDue(thread: CteRef<{ id: string }>, now: Date, lastPublishedNow = false): RawBuilder<unknown> {
+  const lastAt = lastPublishedNow ? sql`coalesce(last.published_at, ${now}::timestamptz)` : sql`last.published_at`;
   return cte(
     'follow_ups_due',
     sql`
     UPDATE follow_ups AS f
-    SET due_at = last.published_at + make_interval(mins => f.delay_minutes),
-        run_at = last.published_at + make_interval(mins => f.delay_minutes),
+    SET due_at = ${lastAt} + make_interval(mins => f.delay_minutes),
+        run_at = ${lastAt} + make_interval(mins => f.delay_minutes),
         updated_at = ${now}::timestamptz
     FROM ${thread.from} CROSS JOIN LATERAL (SELECT published_at FROM posts WHERE thread_id = ${thread.col('id')} ORDER BY post_order DESC LIMIT 1) AS last
-    WHERE f.thread_id = ${thread.col('id')} AND f.due_at IS NULL AND f.status = 'PENDING' AND last.published_at IS NOT NULL`,
+    WHERE f.thread_id = ${thread.col('id')} AND f.due_at IS NULL AND f.status = 'PENDING' AND ${lastAt} IS NOT NULL`,
   );
 }

@@ -1,4 +1,4 @@
-import { type Insertable, type QueryCreator, sql } from 'kysely';
+import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely';
 import type { PostRow, PublishStatus, ThreadsTable } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
@@ -246,24 +246,30 @@ export async function failPost(trx: DbOrTrx, postId: string, error: { code: stri
  * The post is PUBLISHED, and in the same statement its `post.published` event is written (when
  * a webhook of the thread's workspace wants it): one round trip, as before there were events.
  */
-export async function markPostPublished(
-  db: DbOrTrx,
-  postId: string,
-  ref: { networkPostId: string; cid: string | null; permalink: string | null },
-  now: Date,
-): Promise<void> {
-  await changeWithEvent(
-    db,
-    'post.published',
-    sql`UPDATE posts AS p
+export async function markPostPublished(db: DbOrTrx, postId: string, ref: PublishedPostRef, now: Date): Promise<void> {
+  await changeWithEvent(db, 'post.published', postPublished(postId, ref, now), now);
+}
+
+/** A post's network reference as it is saved when it is published. */
+export interface PublishedPostRef {
+  networkPostId: string;
+  cid: string | null;
+  permalink: string | null;
+}
+
+/**
+ * The post is PUBLISHED with its network reference (unless it already is), answering its
+ * `post.published` event's source row (see webhook-outbox.ts); also a CTE of the statement that
+ * completes a thread with its last post (thread-queue.ts completeThread).
+ */
+export function postPublished(postId: string, ref: PublishedPostRef, now: Date): RawBuilder<unknown> {
+  return sql`UPDATE posts AS p
       SET status = 'PUBLISHED', network_post_id = ${ref.networkPostId}::text, network_cid = ${ref.cid}::text, permalink = ${ref.permalink}::text,
           published_at = ${now}::timestamptz, error_code = NULL, error_message = NULL, attempts = p.attempts + 1, updated_at = ${now}::timestamptz
       FROM threads AS t
       WHERE p.id = ${postId}::text AND p.status <> 'PUBLISHED' AND t.id = p.thread_id
       RETURNING t.account_id, t.team_id,
-        jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`,
-    now,
-  );
+        jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`;
 }
 
 export async function savePostAnalytics(db: DbOrTrx, postId: string, analytics: unknown, now: Date): Promise<void> {

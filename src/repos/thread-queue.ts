@@ -1,12 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ThreadRow } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
 import { cte } from './cte.js';
 import { followUpsDue } from './follow-ups.js';
 import { type FollowUpJobsPlan, followUpJobs } from './jobs.js';
+import { type PublishedPostRef, postPublished } from './posts.js';
 import { claimDue, isDue, type Lease, leasedQueue, leaseHeld } from './queue/leased-queue.js';
 import { THREADS } from './queue/tables.js';
 import type { DbOrTrx } from './types.js';
-import { changeWithEvent, changeWithEventRows, errorJson } from './webhook-outbox.js';
+import { changeWithEvent, changeWithEventRows, errorJson, eventWrites } from './webhook-outbox.js';
 
 /**
  * The publisher's queue of threads (the thread row is the job of publishing its posts): the
@@ -28,24 +30,46 @@ export interface ClaimSpread {
    * first, then the least recently served, so the claims go round the accounts in turn.
    */
   lastServed: ReadonlyMap<string, number>;
+  /** How many due threads the claim reads in schedule order before probing each provider (spreadDueThreads); tests set it low. */
+  window?: number;
 }
 
+/** Due threads a claim reads in schedule order before it looks at each provider (ClaimSpread.window). */
+const CLAIM_WINDOW = 512;
 /**
- * The `due` CTE of a claim spread over providers and bounded per provider across workers:
- * `busy` counts each provider's threads in flight (any worker's), `candidates` takes each
- * provider's earliest due threads (threads_claim_idx, migration 0008: an index probe per
- * provider, never a sort of the whole backlog), numbered from its in-flight count, and only those
- * within `perAccount` are taken: the least busy providers first, then round-robin (`lastServed`),
- * then by schedule. So an account with thousands of due threads cannot fill the slots while
- * another account's single thread waits, and no account has more than `perAccount` in flight.
- * Two workers claiming at once rank the same rows alike and lock them with SKIP LOCKED, so they
- * cannot both take a provider's last free place.
+ * Candidates re-checked and locked per thread claimed: the rest are rows that workers claiming
+ * at the same moment locked first (SKIP LOCKED); past that margin a claim takes fewer, never twice.
+ */
+const CANDIDATES_PER_SLOT = 4;
+
+/**
+ * The `due` CTE of a claim spread over providers and bounded per provider across workers.
+ * `busy` counts each provider's threads in flight (any worker's, threads_publishing_idx). The
+ * candidates are each provider's earliest due threads, numbered from its in-flight count, and
+ * only those within `perAccount` are taken: the least busy providers first, then round-robin
+ * (`lastServed`), then by schedule. So an account with thousands of due threads cannot fill the
+ * slots while another account's single thread waits, and no account has more than `perAccount`
+ * in flight. Two workers claiming at once rank the same rows alike and lock them with SKIP
+ * LOCKED, so they cannot both take a provider's last free place.
+ *
+ * Where the candidates come from (issue 26): `head` reads the first `window` due threads through
+ * the due index (threads_due_idx, in schedule order) and numbers them per provider. That is
+ * every due thread while the backlog is shorter than the window, so the ranking is exact, and
+ * its cost follows the backlog, not the number of connected accounts. Only when the window is
+ * full and still yields fewer than `limit` candidates (a few accounts' backlogs fill it: a quiet
+ * account's thread may lie beyond it) does `probed` probe each provider for its earliest due
+ * threads (threads_claim_idx, migration 0008), the claim's former plan, and its candidates are
+ * used instead; otherwise that scan never runs (a one-time filter). Only the best
+ * `limit × CANDIDATES_PER_SLOT` candidates are re-checked and locked.
+ *
  * PostgreSQL allows no FOR UPDATE beside a window function, so the rows are locked one level
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped.
  */
 function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBuilder<unknown> {
   const served = [...spread.lastServed];
+  const window = spread.window ?? CLAIM_WINDOW;
+  const perProvider = sql`least(${spread.perAccount}::int, ${limit}::int)`;
   // Arrays, not a VALUES list: the statement's text stays the same whatever was served (a named statement).
   return sql`
       WITH served AS (
@@ -55,21 +79,46 @@ function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBui
         SELECT b.provider_id, count(*) AS n FROM threads AS b
         WHERE b.status = 'PUBLISHING' AND b.locked_until >= ${now} GROUP BY b.provider_id
       ),
-      candidates AS (
-        SELECT r.id, r.scheduled_at, COALESCE(served.turn, 0) AS turn, COALESCE(busy.n, 0) + r.rank AS load
+      head AS (
+        SELECT r.id, r.provider_id, r.scheduled_at FROM threads AS r WHERE ${isDue(THREADS, 'r', now)}
+        ORDER BY r.scheduled_at, r.id
+        LIMIT ${window}::int
+      ),
+      ranked AS (
+        SELECT h.id, h.provider_id, h.scheduled_at, row_number() OVER (PARTITION BY h.provider_id ORDER BY h.scheduled_at, h.id) AS rank
+        FROM head AS h
+      ),
+      usable AS (
+        SELECT ranked.* FROM ranked LEFT JOIN busy ON busy.provider_id = ranked.provider_id
+        WHERE ranked.rank <= ${perProvider} AND COALESCE(busy.n, 0) + ranked.rank <= ${spread.perAccount}
+      ),
+      probed AS (
+        SELECT r.id, p.id AS provider_id, r.scheduled_at, r.rank
         FROM providers AS p
-        LEFT JOIN served ON served.provider_id = p.id
-        LEFT JOIN busy ON busy.provider_id = p.id
         CROSS JOIN LATERAL (
           SELECT r.id, r.scheduled_at, row_number() OVER (ORDER BY r.scheduled_at, r.id) AS rank
           FROM threads AS r WHERE r.provider_id = p.id AND ${isDue(THREADS, 'r', now)}
           ORDER BY r.scheduled_at, r.id
-          LIMIT least(${spread.perAccount}::int, ${limit}::int)
+          LIMIT ${perProvider}
         ) AS r
-        WHERE COALESCE(busy.n, 0) < ${spread.perAccount}
+        WHERE (SELECT count(*) FROM head) >= ${window}::int AND (SELECT count(*) FROM usable) < ${limit}::int
+      ),
+      pool AS (
+        SELECT id, provider_id, scheduled_at, rank FROM ranked WHERE NOT EXISTS (SELECT 1 FROM probed)
+        UNION ALL
+        SELECT id, provider_id, scheduled_at, rank FROM probed
+      ),
+      candidates AS (
+        SELECT pool.id, pool.scheduled_at, COALESCE(served.turn, 0) AS turn, COALESCE(busy.n, 0) + pool.rank AS load
+        FROM pool
+        LEFT JOIN served ON served.provider_id = pool.provider_id
+        LEFT JOIN busy ON busy.provider_id = pool.provider_id
+        WHERE pool.rank <= ${perProvider} AND COALESCE(busy.n, 0) + pool.rank <= ${spread.perAccount}
+        ORDER BY load, turn, pool.scheduled_at, pool.id
+        LIMIT ${limit * CANDIDATES_PER_SLOT}::int
       )
       SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
-      WHERE candidates.load <= ${spread.perAccount} AND ${isDue(THREADS, 'c', now)}
+      WHERE ${isDue(THREADS, 'c', now)}
       ORDER BY candidates.load, candidates.turn, candidates.scheduled_at, candidates.id
       LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED`;
@@ -120,8 +169,23 @@ const LEASE_ENDED = { locked_by: null, locked_until: null, next_attempt_at: null
  * jobs are enqueued (`jobs`, see jobs.ts followUpJobs) and its follow-up replies get their due
  * time (follow-ups.ts followUpsDue): they exist, and are due, if and only if the thread is
  * PUBLISHED, whatever crashes; one round trip, no transaction. Undefined when the lease was not held.
+ *
+ * With `lastPost`, the same statement first marks that post (the thread's last) PUBLISHED with
+ * its network reference and its `post.published` event (posts.ts postPublished), whether or not
+ * the lease is still held: a post that went out is recorded as such by whoever learnt it. One
+ * snapshot serves the whole statement, so what reads the posts (the first post's time for the
+ * jobs, the last post's for the follow-ups) counts a post not yet published there as published now.
  */
-export async function completeThread(db: DbOrTrx, id: string, workerId: string, now: Date, jobs: FollowUpJobsPlan): Promise<ThreadRow | undefined> {
+export async function completeThread(
+  db: DbOrTrx,
+  id: string,
+  workerId: string,
+  now: Date,
+  jobs: FollowUpJobsPlan,
+  lastPost?: { id: string; ref: PublishedPostRef },
+): Promise<ThreadRow | undefined> {
+  // The post's event is made first: its id sorts before the thread's, as when written apart.
+  const postEventId = lastPost ? newId(now.getTime()) : null;
   const completed = db
     .updateTable('threads')
     .set((eb) => ({
@@ -146,8 +210,11 @@ export async function completeThread(db: DbOrTrx, id: string, workerId: string, 
     )
     .returning(threadEventData());
   const [row] = await changeWithEventRows<CompletedThread>(db, 'thread.published', completed, now, (thread) => [
+    ...(lastPost && postEventId
+      ? [cte('post_published', postPublished(lastPost.id, lastPost.ref, now)), ...eventWrites('post.published', 'post_published', postEventId, now, 'post_')]
+      : []),
     followUpJobs(thread, jobs, now),
-    followUpsDue(thread, now),
+    followUpsDue(thread, now, lastPost !== undefined),
   ]);
   if (!row) return undefined;
   const { first_post_published_at: _first, data: _event, ...thread } = row;

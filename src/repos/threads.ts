@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely';
-import type { MediaRow, PostRow, ProviderKind, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
+import type { MediaRow, PostRow, ProviderKind, ProviderRow, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inChunks } from './types.js';
@@ -106,6 +106,53 @@ function toAggregate(row: AggregateRow): ThreadAggregate {
 export async function loadThreadPosts(db: DbOrTrx, threadId: string): Promise<PostAggregate[]> {
   const row = await selectThreadAggregates(db).where('t.id', '=', threadId).executeTakeFirst();
   return row ? toAggregate(row as AggregateRow).posts : [];
+}
+
+/** A claimed thread's provider row and posts: what publishing it reads. */
+export interface PublishWork {
+  provider: ProviderRow;
+  posts: PostAggregate[];
+}
+
+/** Every column of a provider row, read beside the posts by loadPublishWork. */
+const PROVIDER_COLUMNS = {
+  id: true,
+  account_id: true,
+  team_id: true,
+  kind: true,
+  provider_user_id: true,
+  username: true,
+  status: true,
+  access_token_enc: true,
+  refresh_token_enc: true,
+  token_expires_at: true,
+  service_url: true,
+  session_enc: true,
+  network_limits: true,
+  limits_read_at: true,
+  connected_at: true,
+  updated_at: true,
+} satisfies Record<keyof ProviderRow, true>;
+
+/**
+ * The provider rows and posts (with media and spoiler ranges) of the threads a claim took, in one
+ * statement for the whole claim: the publisher's read, one round trip per claim instead of two
+ * per thread. The provider's columns come as columns (`pr__…`), so the driver reads them as it
+ * reads the provider table. A thread missing from the answer was deleted meanwhile.
+ */
+export async function loadPublishWork(db: DbOrTrx, threadIds: readonly string[]): Promise<Map<string, PublishWork>> {
+  const work = new Map<string, PublishWork>();
+  if (threadIds.length === 0) return work;
+  const columns = Object.keys(PROVIDER_COLUMNS) as (keyof ProviderRow)[];
+  const rows = await selectThreadAggregates(db)
+    .select(columns.map((c) => sql.ref(`pr.${c}`).as(`pr__${c}`)))
+    .where('t.id', 'in', threadIds)
+    .execute();
+  for (const row of rows as unknown as Array<AggregateRow & Record<string, unknown>>) {
+    const provider = Object.fromEntries(columns.map((c) => [c, row[`pr__${c}`]])) as unknown as ProviderRow;
+    work.set(row.id, { provider, posts: toAggregate(row).posts });
+  }
+  return work;
 }
 
 /** The API's two hot reads, compiled once (see compiled.ts). */

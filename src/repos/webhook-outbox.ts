@@ -46,26 +46,41 @@ export async function changeWithEventRows<Row>(
   also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
 ): Promise<Row[]> {
   const eventId = newId(now.getTime());
-  // The event's emails (thread.failed, follow_up.failed, provider.expired): the same statement, the same event id.
-  const kind = emailKindOf(type);
-  const pieces = [...also(cteRef<Row>('src')), ...(kind ? [emailOutbox('em', kind, 'src', eventId, now)] : [])];
-  const more = pieces.length ? sql`, ${sql.join(pieces)}` : sql``;
+  const pieces = [...eventWrites(type, 'src', eventId, now), ...also(cteRef<Row>('src'))];
   const { rows } = await sql<Row>`
     WITH src AS (${source}),
-    ev AS (
-      INSERT INTO webhook_events (id, type, account_id, team_id, data, created_at)
-      SELECT ${eventId}::text, ${type}::text, src.account_id, src.team_id, src.data, ${now}::timestamptz
-      FROM src
-      WHERE EXISTS (SELECT 1 FROM webhooks AS w WHERE ${sameWorkspace('w', 'src')} AND ${type}::text = ANY (w.events))
-      RETURNING id, account_id, team_id
-    ),
-    dl AS (
-      INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, run_at, created_at, updated_at)
-      SELECT w.id, ev.id, 'PENDING', 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-      FROM ev JOIN webhooks AS w ON ${sameWorkspace('w', 'ev')} AND ${type}::text = ANY (w.events)
-    )${more}
+    ${sql.join(pieces)}
     SELECT * FROM src`.execute(db);
   return rows;
+}
+
+/**
+ * The outbox's writes for a `type` event (id `eventId`) of the row the CTE `src` returns, as
+ * data-modifying CTEs of the statement that makes the change: the event when a webhook of that
+ * workspace subscribes to `type`, its deliveries, and its emails (thread.failed,
+ * follow_up.failed, provider.expired: the same event id). Their names start with `prefix`, so
+ * one statement can write the events of two changes.
+ */
+export function eventWrites(type: WebhookEventType, src: string, eventId: string, now: Date, prefix = ''): RawBuilder<unknown>[] {
+  const from = sql.table(src);
+  const s = (column: string) => sql.ref(`${src}.${column}`);
+  const ev = sql.table(`${prefix}ev`);
+  const kind = emailKindOf(type);
+  return [
+    sql`${ev} AS (
+      INSERT INTO webhook_events (id, type, account_id, team_id, data, created_at)
+      SELECT ${eventId}::text, ${type}::text, ${s('account_id')}, ${s('team_id')}, ${s('data')}, ${now}::timestamptz
+      FROM ${from}
+      WHERE EXISTS (SELECT 1 FROM webhooks AS w WHERE ${sameWorkspace('w', src)} AND ${type}::text = ANY (w.events))
+      RETURNING id, account_id, team_id
+    )`,
+    sql`${sql.table(`${prefix}dl`)} AS (
+      INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, run_at, created_at, updated_at)
+      SELECT w.id, ${sql.ref(`${prefix}ev.id`)}, 'PENDING', 0, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      FROM ${ev} JOIN webhooks AS w ON ${sameWorkspace('w', `${prefix}ev`)} AND ${type}::text = ANY (w.events)
+    )`,
+    ...(kind ? [emailOutbox(`${prefix}em`, kind, src, eventId, now)] : []),
+  ];
 }
 
 /** The event's `error`: what the API shows on the post or follow-up. */

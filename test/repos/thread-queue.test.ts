@@ -63,6 +63,34 @@ describeEachDb('the thread queue', (env) => {
     assert.deepEqual((await threadQueue.claim(ctx.db, lease('w2'), 10, spread)).rows, [], 'both providers have one in flight');
   });
 
+  test('the claim reads the first due threads (its window) in schedule order; a window filled by busy accounts probes every account, so a quiet one is found', async () => {
+    const { ctx } = env();
+    const busy = [await owner(ctx), await owner(ctx)];
+    const quiet = await owner(ctx);
+    const first: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      for (const [n, who] of busy.entries()) {
+        const id = await insertThread(ctx, who, { scheduledAt: at(-10 * MINUTE + i * 2 + n) });
+        if (i === 0) first.push(id);
+      }
+    }
+    const quietThread = await insertThread(ctx, quiet, { scheduledAt: at(-MINUTE) });
+    // A window of 4 holds only the busy accounts' threads: 2 usable (one each), fewer than the 3 asked for.
+    const narrow = { perAccount: 1, lastServed: new Map<string, number>(), window: 4 };
+    const claimed = await threadQueue.claim(ctx.db, lease('w1'), 3, narrow);
+    assert.deepEqual(claimed.rows.map((r) => r.id).sort(), [...first, quietThread].sort(), 'one per account, the quiet one included');
+    // Wider than the backlog, the window holds every due thread: exact without the probe.
+    await emptyQueues(ctx);
+    const a = await insertThread(ctx, busy[0]!, { scheduledAt: at(-3 * MINUTE) });
+    await insertThread(ctx, busy[0]!, { scheduledAt: at(-2 * MINUTE) });
+    const b = await insertThread(ctx, quiet, { scheduledAt: at(-MINUTE) });
+    const wide = { perAccount: 1, lastServed: new Map<string, number>(), window: 100 };
+    assert.deepEqual(
+      (await threadQueue.claim(ctx.db, lease('w1'), 3, wide)).rows.map((r) => r.id),
+      [a, b],
+    );
+  });
+
   test('completing: PUBLISHED with its follow-up jobs and follow-up replies’ due time in one statement; refused without the lease', async () => {
     const { ctx, clock } = env();
     const who = await owner(ctx);
