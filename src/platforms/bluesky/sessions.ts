@@ -161,10 +161,26 @@ export async function connectBluesky(input: {
   return { did: session.did, handle: session.handle, session: { ...session }, pdsUrl: (agent.pdsUrl ?? agent.serviceUrl).href.replace(/\/$/, '') };
 }
 
-/** @atproto/api has no timeout of its own; a hung PDS must not hold a publish or a connect forever. */
+/**
+ * How long a blob upload may take beyond the fixed limit: Bluesky's largest blob (a 100 MB video)
+ * at 256 KiB/s, which a home connection's upload meets. @atproto/api sends the blob as a Request
+ * without a Content-Length, so the allowance cannot follow each blob's size.
+ */
+const BLOB_UPLOAD_ALLOWANCE_MS = Math.ceil(((100 * 1024 * 1024) / (256 * 1024)) * 1000);
+
+/** A request's deadline: `ms`, and for a blob upload the allowance above on top. */
+export function requestDeadlineMs(ms: number, url: string): number {
+  return new URL(url).pathname.endsWith('/xrpc/com.atproto.repo.uploadBlob') ? ms + BLOB_UPLOAD_ALLOWANCE_MS : ms;
+}
+
+/**
+ * @atproto/api has no timeout of its own; a hung PDS must not hold a publish or a connect forever.
+ * A blob's upload gets longer: a fixed 30 s would fail a large video on a healthy but modest
+ * connection.
+ */
 export function withTimeout(fetchFn: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
   return (input, init) => {
     const request = new Request(input, init);
-    return fetchFn(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(ms)]) });
+    return fetchFn(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(requestDeadlineMs(ms, request.url))]) });
   };
 }

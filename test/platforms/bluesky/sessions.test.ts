@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AtpAgent } from '@atproto/api';
 import { toPublishError } from '../../../src/platforms/bluesky/errors.js';
-import { AgentPool, type BlueskySession } from '../../../src/platforms/bluesky/sessions.js';
+import { AgentPool, type BlueskySession, requestDeadlineMs, withTimeout } from '../../../src/platforms/bluesky/sessions.js';
 import type { PlatformAccount } from '../../../src/platforms/platform.js';
 
 const DID = 'did:plc:sessionstest';
@@ -140,4 +140,25 @@ test('another process rotated the refresh token: the newer saved session is used
   const logins = pds.logins;
   assert.equal(await read(), DID);
   assert.equal(pds.logins, logins, "resumed the other process's session instead of logging in");
+});
+
+test("a request's deadline: the fixed limit, and a blob upload 400 s more (100 MB at 256 KiB/s)", () => {
+  assert.equal(requestDeadlineMs(30_000, 'https://pds.example/xrpc/com.atproto.repo.createRecord'), 30_000);
+  assert.equal(requestDeadlineMs(30_000, 'https://pds.example/xrpc/com.atproto.repo.uploadBlob'), 430_000);
+});
+
+test('@atproto/api sends uploadBlob to the address the deadline recognises', async () => {
+  const { AtpAgent } = await import('@atproto/api');
+  const urls: string[] = [];
+  const inner: typeof globalThis.fetch = async (input) => {
+    urls.push((input as Request).url);
+    return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const agent = new AtpAgent({ service: 'https://pds.invalid', fetch: withTimeout(inner, 30_000) });
+  // Only the request matters here: the made-up answer is not a blob.
+  await agent.uploadBlob(new Blob([new Uint8Array([1, 2, 3])]), { encoding: 'video/mp4' }).catch(() => undefined);
+  assert.deepEqual(
+    urls.map((u) => requestDeadlineMs(30_000, u)),
+    [430_000],
+  );
 });
