@@ -40,12 +40,17 @@ const CODE_LIFETIME_MS = 10 * 60_000;
 const MAX_BODY_BYTES = 64 << 20;
 const DESCRIPTION_LIMIT = 1500;
 
+/** configuration.media_attachments.video_size_limit (mastodon.social's, about 99 MB). */
+const VIDEO_SIZE_LIMIT = 103_809_024;
+
 export interface FakeMastodonOptions {
   clock?: Clock;
   /** configuration.statuses.max_characters; 500 by default. */
   maxCharacters?: number;
   /** configuration.statuses.max_media_attachments; 4 by default. */
   maxMediaAttachments?: number;
+  /** configuration.media_attachments.image_size_limit in bytes; 16 MiB by default, as mastodon.social. */
+  imageSizeLimit?: number;
   /** How long an upload stays processing (206) before it is ready; images 1 s, video 30 s by default. */
   processingMs?: Partial<Record<MediaType, number>>;
   /** Calls per access token per 5 minutes (300) and media uploads per 30 minutes (30). */
@@ -148,6 +153,7 @@ export class FakeMastodonApi {
   readonly #clock: Clock;
   #maxCharacters: number;
   readonly #maxMedia: number;
+  readonly #imageSizeLimit: number;
   readonly #processingMs: Record<MediaType, number>;
   readonly #callLimit: number;
   readonly #mediaLimit: number;
@@ -166,6 +172,7 @@ export class FakeMastodonApi {
     this.#clock = options.clock ?? systemClock;
     this.#maxCharacters = options.maxCharacters ?? 500;
     this.#maxMedia = options.maxMediaAttachments ?? 4;
+    this.#imageSizeLimit = options.imageSizeLimit ?? 16_777_216;
     this.#processingMs = { image: 1_000, video: 30_000, ...options.processingMs };
     this.#callLimit = options.rateLimits?.calls ?? 300;
     this.#mediaLimit = options.rateLimits?.media ?? 30;
@@ -429,9 +436,9 @@ export class FakeMastodonApi {
         media_attachments: {
           supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime'],
           description_limit: DESCRIPTION_LIMIT,
-          image_size_limit: 16_777_216,
+          image_size_limit: this.#imageSizeLimit,
           image_matrix_limit: 33_177_600,
-          video_size_limit: 103_809_024,
+          video_size_limit: VIDEO_SIZE_LIMIT,
           video_frame_rate_limit: 120,
           video_matrix_limit: 8_294_400,
         },
@@ -514,6 +521,9 @@ export class FakeMastodonApi {
     if (!file) throw unprocessable("File can't be blank");
     const type = mediaTypeOfBytes(file);
     if (!type) throw unprocessable('File content type is invalid');
+    // Mastodon's Paperclip validation: the server's own size limits, in whole MB in the message.
+    const limit = type === 'video' ? VIDEO_SIZE_LIMIT : this.#imageSizeLimit;
+    if (file.length > limit) throw unprocessable(`Validation failed: File file size must be less than ${Math.floor(limit / 1_048_576)} MB`);
     const description = one(params, 'description') ?? null;
     if (description !== null && [...description].length > DESCRIPTION_LIMIT)
       throw unprocessable(`Description is too long (maximum is ${DESCRIPTION_LIMIT} characters)`);

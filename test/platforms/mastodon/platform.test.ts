@@ -100,4 +100,20 @@ describe('MastodonPlatform against the fake server', () => {
     await upload();
     assert.equal(fake.callsTo('media.create').length, uploads + 1);
   });
+
+  test("an image over the server's own size limit is refused by the server (422): a permanent fault with its reason, nothing posted", async (t) => {
+    const { fake, client, accountId, accessToken } = await setup(t, { imageSizeLimit: 2_000 });
+    const bytes = await pngBytes(400, 400);
+    assert.ok(bytes.length > 2_000, `the test image is ${bytes.length} bytes`);
+    await assert.rejects(client.uploadMedia(fake.url, accessToken, { bytes, mimeType: 'image/png', name: 'big.png', description: null }), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.equal(err.kind, 'permanent');
+      assert.match(err.message, /file size must be less than/);
+      return true;
+    });
+    assert.equal([...fake.media.values()].filter((m) => m.accountId === accountId).length, 0);
+    const small = await pngBytes(8, 6);
+    await client.uploadMedia(fake.url, accessToken, { bytes: small, mimeType: 'image/png', name: 'small.png', description: null });
+    assert.equal([...fake.media.values()].filter((m) => m.accountId === accountId).length, 1, 'under the limit: accepted');
+  });
 });
