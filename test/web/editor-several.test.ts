@@ -14,12 +14,20 @@
  * in the calendar and through the API with the right posts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { collectPageErrors, DESKTOP, keyedApi, PHONE, REPO_ROOT, type SeededWebServer, shoot, skipReason, startSeededWebServer } from '../helpers/browser.js';
+import {
+  addThreadsWithCli,
+  collectPageErrors,
+  DESKTOP,
+  keyedApi,
+  PHONE,
+  type SeededWebServer,
+  shoot,
+  skipReason,
+  startSeededWebServer,
+} from '../helpers/browser.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
-import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { pngBytes } from '../helpers/media-files.js';
 
 const PASSWORD = 'a long several-accounts password';
@@ -54,7 +62,7 @@ before(async () => {
         '--access-token',
         'unused',
       ).id;
-      ids.threads = await addThreads(env);
+      ids.threads = await addThreadsWithCli(env, EMAIL, 'several_threads');
     },
     // The fake Mastodon server listens on 127.0.0.1: the address policy lets Skein call it only with this.
     { env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' } },
@@ -72,26 +80,6 @@ after(async () => {
   await harness?.close();
   await mastodon?.close();
 });
-
-/** The CLI reads the Threads account from "Meta": the fake Graph API, for this one command. */
-async function addThreads(env: NodeJS.ProcessEnv): Promise<string> {
-  const graph = await FakeGraphApi.start({});
-  try {
-    const token = graph.createAccount('several_threads').accessToken;
-    const add = spawn(process.execPath, ['bin/skein.js', 'provider', 'add', '--email', EMAIL, '--kind', 'THREADS', '--access-token', token, '--json'], {
-      cwd: REPO_ROOT,
-      env: { ...env, THREADS_API_URL: graph.url },
-    });
-    let out = '';
-    add.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    add.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const code = await new Promise((resolve) => add.on('close', resolve));
-    assert.equal(code, 0, `skein provider add: ${out}`);
-    return (JSON.parse(out.trim().split('\n').pop()!) as { id: string }).id;
-  } finally {
-    await graph.close();
-  }
-}
 
 const api = (path: string, init: { method?: string; body?: unknown } = {}): Promise<any> => keyedApi(base, () => key)(path, init);
 
