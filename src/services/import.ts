@@ -87,7 +87,11 @@ export async function importThreads(ctx: AppContext, account: AccountRow, source
   const checked: CheckedThread[] = [];
   for (const [i, body] of bodies.entries()) {
     const target = targets[i];
-    if (!target) continue;
+    if (!target) {
+      // The provider is not found (a fault already): the rules that need no network still speak.
+      faults.push(...(await createThreadFaults(ctx, account, body)).map((fault) => source.locate(i, fault)));
+      continue;
+    }
     const rowFaults = new Faults();
     checked.push(await checkCreateBody(ctx, account, body, target, reach, now, rowFaults));
     faults.push(...rowFaults.list.map((fault) => source.locate(i, fault)));

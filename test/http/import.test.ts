@@ -143,10 +143,20 @@ describeEachDb(
         { providerId: f.providerId, posts: [{ text: '   ' }] },
         { providerId: f.providerId, scheduleAt: '2020-01-01T00:00:00Z', posts: [{ text: 'late' }] },
         { providerId: other.id, posts: [{ text: 'not my account' }] },
+        // An account not found, and the faults that need no network besides.
+        { providerId: other.id, scheduleAt: '2020-01-01T00:00:00Z', posts: [{ text: '  ' }], repeat: { every: 0, unit: 'day' } },
       ]);
       assert.equal(content.statusCode, 400, content.body);
       assert.equal(content.json().code, 'VALIDATION_FAILED');
-      assert.deepEqual(paths(content), ['rows.1.posts.0.text', 'rows.2.scheduleAt', 'rows.3.providerId']);
+      assert.deepEqual(paths(content), [
+        'rows.1.posts.0.text',
+        'rows.2.scheduleAt',
+        'rows.3.providerId',
+        'rows.4.posts.0.text',
+        'rows.4.providerId',
+        'rows.4.repeat.every',
+        'rows.4.scheduleAt',
+      ]);
       assert.deepEqual(await rowCounts(f.ctx), before);
     });
 
