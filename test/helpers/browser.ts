@@ -273,6 +273,15 @@ export async function addThreadsWithCli(env: NodeJS.ProcessEnv, email: string, u
   }
 }
 
+/** Sets the owner's password through a sign-in link's token (a seeded server's) and waits to be signed in. */
+export async function setPasswordAndSignIn(page: Page, server: Pick<SeededWebServer, 'base' | 'signInToken'>, password: string): Promise<void> {
+  await page.goto(`${server.base}/set-password#token=${server.signInToken}`);
+  await page.getByLabel('New password').fill(password);
+  await page.getByLabel('Repeat the password').fill(password);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+}
+
 export async function signInFirstTime(h: WebHarness, page: Page, password: string): Promise<void> {
   const link = /Sign in: (\S+)/.exec(h.output())![1]!;
   await page.goto(link);

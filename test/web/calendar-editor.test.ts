@@ -20,6 +20,7 @@ import {
   keyedApi,
   layoutShift,
   type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   skipReason,
   startSeededWebServer,
@@ -98,11 +99,7 @@ test('calendar and editor: write, schedule, find, drag, queue, field errors', { 
   };
 
   // Sign in through the one-time link (the password is set there).
-  await page.goto(`${base}/set-password#token=${signInToken}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+  await setPasswordAndSignIn(page, { base, signInToken }, PASSWORD);
 
   // A 3-post thread: a spoiler marked by selecting text, an image with alt text, a tag.
   await page.goto(`${base}/threads/new`);

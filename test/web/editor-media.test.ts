@@ -25,6 +25,7 @@ import {
   keyedApi,
   PHONE,
   type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   skipReason,
   startSeededWebServer,
@@ -290,11 +291,7 @@ test('editor media: choose, progress, thumbnails, alt text, reorder (buttons, dr
 }, async () => {
   const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${signInToken}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+  await setPasswordAndSignIn(page, { base, signInToken }, PASSWORD);
 
   for (const width of ['desktop', 'phone'] as const) {
     await walk(page, width);

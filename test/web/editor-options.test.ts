@@ -23,6 +23,7 @@ import {
   keyedApi,
   PHONE,
   type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   skipReason,
   startSeededWebServer,
@@ -271,11 +272,7 @@ test('editor network options: who can reply, quotes, polls, quotes of posts, lan
 }, async () => {
   const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${harness!.signInToken}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+  await setPasswordAndSignIn(page, harness!, PASSWORD);
   // A day ten days ahead, in the account's zone (UTC).
   const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 

@@ -12,7 +12,18 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { collectPageErrors, DESKTOP, fieldError, keyedApi, PHONE, type SeededWebServer, shoot, skipReason, startSeededWebServer } from '../helpers/browser.js';
+import {
+  collectPageErrors,
+  DESKTOP,
+  fieldError,
+  keyedApi,
+  PHONE,
+  type SeededWebServer,
+  setPasswordAndSignIn,
+  shoot,
+  skipReason,
+  startSeededWebServer,
+} from '../helpers/browser.js';
 
 const PASSWORD = 'a long repeating password';
 const EMAIL = 'repeat@localhost';
@@ -137,11 +148,7 @@ async function walk(page: Page, width: string, day: string): Promise<void> {
 test('editor repeat: set, reopened, fault beside the field, calendar mark, stop repeating', { skip, timeout: 600_000 }, async () => {
   const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${harness!.signInToken}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+  await setPasswordAndSignIn(page, harness!, PASSWORD);
   // A day ten days ahead, in the account's zone (UTC).
   const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 

@@ -23,6 +23,7 @@ import {
   keyedApi,
   PHONE,
   type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   skipReason,
   startSeededWebServer,
@@ -221,11 +222,7 @@ test('write once for several accounts: counters, the split per network, edited, 
 }, async () => {
   const page = await harness!.context.newPage();
   const pageErrors = collectPageErrors(page);
-  await page.goto(`${base}/set-password#token=${harness!.signInToken}`);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/set-password'));
+  await setPasswordAndSignIn(page, harness!, PASSWORD);
   const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
   for (const [width, size] of [
     ['desktop', DESKTOP],

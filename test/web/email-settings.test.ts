@@ -15,6 +15,7 @@ import {
   keyedApi,
   PHONE,
   type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   signInFirstTime,
   skeinCliAsync,
@@ -127,11 +128,7 @@ test('email on: choices changed in Settings are kept over a reload and decide wh
 
     const page = await context.newPage();
     const pageErrors = collectPageErrors(page);
-    await page.goto(`${base}/set-password#token=${signInToken}`);
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('Repeat the password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.waitForURL(/\/settings$/);
+    await setPasswordAndSignIn(page, { base, signInToken }, PASSWORD);
     const section = page.getByRole('region', { name: 'Email notifications' });
     assert.deepEqual(await choices(page), { failed: 'immediate', expired: 'immediate', digest: false }, 'the defaults');
     assert.equal(await section.getByRole('note').count(), 0, 'no "email is off" note');
