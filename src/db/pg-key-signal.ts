@@ -21,7 +21,6 @@ const ECHO_WAIT_MS = 1_000;
 export class PgKeyChangeSignal implements KeyChangeSignal {
   #onChange: () => void = () => {};
   readonly #listener: PgChannelListener;
-  #retryAfter = 0;
   readonly #echoes = new Map<string, () => void>();
 
   constructor(
@@ -39,10 +38,7 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
       down: () => this.#onChange(),
       failed: (err, when) => {
         if (when === 'lost') logger.warn({ err }, 'the key-change listener lost its connection; API keys are read from the database until it is back');
-        else {
-          logger.warn({ err }, 'could not listen for key changes; API keys are read from the database');
-          this.#retryAfter = Date.now() + RETRY_MS;
-        }
+        else logger.warn({ err }, 'could not listen for key changes; API keys are read from the database');
       },
     });
   }
@@ -96,9 +92,7 @@ export class PgKeyChangeSignal implements KeyChangeSignal {
   }
 
   listening(): boolean {
-    if (this.#listener.listening) return true;
-    if (Date.now() >= this.#retryAfter) void this.#listener.ensure();
-    return false;
+    return this.#listener.listeningOrRetry(RETRY_MS);
   }
 
   close(): Promise<void> {

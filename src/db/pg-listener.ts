@@ -18,6 +18,8 @@ export interface ChannelHandlers {
  */
 export class PgChannelListener {
   #client: pg.Client | null = null;
+  /** When the last attempt to connect and LISTEN failed (ms; 0: none has). */
+  #failedAt = 0;
   #connecting: Promise<void> | null = null;
   #closed = false;
 
@@ -36,6 +38,17 @@ export class PgChannelListener {
     if (this.#client || this.#closed) return Promise.resolve();
     this.#connecting ??= this.#listen().finally(() => (this.#connecting = null));
     return this.#connecting;
+  }
+
+  /**
+   * Whether it listens now; if not, starts an attempt unless one failed less than `retryMs` ago.
+   * For a cache that is trusted only while its listener is up: each read asks, and a database that
+   * refuses LISTEN is not asked again on every read.
+   */
+  listeningOrRetry(retryMs: number): boolean {
+    if (this.#client) return true;
+    if (Date.now() >= this.#failedAt + retryMs) void this.ensure();
+    return false;
   }
 
   /** The attempt in flight, if any. */
@@ -71,6 +84,7 @@ export class PgChannelListener {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
     } catch (err) {
+      this.#failedAt = Date.now();
       this.handlers.failed(err, 'connect');
       drop();
       return;

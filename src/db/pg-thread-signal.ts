@@ -16,7 +16,6 @@ const RETRY_MS = 5_000;
 export class PgThreadChangeSignal implements ThreadChangeSignal {
   #onChange: (ids: string[] | null) => void = () => {};
   readonly #listener: PgChannelListener;
-  #retryAfter = 0;
 
   constructor(url: string, logger: Logger) {
     this.#listener = new PgChannelListener(url, THREADS_CHANNEL, {
@@ -25,10 +24,7 @@ export class PgThreadChangeSignal implements ThreadChangeSignal {
       down: () => this.#onChange(null),
       failed: (err, when) => {
         if (when === 'lost') logger.warn({ err }, 'the thread-change listener lost its connection; threads are read from the database until it is back');
-        else {
-          logger.warn({ err }, 'could not listen for thread changes; threads are read from the database');
-          this.#retryAfter = Date.now() + RETRY_MS;
-        }
+        else logger.warn({ err }, 'could not listen for thread changes; threads are read from the database');
       },
     });
   }
@@ -43,9 +39,7 @@ export class PgThreadChangeSignal implements ThreadChangeSignal {
   }
 
   listening(): boolean {
-    if (this.#listener.listening) return true;
-    if (Date.now() >= this.#retryAfter) void this.#listener.ensure();
-    return false;
+    return this.#listener.listeningOrRetry(RETRY_MS);
   }
 
   close(): Promise<void> {
