@@ -95,6 +95,9 @@ class PGliteThread implements PGliteThreadSession {
     this.#closing ??= (async () => {
       if (this.#stopped) return;
       await this.#send({ id: this.#nextId++, op: 'close' });
+      // Held until the thread has ended: an unref'd worker would let the event loop empty while
+      // this is awaited, and Node then exits with 13 (an unsettled top-level await) at shutdown.
+      this.#worker.ref();
       await this.#worker.terminate();
     })();
     return this.#closing;
