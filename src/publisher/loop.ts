@@ -165,7 +165,12 @@ export class PublisherLoop {
       } catch (err) {
         this.ctx.logger.error({ err }, 'claiming due threads failed');
       }
-      if (claimed === 0 && this.#running) await this.ctx.scheduleSignal.wait(await this.#idleMs());
+      if (claimed === 0 && this.#running) {
+        const idleMs = await this.#idleMs();
+        // stop() may have rung while the next due time was read: a wait begun after that ring
+        // would hear none and hold stop() (and the process's exit) for the whole interval.
+        if (this.#running) await this.ctx.scheduleSignal.wait(idleMs);
+      }
     }
   }
 
