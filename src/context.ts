@@ -5,8 +5,9 @@ import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { PgKeyChangeSignal } from './db/pg-key-signal.js';
+import { PgNotifier } from './db/pg-notifier.js';
 import { PgScheduleSignal } from './db/pg-schedule-signal.js';
-import { PgliteThreadChangeSignal, PgThreadChangeSignal } from './db/pg-thread-signal.js';
+import { ANY_THREAD, PgliteThreadChangeSignal, PgThreadChangeSignal, THREADS_CHANNEL } from './db/pg-thread-signal.js';
 import type { AccountRow } from './db/schema/index.js';
 import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
@@ -80,7 +81,11 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
-    const scheduleSignal: ScheduleSignal = dbHandle.url ? new PgScheduleSignal(dbHandle.url, dbHandle.db, logger) : new LocalScheduleSignal();
+    // PostgreSQL: this process's NOTIFYs, sent after the commits they announce (pg-notifier.ts).
+    const notifier = dbHandle.url ? new PgNotifier(dbHandle.url, logger, { [THREADS_CHANNEL]: ANY_THREAD }) : null;
+    if (notifier) closers.push(() => notifier.close());
+
+    const scheduleSignal: ScheduleSignal = dbHandle.url && notifier ? new PgScheduleSignal(dbHandle.url, notifier, logger) : new LocalScheduleSignal();
     closers.push(() => scheduleSignal.close());
 
     const keySignal = dbHandle.url ? new PgKeyChangeSignal(dbHandle.url, dbHandle.db, logger) : new LocalKeyChangeSignal();
@@ -91,10 +96,11 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     );
     closers.push(() => apiKeys.close());
 
-    const threadSignal = dbHandle.url ? new PgThreadChangeSignal(dbHandle.url, logger) : await PgliteThreadChangeSignal.open(dbHandle.listen, logger);
+    const pgThreadSignal = dbHandle.url && notifier ? new PgThreadChangeSignal(dbHandle.url, logger, notifier) : null;
+    // This process's own writes on PostgreSQL: heard at commit, then announced to the others.
+    if (pgThreadSignal) dbHandle.onThreadsChanged?.((ids) => pgThreadSignal.changedHere(ids));
+    const threadSignal = pgThreadSignal ?? (await PgliteThreadChangeSignal.open(dbHandle.listen, logger));
     const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadView[]>(threadSignal);
-    // This process's own writes on PostgreSQL: heard at commit, before the NOTIFY comes back.
-    dbHandle.onCommitted?.(() => threadViews.changedHere());
     closers.push(() => threadViews.close());
 
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());

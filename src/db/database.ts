@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
+import { withStartupOptions } from './pg-connection.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { preparingClient, StatementNames } from './prepared-statements.js';
+import { preparingClient, StatementNames, THREAD_CHANGES_BY_NOTICE, type ThreadsChanged } from './prepared-statements.js';
 import type { Database } from './schema/index.js';
 
 export type Db = Kysely<Database>;
@@ -25,11 +26,13 @@ export interface DbHandle {
    */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /**
-   * PostgreSQL: `listener` runs whenever a statement this process sent may have changed rows and
-   * has committed (before the caller sees its answer). PGlite needs none: its notifications
-   * arrive before the committing query resolves.
+   * PostgreSQL: `listener` gets the threads a write of this process changed once it has committed
+   * (before the caller sees its answer), as the database reported them on the writing connection
+   * (migration 0022). This process announces them to the others itself (PgThreadChangeSignal).
+   * PGlite needs none: the database NOTIFYs, and the notification arrives before the committing
+   * query resolves.
    */
-  onCommitted?(listener: () => void): void;
+  onThreadsChanged?(listener: ThreadsChanged): void;
   close(): Promise<void>;
 }
 
@@ -59,19 +62,19 @@ function pgTypes(driver: typeof pg) {
  */
 export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const driver = loadPg();
-  const committedListeners: Array<() => void> = [];
-  const committed = () => {
-    for (const listener of committedListeners) listener();
+  const changedListeners: ThreadsChanged[] = [];
+  const changed: ThreadsChanged = (threadIds) => {
+    for (const listener of changedListeners) listener(threadIds);
   };
   const pool = new driver.Pool({
-    connectionString: url,
+    ...withStartupOptions(url, THREAD_CHANGES_BY_NOTICE),
     max: poolSize,
     types: pgTypes(driver) as pg.CustomTypesConfig,
-    Client: preparingClient(driver, new StatementNames(), committed),
+    Client: preparingClient(driver, new StatementNames(), changed),
   });
   pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
-  return { db, kind: 'postgres', url, onCommitted: (listener) => committedListeners.push(listener), close: () => db.destroy() };
+  return { db, kind: 'postgres', url, onThreadsChanged: (listener) => changedListeners.push(listener), close: () => db.destroy() };
 }
 
 /**

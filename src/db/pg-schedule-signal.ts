@@ -1,30 +1,28 @@
-import { sql } from 'kysely';
 import type { Logger } from '../lib/logger.js';
 import { LocalScheduleSignal, type ScheduleSignal } from '../lib/schedule-signal.js';
-import type { Db } from './database.js';
 import { PgChannelListener } from './pg-listener.js';
+import type { PgNotifier } from './pg-notifier.js';
 
-const CHANNEL = 'skein_schedule';
+const SCHEDULE_CHANNEL = 'skein_schedule';
 
 /**
- * The schedule signal across processes on PostgreSQL: `ring()` also sends a NOTIFY, and a
- * process that waits on the signal (a publisher) LISTENs on a connection of its own, so every
- * `skein worker` wakes the moment any API instance creates, reschedules or retries a thread.
- * A lost connection costs at most one poll interval: it is opened again at the next wait.
+ * The schedule signal across processes on PostgreSQL: `ring()` also sends a NOTIFY (through the
+ * notifier, after the commit that rang, many rings in one), and a process that waits on the signal
+ * (a publisher) LISTENs on a connection of its own, so every `skein worker` wakes the moment any
+ * API instance creates, reschedules or retries a thread. A lost connection or a lost NOTIFY costs
+ * at most one poll interval: the connection is opened again at the next wait.
  */
 export class PgScheduleSignal implements ScheduleSignal {
   readonly #local = new LocalScheduleSignal();
-  /** NOTIFYs on their way: close() waits for them, so none is cut off by the pool shutting down. */
-  readonly #sending = new Set<Promise<void>>();
   readonly #listener: PgChannelListener;
   #failing = false;
 
   constructor(
     url: string,
-    private readonly db: Db,
-    private readonly logger: Logger,
+    private readonly notifier: PgNotifier,
+    logger: Logger,
   ) {
-    this.#listener = new PgChannelListener(url, CHANNEL, {
+    this.#listener = new PgChannelListener(url, SCHEDULE_CHANNEL, {
       notify: () => this.#local.ring(),
       up: () => (this.#failing = false),
       failed: (err, when) => {
@@ -37,14 +35,7 @@ export class PgScheduleSignal implements ScheduleSignal {
 
   ring(): void {
     this.#local.ring();
-    const sending: Promise<void> = sql`SELECT pg_notify(${CHANNEL}, '')`
-      .execute(this.db)
-      .then(
-        () => undefined,
-        (err: unknown) => this.logger.warn({ err }, 'could not notify other processes of a schedule change; they find it at their next poll'),
-      )
-      .finally(() => this.#sending.delete(sending));
-    this.#sending.add(sending);
+    this.notifier.notify(SCHEDULE_CHANNEL, '');
   }
 
   wait(timeoutMs: number): Promise<void> {
@@ -53,7 +44,6 @@ export class PgScheduleSignal implements ScheduleSignal {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.#sending);
     await this.#listener.close();
     await this.#local.close();
   }

@@ -2,22 +2,41 @@ import type { Logger } from '../lib/logger.js';
 import { changedThreadIds, type ThreadChangeSignal } from '../lib/thread-view-cache.js';
 import type { DbHandle } from './database.js';
 import { PgChannelListener } from './pg-listener.js';
+import type { PgNotifier } from './pg-notifier.js';
 
-/** Migration 0021's channel: the database announces every change to a thread's view on it. */
-const THREADS_CHANNEL = 'skein_threads';
+/** Migration 0021's channel: every change to a thread's view is announced on it. */
+export const THREADS_CHANNEL = 'skein_threads';
+/** The channel's payload for "any thread may have changed". */
+export const ANY_THREAD = '*';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */
 const RETRY_MS = 5_000;
+/** A NOTIFY payload holds under 8,000 bytes; more ids than this many characters are sent as `*`. */
+const MAX_PAYLOAD = 7_000;
+/**
+ * Everything kept is forgotten this often: the bound on how long another instance can show a
+ * thread as it was when the process that changed it was killed between its commit and its
+ * announcement (a few milliseconds; pg-notifier.ts).
+ */
+const FORGET_EVERY_MS = 30_000;
 
 /**
- * Thread changes on PostgreSQL: a LISTEN connection of its own, opened at the first cached read
- * (a CLI command that reads no thread opens none). While it is not up the cache is not used, and
- * it is emptied whenever the connection comes or goes, so a change it could not hear is never missed.
+ * Thread changes on PostgreSQL. Other processes' changes: a LISTEN connection of its own, opened
+ * at the first cached read (a CLI command that reads no thread opens none). While it is not up the
+ * cache is not used, and it is emptied whenever the connection comes or goes, so a change it could
+ * not hear is never missed. This process's own changes (`changedHere`, from DbHandle.onThreadsChanged):
+ * heard at their commit and announced to the others through `notifier`; a writer that is not
+ * Skein (psql) is announced by the database itself (migrations 0021 and 0022).
  */
 export class PgThreadChangeSignal implements ThreadChangeSignal {
   #onChange: (ids: string[] | null) => void = () => {};
   readonly #listener: PgChannelListener;
+  #forgetting: NodeJS.Timeout | null = null;
 
-  constructor(url: string, logger: Logger) {
+  constructor(
+    url: string,
+    logger: Logger,
+    private readonly notifier: PgNotifier,
+  ) {
     this.#listener = new PgChannelListener(url, THREADS_CHANNEL, {
       notify: (payload) => this.#onChange(changedThreadIds(payload)),
       up: () => this.#onChange(null),
@@ -31,6 +50,14 @@ export class PgThreadChangeSignal implements ThreadChangeSignal {
 
   start(onChange: (ids: string[] | null) => void): void {
     this.#onChange = onChange;
+    this.#forgetting ??= setInterval(() => this.#onChange(null), FORGET_EVERY_MS).unref();
+  }
+
+  /** A write of this process committed: heard here at once, and announced to every other process. */
+  changedHere(threadIds: string[] | null): void {
+    this.#onChange(threadIds);
+    const payload = threadIds === null ? ANY_THREAD : threadIds.join(',');
+    this.notifier.notify(THREADS_CHANNEL, payload.length > MAX_PAYLOAD ? ANY_THREAD : payload);
   }
 
   /** As the key signal's: a NOTIFY already on the listener's socket is handled before `setImmediate` runs. */
@@ -43,6 +70,7 @@ export class PgThreadChangeSignal implements ThreadChangeSignal {
   }
 
   close(): Promise<void> {
+    if (this.#forgetting) clearInterval(this.#forgetting);
     return this.#listener.close();
   }
 }

@@ -57,26 +57,69 @@ export class StatementNames {
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 
-/** Statements that change nothing, outside a transaction (a SELECT, or ending one without a change). */
-const READ_ONLY = /^\s*(select|rollback|begin)\b/i;
+const ROLLBACK = /^\s*rollback\b/i;
+
+/** The SQLSTATE of migration 0022's NOTICE: the ids of the threads a statement changed, or `*`. */
+const THREADS_CHANGED_NOTICE = 'SKT01';
+
+/** Startup options of every pooled connection: the trigger reports changes to it as NOTICEs (migration 0022). */
+export const THREAD_CHANGES_BY_NOTICE = '-c skein.thread_changes=notice -c client_min_messages=notice';
+
+/** Thread ids a committed write changed; null: any thread may have. */
+export type ThreadsChanged = (threadIds: string[] | null) => void;
 
 /**
  * A pg Client class whose `query(text, values)` runs as a named statement (see above), and that
- * calls `committed` once a statement that may have changed rows has taken effect: a COMMIT, or a
- * write outside a transaction block (the thread view cache must not serve this process's next
- * read from before it; docs/decisions.md "Thread view cache").
+ * reports the threads its writes changed once they have taken effect. Connected with
+ * THREAD_CHANGES_BY_NOTICE, the database reports each statement's changed threads on the
+ * connection itself (a NOTICE, before the statement's answer); they are handed to `changed` as
+ * soon as the connection is outside a transaction again (a COMMIT, or a write outside a
+ * transaction block), before the caller sees that answer: the thread view cache must not serve
+ * this process's next read from before it (docs/decisions.md "Thread view cache"). After a
+ * ROLLBACK they are dropped; after a failed statement outside a transaction they are reported
+ * anyway (a needless invalidation, never a missed one).
  */
-export function preparingClient(driver: typeof pg, names: StatementNames, committed: () => void = () => {}): typeof pg.Client {
+export function preparingClient(driver: typeof pg, names: StatementNames, changed: ThreadsChanged = () => {}): typeof pg.Client {
   // pg's query() has a dozen overloads: this one forwards them all untyped.
   class PreparingClient extends driver.Client {
-    override query(...args: QueryArgs): any {
-      const [text] = args;
-      const answer = this.#query(...args);
-      if (!(answer instanceof Promise) || typeof text !== 'string' || READ_ONLY.test(text)) return answer;
-      return answer.then((result: unknown) => {
-        if (this.getTransactionStatus() === 'I') committed();
-        return result;
+    /** Ids reported by this connection's statements and not yet handed on; null: any thread. */
+    #changes: Set<string> | null | undefined;
+
+    constructor(...args: ConstructorParameters<typeof pg.Client>) {
+      super(...args);
+      this.on('notice', (notice) => {
+        if (notice.code !== THREADS_CHANGED_NOTICE || this.#changes === null) return;
+        const payload = notice.message ?? '*';
+        if (payload === '*') this.#changes = null;
+        else {
+          this.#changes ??= new Set();
+          for (const id of payload.split(',')) this.#changes.add(id);
+        }
       });
+    }
+
+    override query(...args: QueryArgs): any {
+      const answer = this.#query(...args);
+      if (!(answer instanceof Promise)) return answer;
+      const rolledBack = typeof args[0] === 'string' && ROLLBACK.test(args[0]);
+      return answer.then(
+        (result: unknown) => {
+          this.#settle(rolledBack);
+          return result;
+        },
+        (err: unknown) => {
+          this.#settle(false);
+          throw err;
+        },
+      );
+    }
+
+    /** Hands the reported changes on once outside a transaction block. */
+    #settle(rolledBack: boolean): void {
+      if (this.#changes === undefined || this.getTransactionStatus() !== 'I') return;
+      const changes = this.#changes;
+      this.#changes = undefined;
+      if (!rolledBack) changed(changes && [...changes]);
     }
 
     #query(...args: QueryArgs): any {

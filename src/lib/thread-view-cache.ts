@@ -1,8 +1,9 @@
 /**
- * Tells this instance which threads changed anywhere. The database announces every change itself
- * (migration 0021: statement triggers NOTIFY `skein_threads` at commit), so every writer is heard:
- * this instance, another one, a worker, the CLI. On PGlite the notification reaches this process
- * before the committing query resolves; on PostgreSQL a LISTEN connection hears it.
+ * Tells this instance which threads changed anywhere. The database reports every change itself
+ * (migrations 0021 and 0022: statement triggers), so every writer is heard: this instance, another
+ * one, a worker, the CLI, psql. On PGlite the trigger's NOTIFY reaches this process before the
+ * committing query resolves; on PostgreSQL this process hears its own writes at their commit and
+ * announces them (pg-thread-signal.ts), and a LISTEN connection hears the others'.
  */
 export interface ThreadChangeSignal {
   /** Whether this instance hears every change now (else its cache must not be used). */
@@ -38,8 +39,8 @@ interface Listed<T> {
  * Correctness: a read that raced with a change is not kept (`generation` moves at every change
  * heard), and an instance that cannot hear changes reads the database. A write this process makes
  * is heard as it commits, before its caller goes on: on PGlite its notification arrives before the
- * committing query resolves; on PostgreSQL the driver calls `changedHere` at the commit
- * (DbHandle.onCommitted), before the NOTIFY comes back. So a client's read after its write, on
+ * committing query resolves; on PostgreSQL the driver reports the changed threads at the commit
+ * (DbHandle.onThreadsChanged). So a client's read after its write, on
  * the instance that made it, is never older than the write; on another instance it is at most
  * as old as the NOTIFY's way there.
  */
