@@ -66,6 +66,8 @@ export class PgNotifier {
     await Promise.race([this.#drained(), deadline]);
     clearTimeout(timer);
     this.#closed = true;
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = null;
     const client = this.#client;
     this.#client = null;
     await client?.end().catch(() => {});
@@ -76,7 +78,7 @@ export class PgNotifier {
   }
 
   #kick(): void {
-    if (this.#sending || this.#retry || this.#pending.size === 0) return;
+    if (this.#closed || this.#sending || this.#retry || this.#pending.size === 0) return;
     this.#sending = this.#sendAll().finally(() => {
       this.#sending = null;
       this.#kick();
