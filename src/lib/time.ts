@@ -47,8 +47,31 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
+/** Zones whose offset is 0 at every instant: asked without formatting a date (a Create in UTC asks four times). */
+const ALWAYS_UTC = new Set([
+  'UTC',
+  'Etc/UTC',
+  'Etc/GMT',
+  'GMT',
+  'Etc/Universal',
+  'Etc/Zulu',
+  'Universal',
+  'Zulu',
+  'Etc/UCT',
+  'UCT',
+  'Etc/Greenwich',
+  'Greenwich',
+  'Etc/GMT0',
+  'GMT0',
+  'Etc/GMT+0',
+  'Etc/GMT-0',
+  'GMT+0',
+  'GMT-0',
+]);
+
 /** Offset of `zone` from UTC at `instantMs`, in minutes (east positive). */
 export function zoneOffsetMinutes(zone: string, instantMs: number): number {
+  if (ALWAYS_UTC.has(zone)) return 0;
   const fields: Record<string, number> = {};
   for (const p of formatterFor(zone).formatToParts(new Date(instantMs))) {
     if (p.type !== 'literal') fields[p.type] = Number(p.value);
