@@ -56,6 +56,8 @@ const KEY_USE_FLUSH_MS = 60_000;
 export class ApiKeyCache<Account> {
   readonly #entries = new Map<string, Entry<Account>>();
   readonly #pendingUses = new Map<string, Date>();
+  /** Presented key → its hash, for keys stored here: the HMAC costs more than the rest of a hit. */
+  readonly #hashes = new Map<string, string>();
   #generation = 0;
   #timer: NodeJS.Timeout | null = null;
 
@@ -82,6 +84,15 @@ export class ApiKeyCache<Account> {
     return this.lookup(hash, nowMs);
   }
 
+  /**
+   * The hash of a presented key: remembered for a key this cache stored (so a cached key costs no
+   * HMAC), else `hash(presented)`. The presented keys it holds are those of cached entries (the
+   * process holds the secret they are hashed with anyway); every clear forgets them too.
+   */
+  hashOf(presented: string, hash: (presented: string) => string): string {
+    return this.#hashes.get(presented) ?? hash(presented);
+  }
+
   lookup(hash: string, nowMs: number): { account: Account; keyId: string } | undefined {
     if (!this.signal.listening()) return undefined;
     const entry = this.#entries.get(hash);
@@ -94,15 +105,18 @@ export class ApiKeyCache<Account> {
   }
 
   /** Keeps what a lookup read from the database, unless a change was heard since `generation`. */
-  store(hash: string, account: Account, keyId: string, generation: number, nowMs: number): void {
+  store(hash: string, account: Account, keyId: string, generation: number, nowMs: number, presented?: string): void {
     if (generation !== this.#generation || !this.signal.listening()) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
+    if (this.#hashes.size >= MAX_ENTRIES) this.#hashes.clear();
     this.#entries.set(hash, { account, keyId, expiresAt: nowMs + this.ttlMs });
+    if (presented !== undefined) this.#hashes.set(presented, hash);
   }
 
   clear(): void {
     this.#generation++;
     this.#entries.clear();
+    this.#hashes.clear();
   }
 
   /** Keys or accounts changed: every instance's cache is cleared (this one's at once). */

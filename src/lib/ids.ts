@@ -12,8 +12,23 @@ export function isSkeinId(value: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(value);
 }
 
+/** Random bytes for this many ids are drawn at once: one `randomBytes` call per id cost more than the rest of newId. */
+const POOL_IDS = 256;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+/** 16 random bytes no other id has used. */
+function randomBlock(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    pool = randomBytes(16 * POOL_IDS);
+    poolOffset = 0;
+  }
+  poolOffset += 16;
+  return pool.subarray(poolOffset - 16, poolOffset);
+}
+
 export function newId(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = randomBlock();
   if (nowMs <= lastMs) {
     nowMs = lastMs;
     seq = (seq + 1) & 0xfff;

@@ -54,7 +54,7 @@ export async function revokeApiKey(ctx: AppContext, account: AccountRow, id: str
  */
 export async function authenticate(ctx: AppContext, presented: string | undefined): Promise<{ account: AccountRow; keyId: string }> {
   if (!presented || !API_KEY_PATTERN.test(presented)) throw new UnauthenticatedError();
-  const hash = ctx.secrets.hashApiKey(presented);
+  const hash = ctx.apiKeys.hashOf(presented, (key) => ctx.secrets.hashApiKey(key));
   const now = ctx.clock.now();
   const cached = await ctx.apiKeys.lookupSettled(hash, now.getTime());
   if (cached) {
@@ -67,7 +67,7 @@ export async function authenticate(ctx: AppContext, presented: string | undefine
   const { key, account } = found;
   if (!account) throw new UnauthenticatedError();
   await touchLastUsed(ctx, key);
-  ctx.apiKeys.store(hash, account, key.id, generation, now.getTime());
+  ctx.apiKeys.store(hash, account, key.id, generation, now.getTime(), presented);
   return { account, keyId: key.id };
 }
 

@@ -356,16 +356,20 @@ export async function listThreads(
   account: AccountRow,
   query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags' },
 ): Promise<ThreadView[]> {
-  const from = readDateTime(query.from, account.timezone, 'from');
-  const to = readDateTime(query.to, account.timezone, 'to');
-  if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
-  if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
   // Per caller: the membership check is part of what is kept (a membership change drops it).
   const addressed = addressedWorkspace(account, query.teamId);
-  const key = [account.id, addressed.teamId ?? 'personal', from.getTime(), to.getTime(), query.providerId ?? '', query.include ?? ''].join('|');
+  // Kept by the range as written and the zone it is read in (reading it costs more than the rest
+  // of a kept answer): only a range that was read without fault is ever kept, so a hit was valid.
+  const key = JSON.stringify([account.id, addressed.teamId ?? 'personal', account.timezone, query.from, query.to, query.providerId ?? '', query.include ?? '']);
   return ctx.threadViews.list(
     key,
-    () => readThreadList(ctx, account, query.teamId, { from, to, providerId: query.providerId }, query.include),
+    () => {
+      const from = readDateTime(query.from, account.timezone, 'from');
+      const to = readDateTime(query.to, account.timezone, 'to');
+      if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
+      if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
+      return readThreadList(ctx, account, query.teamId, { from, to, providerId: query.providerId }, query.include);
+    },
     (list) => list.length,
   );
 }

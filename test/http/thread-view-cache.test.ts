@@ -7,7 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Type } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
 import { sql } from 'kysely';
+import { ListedThread, Thread } from '../../src/http/schemas/threads.js';
 import { describeEachDb } from '../helpers/context.js';
 import { RoundTripCounter, untilKeyCached, untilThreadViewsListening } from '../helpers/round-trips.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
@@ -97,6 +100,57 @@ describeEachDb(
       assert.equal((await ownerGet()).statusCode, 200);
       await sql`DELETE FROM threads WHERE id = ${threadId}`.execute(ctx.db);
       assert.equal((await ownerGet()).statusCode, 404);
+    });
+
+    test("a kept answer is the bytes the route schema serialises, with the same headers, and its List Posts range is read in the reader's zone", async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account, 'THREADS');
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: '2030-05-06T09:00:00', posts: [{ text: 'déjà vu 🧵 "quoted" \\ back' }, { text: 'two' }] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { threadId } = created.json();
+      const get = () => user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
+      const listUrl = '/api/v1/posts?from=2030-05-06T08:30:00&to=2030-05-06T09:30:00';
+      const list = () => user.call(app, { method: 'GET', url: listUrl });
+      await untilKeyCached(ctx, user.key, get);
+      await untilThreadViewsListening(counter, get);
+      await untilThreadViewsListening(counter, list);
+
+      const serialise = {
+        get: fastJson(Type.Object({ thread: Thread })),
+        list: fastJson(Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer() })),
+      };
+      for (const [name, read] of [
+        ['get', get],
+        ['list', list],
+      ] as const) {
+        const [first, second] = [await read(), await read()];
+        for (const res of [first, second]) {
+          assert.equal(res.statusCode, 200, res.body);
+          assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+          assert.equal(Number(res.headers['content-length']), res.rawPayload.length);
+          assert.equal(res.body, serialise[name](res.json()), `${name}: the schema's serialisation`);
+        }
+        assert.ok(first.rawPayload.equals(second.rawPayload), `${name}: the same bytes twice`);
+        if (name === 'get') assert.equal(second.headers.etag, first.headers.etag);
+      }
+      assert.equal((await get()).json().thread.posts[0].content, 'déjà vu 🧵 "quoted" \\ back');
+      assert.equal((await list()).json().count, 1);
+      const head = await user.call(app, { method: 'HEAD', url: listUrl });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.headers['content-length'], (await list()).headers['content-length']);
+
+      // The same range written in the account's new zone (UTC+9) names other instants: not the kept answer.
+      const moved = await user.call(app, { method: 'PATCH', url: '/api/v1/account', payload: { timezone: 'Asia/Tokyo' } });
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.equal((await list()).json().count, 0);
+      // Reversed, the range is still refused, kept answers or not.
+      const reversed = await user.call(app, { method: 'GET', url: '/api/v1/posts?from=2030-05-06T09:30:00&to=2030-05-06T08:30:00' });
+      assert.equal(reversed.statusCode, 400, reversed.body);
     });
   },
   { countRoundTrips: counter },

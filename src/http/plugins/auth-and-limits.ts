@@ -79,8 +79,10 @@ export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ct
   app.decorateRequest('account', null);
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (PROBES.has(request.url.split('?')[0]!)) return;
-    const needsKey = request.url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public;
+    const url = request.url;
+    const query = url.indexOf('?');
+    if (PROBES.has(query === -1 ? url : url.slice(0, query))) return;
+    const needsKey = url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public;
     let authError: unknown = null;
     if (needsKey) {
       try {

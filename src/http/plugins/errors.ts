@@ -116,8 +116,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance, { webApp }: { webApp
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new ShuttingDownError();
+  // Callback style, as every hook that does nothing on most requests: no promise per request.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new ShuttingDownError() : undefined);
   });
 
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {

@@ -57,15 +57,32 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
     );
     done(null, parsed);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const part of [request.params, request.query]) {
+      if (!mayHoldNul(part)) continue;
       addInputFaults(
         request,
         scanJson(part).nul.map((path) => ({ path, message: NUL_MESSAGE })),
       );
     }
+    done();
   });
 });
+
+/**
+ * False when `part` (the path parameters or the query: an object of strings, or of arrays of
+ * strings for a repeated query field) surely holds no U+0000, checked without allocating; true
+ * when it might (then scanJson finds where).
+ */
+function mayHoldNul(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return part !== undefined && part !== null;
+  for (const key in part) {
+    if (!Object.hasOwn(part, key)) continue;
+    const value = (part as Record<string, unknown>)[key];
+    if (key.includes('\u0000') || typeof value !== 'string' || value.includes('\u0000')) return true;
+  }
+  return false;
+}
 
 /**
  * One iterative pass over parsed JSON (no recursion, whatever the depth): the paths

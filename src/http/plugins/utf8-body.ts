@@ -15,8 +15,9 @@ function notUtf8(): ValidationError {
  * arrive instead, and a body that is not UTF-8 is a 400 naming the body.
  */
 export const utf8BodyPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (!JSON_TYPE.test(request.headers['content-type'] ?? '')) return payload;
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const type = request.headers['content-type'];
+    if (type === undefined || !JSON_TYPE.test(type)) return done(null, payload);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const checked = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -37,6 +38,6 @@ export const utf8BodyPlugin = fp(async (app: FastifyInstance) => {
       },
     });
     pipeline(payload, checked, () => undefined);
-    return checked;
+    done(null, checked);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type FieldFault, ValidationError } from '../../errors/index.js';
 
@@ -115,7 +115,7 @@ async function contentFaultsOf(request: FastifyRequest): Promise<FieldFault[]> {
  * shape faults, the faults found while reading the request (NUL characters) and the route's
  * content rules over the well-formed parts, all together. No handler runs with a faulty request.
  */
-const validationGuard: preHandlerAsyncHookHandler = async function validationGuard(request) {
+const checkRequest = async (request: FastifyRequest): Promise<void> => {
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   const faults = [...(error?.validation ? routeShapeFaults(request, error.validation, error.validationContext ?? 'body') : []), ...(request.inputFaults ?? [])];
   if (error && !error.validation) throw error;
@@ -125,6 +125,12 @@ const validationGuard: preHandlerAsyncHookHandler = async function validationGua
   if (faults.length === 0) return;
   faults.push(...(await contentFaultsOf(request)));
   throw new ValidationError(dedupe(faults));
+};
+
+/** The guard itself: a request with nothing to answer (nearly all) goes on with no promise made. */
+const validationGuard: preHandlerHookHandler = function validationGuard(request, _reply, done) {
+  if (request.validationError === undefined && request.inputFaults === null) return done();
+  checkRequest(request).then(() => done(), done);
 };
 
 function routeShapeFaults(request: FastifyRequest, errors: readonly AjvError[], context: string): FieldFault[] {

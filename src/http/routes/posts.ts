@@ -12,6 +12,7 @@ import {
   rescheduleThread,
   retryThread,
 } from '../../services/threads.js';
+import { keptJson } from '../kept-json.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ETagHeader, IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
@@ -39,9 +40,9 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       querystring: ListPostsQuery,
       response: withProblems({ 200: Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer() }) }),
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const threads = await listThreads(ctx, caller(request), request.query);
-      return { threads, count: threads.length };
+      return keptJson(reply, threads, () => ({ threads, count: threads.length }));
     },
   });
 
@@ -81,9 +82,9 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       response: withProblems({ 200: Type.Object({ thread: Thread }, { headers: ETagHeader }) }),
     },
     handler: async (request, reply) => {
-      const { thread, version } = await getVersionedThread(ctx, caller(request), request.params.threadId);
-      reply.header('etag', etagOf(version));
-      return { thread };
+      const found = await getVersionedThread(ctx, caller(request), request.params.threadId);
+      reply.header('etag', etagOf(found.version));
+      return keptJson(reply, found, () => ({ thread: found.thread }));
     },
   });
 

@@ -80,14 +80,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Members must be unique across processes so two hits in the same ms both count. */
   readonly #instanceId = randomBytes(8).toString('hex');
   #sequence = 0;
+  /** Hits waiting for the next batch (#runScript). */
+  #queued: Array<{ keys: string[]; args: string[]; resolve: (reply: unknown) => void; reject: (error: unknown) => void }> = [];
 
   /** `connection`: a Redis URL (the store opens and later closes it) or an ioredis client. */
   constructor(connection: string | Redis, prefix: string) {
     this.#ownsConnection = typeof connection === 'string';
-    // ioredis is loaded only by a process that uses Redis (REDIS_URL set).
-    // Auto-pipelining: the hits of all requests that arrive in one turn of the event loop go to
-    // Redis in one write and come back in one read, instead of a write and a read each. Each is
-    // still its own script, run atomically and in order, so the limits stay exact.
+    // ioredis is loaded only by a process that uses Redis (REDIS_URL set). The hits themselves are
+    // batched here (#runScript); auto-pipelining batches the rare EVAL fallback.
     this.#redis =
       typeof connection === 'string'
         ? new (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis(connection, { enableAutoPipelining: true })
@@ -112,13 +112,37 @@ export class RedisRateLimitStore implements RateLimitStore {
     return `${nowMs}:${this.#instanceId}:${this.#sequence}`;
   }
 
-  /** EVALSHA saves sending the script each time; EVAL (which also caches it) when Redis lacks it. */
-  async #runScript(keys: string[], args: string[]): Promise<unknown> {
+  /**
+   * Batching: the hits of all requests that reach the limiter in one turn of the event loop go to
+   * Redis as one pipeline (one write, one read) when the loop next checks for immediates. ioredis's
+   * auto-pipelining flushes at the next tick instead, and Node runs the ticks after each request
+   * resumed from `setImmediate` (the key and thread caches' settle), so it sent one write per
+   * request. Each hit is still its own script, run atomically and in order, so the limits stay exact.
+   */
+  #runScript(keys: string[], args: string[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (this.#queued.push({ keys, args, resolve, reject }) === 1) setImmediate(() => this.#flush());
+    });
+  }
+
+  /** EVALSHA saves sending the script each time; EVAL (which also caches it) for those Redis lacked it for. */
+  async #flush(): Promise<void> {
+    const batch = this.#queued;
+    this.#queued = [];
+    const pipeline = this.#redis.pipeline();
+    for (const hit of batch) pipeline.evalsha(HIT_SCRIPT_SHA, hit.keys.length, ...hit.keys, ...hit.args);
+    let replies: Array<[Error | null, unknown]> | null;
     try {
-      return await this.#redis.evalsha(HIT_SCRIPT_SHA, keys.length, ...keys, ...args);
+      replies = await pipeline.exec();
     } catch (error) {
-      if (!isNoScript(error)) throw error;
-      return await this.#redis.eval(HIT_SCRIPT, keys.length, ...keys, ...args);
+      for (const hit of batch) hit.reject(error);
+      return;
     }
+    batch.forEach((hit, i) => {
+      const [error, reply] = replies?.[i] ?? [new Error('rate limit: no Redis reply'), null];
+      if (!error) hit.resolve(reply);
+      else if (!isNoScript(error)) hit.reject(error);
+      else this.#redis.eval(HIT_SCRIPT, hit.keys.length, ...hit.keys, ...hit.args).then(hit.resolve, hit.reject);
+    });
   }
 }

@@ -72,12 +72,11 @@ export function validateHit(rules: readonly RateLimitRule[], nowMs: number, wind
   if (rules.length === 0) throw new RangeError('rate limit: at least one rule is needed');
   if (!Number.isSafeInteger(nowMs) || nowMs < 0) throw new RangeError(`rate limit: bad time ${nowMs}`);
   if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rate limit: bad window ${windowMs}`);
-  const seen = new Set<string>();
-  for (const { key, limit } of rules) {
+  for (let i = 0; i < rules.length; i++) {
+    const { key, limit } = rules[i]!;
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`rate limit: bad limit ${limit} for ${key}`);
-    // A duplicate key would be counted twice for one request.
-    if (seen.has(key)) throw new RangeError(`rate limit: duplicate key ${key}`);
-    seen.add(key);
+    // A duplicate key would be counted twice for one request (a hit has a rule or two: no set needed).
+    for (let j = 0; j < i; j++) if (rules[j]!.key === key) throw new RangeError(`rate limit: duplicate key ${key}`);
   }
 }
 
@@ -136,7 +135,8 @@ export function buildResult(
 export function tighterLimit(limits: readonly RateLimitState[]): RateLimitState {
   let tightest = limits[0];
   if (tightest === undefined) throw new RangeError('rate limit: no limits to choose from');
-  for (const candidate of limits.slice(1)) {
+  for (let i = 1; i < limits.length; i++) {
+    const candidate = limits[i]!;
     const tighter = candidate.remaining < tightest.remaining || (candidate.remaining === tightest.remaining && candidate.limit < tightest.limit);
     if (tighter) tightest = candidate;
   }

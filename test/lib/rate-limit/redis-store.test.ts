@@ -61,14 +61,20 @@ test('a connection passed in stays open after close; one opened from a URL is cl
 test('falls back to EVAL when Redis does not have the script cached', async (t) => {
   if (!redisReady(t)) return;
   await withRedis(async (redis, prefix) => {
-    // Simulates a restarted Redis without flushing the shared server's script cache.
+    // Simulates a restarted Redis without flushing the shared server's script cache: the batch's
+    // EVALSHA names a script Redis has never seen, so Redis itself answers NOSCRIPT.
     let evalshaCalls = 0;
     const forgetful = new Proxy(redis, {
       get(target, property, receiver) {
-        if (property === 'evalsha') {
-          return async () => {
-            evalshaCalls++;
-            throw new Error('NOSCRIPT No matching script. Please use EVAL.');
+        if (property === 'pipeline') {
+          return () => {
+            const pipeline = target.pipeline();
+            const evalsha = pipeline.evalsha.bind(pipeline) as (...args: unknown[]) => unknown;
+            pipeline.evalsha = ((_sha: string, ...rest: unknown[]) => {
+              evalshaCalls++;
+              return evalsha('0'.repeat(40), ...rest);
+            }) as typeof pipeline.evalsha;
+            return pipeline;
           };
         }
         const value = Reflect.get(target, property, receiver);
@@ -79,6 +85,45 @@ test('falls back to EVAL when Redis does not have the script cached', async (t) 
     assert.equal((await store.hit([{ key: 'acct:a', limit: 1 }], T0, WINDOW)).allowed, true);
     assert.equal((await store.hit([{ key: 'acct:a', limit: 1 }], T0, WINDOW)).allowed, false);
     assert.equal(evalshaCalls, 2);
+  });
+});
+
+test('the hits made in one turn of the event loop go to Redis as one pipeline, each counted exactly', async (t) => {
+  if (!redisReady(t)) return;
+  await withRedis(async (redis, prefix) => {
+    let pipelines = 0;
+    const counting = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property === 'pipeline') {
+          return () => {
+            pipelines++;
+            return target.pipeline();
+          };
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const store = new RedisRateLimitStore(counting, prefix);
+    const rules = [
+      { key: 'ip:x', limit: 10 },
+      { key: 'acct:a', limit: 3 },
+    ];
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => store.hit(rules, T0 + i, WINDOW)));
+    assert.equal(pipelines, 1);
+    assert.deepEqual(
+      results.map((r) => r.allowed),
+      [true, true, true, false, false],
+    );
+    assert.deepEqual(
+      results.map((r) => r.limits[1]!.remaining),
+      [2, 1, 0, 0, 0],
+    );
+    assert.equal(await redis.zcard(`${prefix}acct:a`), 3);
+    assert.equal(await redis.zcard(`${prefix}ip:x`), 3);
+    // A later turn is a batch of its own.
+    assert.equal((await store.hit(rules, T0 + 10, WINDOW)).allowed, false);
+    assert.equal(pipelines, 2);
   });
 });
 
