@@ -27,7 +27,7 @@ export class CompiledStatements {
       compiled = build((name) => `\u0000${name}` as never).compile();
       shapes.set(shape, compiled);
     }
-    const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.charCodeAt(0) === 0 ? valueOf(values, p.slice(1), shape) : p));
+    const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.charCodeAt(0) === 0 ? valueNamed(values, p.slice(1), shape) : p));
     return db.executeQuery<R>({ ...compiled, parameters } as CompiledQuery<R>);
   }
 
@@ -45,7 +45,7 @@ export class CompiledStatements {
   }
 }
 
-function valueOf(values: Record<string, unknown>, name: string, shape: string): unknown {
+function valueNamed(values: Record<string, unknown>, name: string, shape: string): unknown {
   if (!(name in values)) throw new Error(`statement ${shape}: no value for ${name}`);
   return values[name];
 }

@@ -224,7 +224,12 @@ export async function completeThread(
       permalink: lastPost.ref.permalink,
     });
   }
-  const { rows } = await statements.runRaw(db, lastPost ? 'complete with last post' : 'complete', (param) => completion(db, param, lastPost !== undefined), values);
+  const { rows } = await statements.runRaw(
+    db,
+    lastPost ? 'complete with last post' : 'complete',
+    (param) => completion(db, param, lastPost !== undefined),
+    values,
+  );
   const row = rows[0];
   if (!row) return undefined;
   const { first_post_published_at: _first, data: _event, ...thread } = row;

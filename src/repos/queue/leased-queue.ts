@@ -350,7 +350,12 @@ async function adoptContainer(
   };
   // Two shapes: whether a container is saved (`next.containerId` not null) or cleared.
   const clears = next.containerId === null;
-  const { rows } = await statements.runRaw(db, `adopt ${q.table} ${clears ? 'clear' : 'save'}`, (param) => adoptStatement(q, containers, param, clears), values);
+  const { rows } = await statements.runRaw(
+    db,
+    `adopt ${q.table} ${clears ? 'clear' : 'save'}`,
+    (param) => adoptStatement(q, containers, param, clears),
+    values,
+  );
   return rows.length > 0;
 }
 
