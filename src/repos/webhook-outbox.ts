@@ -38,7 +38,7 @@ export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, sourc
  * data-modifying CTEs (`name AS (…)`) that read the changed row, run in the same statement, so
  * they happen if and only if the change does.
  */
-export async function changeWithEventRows<Row>(
+async function changeWithEventRows<Row>(
   db: DbOrTrx,
   type: WebhookEventType,
   source: EventSource,
