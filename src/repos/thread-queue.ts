@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { CompiledStatements, type Param } from './compiled.js';
 import { cte } from './cte.js';
 import { followUpsDue } from './follow-ups.js';
 import { type FollowUpJobsPlan, followUpJobs } from './jobs.js';
@@ -8,7 +9,7 @@ import { type PublishedPostRef, postPublished } from './posts.js';
 import { claimDue, isDue, type Lease, leasedQueue, leaseHeld } from './queue/leased-queue.js';
 import { THREADS } from './queue/tables.js';
 import type { DbOrTrx } from './types.js';
-import { changeWithEvent, changeWithEventRows, errorJson, eventWrites } from './webhook-outbox.js';
+import { changeWithEvent, errorJson, eventWrites, withEvent } from './webhook-outbox.js';
 
 /**
  * The publisher's queue of threads (the thread row is the job of publishing its posts): the
@@ -66,14 +67,14 @@ const CANDIDATES_PER_SLOT = 4;
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped.
  */
-function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBuilder<unknown> {
-  const served = [...spread.lastServed];
-  const window = spread.window ?? CLAIM_WINDOW;
-  const perProvider = sql`least(${spread.perAccount}::int, ${limit}::int)`;
+function spreadDueThreads(now: Date, limit: number, param: Param): RawBuilder<unknown> {
+  const window = param('window');
+  const perAccount = param('perAccount');
+  const perProvider = sql`least(${perAccount}::int, ${limit}::int)`;
   // Arrays, not a VALUES list: the statement's text stays the same whatever was served (a named statement).
   return sql`
       WITH served AS (
-        SELECT * FROM unnest(${served.map(([id]) => id)}::text[], ${served.map(([, turn]) => turn)}::bigint[]) AS s (provider_id, turn)
+        SELECT * FROM unnest(${param('servedIds')}::text[], ${param('servedTurns')}::bigint[]) AS s (provider_id, turn)
       ),
       busy AS (
         SELECT b.provider_id, count(*) AS n FROM threads AS b
@@ -90,7 +91,7 @@ function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBui
       ),
       usable AS (
         SELECT ranked.* FROM ranked LEFT JOIN busy ON busy.provider_id = ranked.provider_id
-        WHERE ranked.rank <= ${perProvider} AND COALESCE(busy.n, 0) + ranked.rank <= ${spread.perAccount}
+        WHERE ranked.rank <= ${perProvider} AND COALESCE(busy.n, 0) + ranked.rank <= ${perAccount}
       ),
       probed AS (
         SELECT r.id, p.id AS provider_id, r.scheduled_at, r.rank
@@ -113,9 +114,9 @@ function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBui
         FROM pool
         LEFT JOIN served ON served.provider_id = pool.provider_id
         LEFT JOIN busy ON busy.provider_id = pool.provider_id
-        WHERE pool.rank <= ${perProvider} AND COALESCE(busy.n, 0) + pool.rank <= ${spread.perAccount}
+        WHERE pool.rank <= ${perProvider} AND COALESCE(busy.n, 0) + pool.rank <= ${perAccount}
         ORDER BY load, turn, pool.scheduled_at, pool.id
-        LIMIT ${limit * CANDIDATES_PER_SLOT}::int
+        LIMIT ${param('candidates')}::int
       )
       SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
       WHERE ${isDue(THREADS, 'c', now)}
@@ -130,12 +131,25 @@ function spreadDueThreads(now: Date, limit: number, spread: ClaimSpread): RawBui
  * spread over providers (spreadDueThreads). The threads come back in schedule order.
  */
 async function claimThreads(db: DbOrTrx, lease: Lease, limit: number, spread?: ClaimSpread) {
+  const served = spread ? [...spread.lastServed] : [];
   const claimed = await claimDue<ThreadRow>(db, THREADS, lease, limit, {
-    ...(spread ? { due: spreadDueThreads(lease.now, limit, spread) } : {}),
-    also: (threads) => [
+    ...(spread
+      ? {
+          name: 'spread',
+          due: (held, most, param) => spreadDueThreads(held.now, most, param),
+          values: {
+            window: spread.window ?? CLAIM_WINDOW,
+            perAccount: spread.perAccount,
+            servedIds: served.map(([id]) => id),
+            servedTurns: served.map(([, turn]) => turn),
+            candidates: limit * CANDIDATES_PER_SLOT,
+          },
+        }
+      : {}),
+    also: (threads, held) => [
       cte(
         'marked',
-        sql`UPDATE posts AS p SET status = 'PUBLISHING', updated_at = ${lease.now}
+        sql`UPDATE posts AS p SET status = 'PUBLISHING', updated_at = ${held.now}
             FROM ${threads.from} WHERE p.thread_id = ${threads.col('id')} AND p.status IN ('READY', 'PUBLISHING')`,
       ),
     ],
@@ -145,6 +159,9 @@ async function claimThreads(db: DbOrTrx, lease: Lease, limit: number, spread?: C
 }
 
 export const threadQueue = leasedQueue(THREADS, claimThreads);
+
+/** The completion's two shapes, compiled once (see compiled.ts): it runs once per published thread. */
+const statements = new CompiledStatements();
 
 /** Threads due and not yet published (READY or PUBLISHING, scheduled at or before `now`): a gauge. */
 export async function countDueUnpublishedThreads(db: DbOrTrx, now: Date): Promise<number> {
@@ -186,6 +203,42 @@ export async function completeThread(
 ): Promise<ThreadRow | undefined> {
   // The post's event is made first: its id sorts before the thread's, as when written apart.
   const postEventId = lastPost ? newId(now.getTime()) : null;
+  const eventId = newId(now.getTime());
+  const values: Record<string, unknown> = {
+    id,
+    workerId,
+    now,
+    eventId,
+    analyticsId: jobs.analytics.id,
+    analyticsAt: jobs.analytics.runAt,
+    repostId: jobs.repost.id,
+    plugId: jobs.plug.id,
+    plugCheckMs: jobs.plug.firstCheckMs,
+  };
+  if (lastPost) {
+    Object.assign(values, {
+      postEventId,
+      postId: lastPost.id,
+      networkPostId: lastPost.ref.networkPostId,
+      cid: lastPost.ref.cid,
+      permalink: lastPost.ref.permalink,
+    });
+  }
+  const { rows } = await statements.runRaw(
+    db,
+    lastPost ? 'complete with last post' : 'complete',
+    (param) => completion(db, param, lastPost !== undefined),
+    values,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { first_post_published_at: _first, data: _event, ...thread } = row;
+  return thread;
+}
+
+/** The statement of completeThread, from placeholders (compiled once per shape). */
+function completion(db: DbOrTrx, param: Param, withLastPost: boolean): RawBuilder<CompletedThread> {
+  const now: Date = param('now');
   const completed = db
     .updateTable('threads')
     .set((eb) => ({
@@ -196,8 +249,8 @@ export async function completeThread(
       version: eb('version', '+', 1),
       updated_at: now,
     }))
-    .where('id', '=', id)
-    .where(leaseHeld(THREADS, workerId))
+    .where('id', '=', param('id'))
+    .where(leaseHeld(THREADS, param('workerId')))
     .returningAll()
     .returning((eb) =>
       eb
@@ -209,16 +262,22 @@ export async function completeThread(
         .as('first_post_published_at'),
     )
     .returning(threadEventData());
-  const [row] = await changeWithEventRows<CompletedThread>(db, 'thread.published', completed, now, (thread) => [
-    ...(lastPost && postEventId
-      ? [cte('post_published', postPublished(lastPost.id, lastPost.ref, now)), ...eventWrites('post.published', 'post_published', postEventId, now, 'post_')]
-      : []),
-    followUpJobs(thread, jobs, now),
-    followUpsDue(thread, now, lastPost !== undefined),
+  const plan: FollowUpJobsPlan = {
+    analytics: { id: param('analyticsId'), runAt: param('analyticsAt') },
+    repost: { id: param('repostId') },
+    plug: { id: param('plugId'), firstCheckMs: param('plugCheckMs') },
+  };
+  const lastPost = withLastPost
+    ? [
+        cte('post_published', postPublished(param('postId'), { networkPostId: param('networkPostId'), cid: param('cid'), permalink: param('permalink') }, now)),
+        ...eventWrites('post.published', 'post_published', param('postEventId'), now, 'post_'),
+      ]
+    : [];
+  return withEvent<CompletedThread>('thread.published', completed, param('eventId'), now, (thread) => [
+    ...lastPost,
+    followUpJobs(thread, plan, now),
+    followUpsDue(thread, now, withLastPost),
   ]);
-  if (!row) return undefined;
-  const { first_post_published_at: _first, data: _event, ...thread } = row;
-  return thread;
 }
 
 /** The thread is FAILED (while `workerId` holds it), with its `thread.failed` event (`error`: what the post shows). False when not held. */

@@ -38,20 +38,30 @@ export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, sourc
  * data-modifying CTEs (`name AS (…)`) that read the changed row, run in the same statement, so
  * they happen if and only if the change does.
  */
-export async function changeWithEventRows<Row>(
+async function changeWithEventRows<Row>(
   db: DbOrTrx,
   type: WebhookEventType,
   source: EventSource,
   now: Date,
   also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
 ): Promise<Row[]> {
-  const eventId = newId(now.getTime());
+  const { rows } = await withEvent<Row>(type, source, newId(now.getTime()), now, also).execute(db);
+  return rows;
+}
+
+/** The statement of changeWithEventRows, its event's id given (a statement compiled once passes a placeholder). */
+export function withEvent<Row>(
+  type: WebhookEventType,
+  source: EventSource,
+  eventId: string,
+  now: Date,
+  also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
+): RawBuilder<Row> {
   const pieces = [...eventWrites(type, 'src', eventId, now), ...also(cteRef<Row>('src'))];
-  const { rows } = await sql<Row>`
+  return sql<Row>`
     WITH src AS (${source}),
     ${sql.join(pieces)}
-    SELECT * FROM src`.execute(db);
-  return rows;
+    SELECT * FROM src`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { PublishError, type SpoilerRange } from '../platform.js';
 
 /**
@@ -29,6 +31,10 @@ export interface ThreadsClientOptions {
   appSecret: string | null;
   /** Where users approve the app; Meta's docs show threads.net and, since 2026, threads.com. */
   authorizeBaseUrl?: string;
+  /**
+   * Calls go through this fetch instead of the client's own keep-alive HTTP transport (tests
+   * that look at or answer each call in-process).
+   */
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number) => Promise<void>;
   timeoutMs?: number;
@@ -92,10 +98,10 @@ type Json = Record<string, unknown>;
 export class ThreadsClient {
   readonly sleep: (ms: number) => Promise<void>;
   readonly #apiUrl: string;
+  readonly #transport: Transport;
   readonly #appId: string | null;
   readonly #appSecret: string | null;
   readonly #authorizeBaseUrl: string;
-  readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #now: () => number;
 
@@ -104,7 +110,7 @@ export class ThreadsClient {
     this.#appId = options.appId;
     this.#appSecret = options.appSecret;
     this.#authorizeBaseUrl = options.authorizeBaseUrl ?? DEFAULT_AUTHORIZE_BASE_URL;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#transport = options.fetch ? fetchTransport(this.#apiUrl, options.fetch) : httpTransport(this.#apiUrl);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -190,26 +196,119 @@ export class ThreadsClient {
   // ---- transport ----
 
   async #send(action: string, method: 'GET' | 'POST', path: string, params: Params): Promise<Json> {
-    const url = new URL(this.#apiUrl + path);
-    const init: RequestInit = { method, signal: AbortSignal.timeout(this.#timeoutMs), headers: { accept: 'application/json' } };
-    if (method === 'GET') {
-      for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-    } else {
-      init.body = new URLSearchParams(params);
-    }
-    let response: Response;
-    let text: string;
+    const form = new URLSearchParams(params).toString();
+    let answer: Answer;
     try {
-      response = await this.#fetch(url, init);
-      text = await response.text();
+      answer = await this.#transport(method === 'GET' ? { method, path: `${path}?${form}`, form: null } : { method, path, form }, this.#timeoutMs);
     } catch (err) {
       throw networkError(action, err);
     }
-    if (!response.ok) throw responseError(action, response.status, response.headers, text, this.#now());
+    const { status, text } = answer;
+    if (status < 200 || status > 299) throw responseError(action, status, answer.retryAfter, text, this.#now());
     const body = parseObject(text);
     if (!body) throw new PublishError('transient', 'THREADS_BAD_RESPONSE', `Threads ${action} failed: the answer was not JSON.`, { outcomeUnknown: true });
     return body;
   }
+}
+
+// ---- transport ----
+
+/** One call: `path` (with its query) under the API's URL, and a form body for a POST. */
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  form: string | null;
+}
+
+/** What the client reads of an answer. */
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  text: string;
+}
+
+/**
+ * Makes one call and reads the whole answer within `timeoutMs`. Throws when no answer came: an
+ * error named TimeoutError when the time ran out, else one with the socket's `code` (on itself
+ * or its `cause`), which networkError reads.
+ */
+type Transport = (call: Call, timeoutMs: number) => Promise<Answer>;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
+
+/**
+ * Node's own HTTP client over keep-alive connections, one pool per client. The publisher makes
+ * three or four Graph calls per post; through fetch (undici's WHATWG streams, a Request and a
+ * Response object, an AbortSignal per call) they were about a quarter of a worker's CPU
+ * (docs/benchmarks.md, "pubcpu"). Redirects are not followed: the Graph API answers in place.
+ */
+function httpTransport(apiUrl: string): Transport {
+  // Read at the first call: a client made only for its authorization URL needs no API URL.
+  let target: { request: typeof http.request; agent: http.Agent; hostname: string; port: string; prefix: string } | null = null;
+  const targetOf = () => {
+    if (target) return target;
+    const base = new URL(apiUrl);
+    const secure = base.protocol === 'https:';
+    target = {
+      request: secure ? https.request : http.request,
+      agent: secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
+      // http.request takes an IPv6 literal without its brackets.
+      hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: base.port,
+      prefix: base.pathname.replace(/\/+$/, ''),
+    };
+    return target;
+  };
+  return (call, timeoutMs) =>
+    new Promise<Answer>((resolve, reject) => {
+      const { request, agent, hostname, port, prefix } = targetOf();
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.destroy();
+        reject(err);
+      };
+      const headers: http.OutgoingHttpHeaders = { accept: 'application/json' };
+      if (call.form !== null) {
+        headers['content-type'] = FORM_TYPE;
+        headers['content-length'] = Buffer.byteLength(call.form);
+      }
+      const req = request({ hostname, port, path: prefix + call.path, method: call.method, agent, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('error', fail);
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, text });
+        });
+        // The connection closed before the answer's end (no 'end' came).
+        res.on('close', () => fail(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })));
+      });
+      const timer = setTimeout(() => fail(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: 'TimeoutError' })), timeoutMs);
+      req.on('error', fail);
+      req.end(call.form ?? undefined);
+    });
+}
+
+/** The same calls through a fetch function (ThreadsClientOptions.fetch). */
+function fetchTransport(apiUrl: string, fetch: typeof globalThis.fetch): Transport {
+  return async (call, timeoutMs) => {
+    const response = await fetch(apiUrl + call.path, {
+      method: call.method,
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: call.form === null ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': FORM_TYPE },
+      ...(call.form === null ? {} : { body: call.form }),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };
+  };
 }
 
 type Send = (action: string, method: 'GET' | 'POST', path: string, params: Params) => Promise<Json>;
@@ -440,10 +539,11 @@ interface GraphError {
   oauth: boolean;
 }
 
-/** fetch threw: no answer. Only a refused connection proves the request never reached Meta. */
+/** The call got no answer. Only a refused connection proves the request never reached Meta. */
 function networkError(action: string, err: unknown): PublishError {
   const name = err instanceof Error ? err.name : '';
-  const causeCode = err instanceof Error && isObject(err.cause) ? err.cause.code : undefined;
+  // Node's HTTP client puts the socket's code on the error; fetch on its cause.
+  const causeCode = err instanceof Error ? ((err as { code?: unknown }).code ?? (isObject(err.cause) ? err.cause.code : undefined)) : undefined;
   if (name === 'TimeoutError' || name === 'AbortError') {
     return new PublishError('transient', 'THREADS_TIMEOUT', `Threads ${action} failed: no answer in time.`, { outcomeUnknown: true, cause: err });
   }
@@ -454,11 +554,11 @@ function networkError(action: string, err: unknown): PublishError {
   });
 }
 
-function responseError(action: string, status: number, headers: Headers, text: string, nowMs: number): PublishError {
+function responseError(action: string, status: number, retryAfterHeader: string | null, text: string, nowMs: number): PublishError {
   const error = readGraphError(text);
   const detail = error ? describeGraphError(error) : `HTTP ${status}`;
   const message = `Threads ${action} failed: ${detail}`;
-  const retryAfter = retryAfterMs(headers.get('retry-after'), nowMs);
+  const retryAfter = retryAfterMs(retryAfterHeader, nowMs);
   if (status === 429 || (error && isRateLimit(error))) {
     const quota = error !== null && isQuota(error);
     return new PublishError('transient', quota ? 'THREADS_QUOTA_EXHAUSTED' : 'THREADS_RATE_LIMITED', message, {

@@ -1,5 +1,6 @@
 import { type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema/index.js';
+import { CompiledStatements, type Param } from '../compiled.js';
 import { type CteRef, cteRef } from '../cte.js';
 import type { DbOrTrx } from '../types.js';
 
@@ -13,6 +14,9 @@ import type { DbOrTrx } from '../types.js';
  * A worker holds a row while its status is the table's `held` status and `locked_by` names the
  * worker (`leaseHeld`): every change a worker makes to a claimed row is guarded by that, so a
  * worker that lost its lease (it stalled, and another took the row over) changes nothing.
+ *
+ * Each statement is built and compiled once per table and shape (`statements`, see
+ * ../compiled.ts), then run with each call's values: the publisher runs them for every row.
  */
 
 export type QueueTableName = 'threads' | 'jobs' | 'follow_ups' | 'webhook_deliveries' | 'email_notifications';
@@ -76,6 +80,17 @@ export interface QueueShape {
 /** `version = version + 1` for a table that keeps a version, else nothing. */
 function raiseVersion(q: QueueShape, alias?: string): RawBuilder<unknown>[] {
   return q.version ? [sql`${sql.ref(q.version)} = ${ref(q.version, alias)} + 1`] : [];
+}
+
+/** The statements below, compiled once per table and shape. */
+const statements = new CompiledStatements();
+
+/** A key's columns as placeholders (`key.<column>`), and the values they take. */
+function keyParams(q: QueueShape, param: Param): Record<string, unknown> {
+  return Object.fromEntries(q.key.map((k) => [k, param(`key.${k}`)]));
+}
+function keyValues(q: QueueShape, key: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(q.key.map((k) => [`key.${k}`, key[k]]));
 }
 
 /** A row's key (or the row itself): its key columns' values. */
@@ -151,17 +166,24 @@ export function isDue(q: QueueShape, alias: string, now: Date): RawBuilder<boole
         AND ((${status} = ${sql.lit(q.waiting)}${notBefore}) OR (${status} = ${sql.lit(q.held)} AND ${expired}))`;
 }
 
-/** What a queue's claim adds to the generic one. */
+/**
+ * What a queue's claim adds to the generic one. Its pieces are built once, from placeholders
+ * (the claim's `lease` and `limit`, and `param(name)` for the `values` they read besides).
+ */
 export interface ClaimShape<Row> {
+  /** Names the shape among the table's claims: one whose pieces differ needs a name of its own. */
+  name?: string;
   /**
    * The `due` CTE's body: the rows to take (their key columns and `taken_over`), locked
    * `FOR UPDATE SKIP LOCKED`. By default the first `limit` due rows in due order.
    */
-  due?: RawBuilder<unknown>;
+  due?: (lease: Lease, limit: number, param: Param) => RawBuilder<unknown>;
   /** More data-modifying CTEs, `name AS (…)`, reading the claimed rows. */
-  also?: (claimed: CteRef<Row>) => RawBuilder<unknown>[];
+  also?: (claimed: CteRef<Row>, lease: Lease) => RawBuilder<unknown>[];
   /** What the statement answers for each claimed row (with `taken_over`); by default its columns. */
   select?: (claimed: CteRef<Row & { taken_over: boolean }>) => RawBuilder<unknown>;
+  /** The values of the placeholders `due` reads through `param`. */
+  values?: Record<string, unknown>;
 }
 
 /** The default `due` CTE: the first `limit` due rows in due order, locked, skipping rows another worker has locked. */
@@ -183,24 +205,33 @@ function dueRows(q: QueueShape, now: Date, limit: number): RawBuilder<unknown> {
  * dropped, never claimed twice. The caller commits before any network call.
  */
 export async function claimDue<Row>(db: DbOrTrx, q: QueueShape, lease: Lease, limit: number, shape: ClaimShape<Row> = {}): Promise<Claimed<Row>> {
-  const claimed = cteRef<Row & { taken_over: boolean }>('claimed');
-  const also = shape.also ? shape.also(claimed) : [];
-  const { rows } = await sql<Row & { taken_over: boolean }>`
-    WITH due AS (${shape.due ?? dueRows(q, lease.now, limit)}),
+  const { rows } = await statements.runRaw<Row & { taken_over: boolean }>(
+    db,
+    `claim ${q.table} ${shape.name ?? ''}`,
+    (param) => {
+      const held: Lease = { workerId: param('workerId'), now: param('now'), until: param('until') };
+      const most: number = param('limit');
+      const claimed = cteRef<Row & { taken_over: boolean }>('claimed');
+      const also = shape.also ? shape.also(claimed, held) : [];
+      return sql<Row & { taken_over: boolean }>`
+    WITH due AS (${shape.due ? shape.due(held, most, param) : dueRows(q, held.now, most)}),
     claimed AS (
       UPDATE ${tableOf(q)} AS t
       SET ${sql.join([
         sql`status = ${sql.lit(q.held)}`,
-        sql`locked_by = ${lease.workerId}`,
-        sql`locked_until = ${lease.until}`,
+        sql`locked_by = ${held.workerId}`,
+        sql`locked_until = ${held.until}`,
         sql`attempts = t.attempts + 1`,
         ...raiseVersion(q, 't'),
-        sql`updated_at = ${lease.now}`,
+        sql`updated_at = ${held.now}`,
       ])}
       FROM due WHERE ${sameKey(q, 't', 'due')}
       RETURNING t.*, due.taken_over
     )${also.length ? sql`, ${sql.join(also)}` : sql``}
-    SELECT ${shape.select ? shape.select(claimed) : sql`* FROM claimed`}`.execute(db);
+    SELECT ${shape.select ? shape.select(claimed) : sql`* FROM claimed`}`;
+    },
+    { ...shape.values, workerId: lease.workerId, now: lease.now, until: lease.until, limit },
+  );
   let takeovers = 0;
   const plain = rows.map(({ taken_over, ...row }) => {
     if (taken_over) takeovers++;
@@ -211,13 +242,24 @@ export async function claimDue<Row>(db: DbOrTrx, q: QueueShape, lease: Lease, li
 
 /** Extends the lease while `workerId` still holds the row; false when it was lost to another worker. */
 async function renewLease(db: DbOrTrx, q: QueueShape, key: Record<string, unknown>, workerId: string, until: Date): Promise<boolean> {
-  const result = await sql`UPDATE ${tableOf(q)} SET locked_until = ${until} WHERE ${keyMatches(q, key)} AND ${leaseHeld(q, workerId)}`.execute(db);
+  const result = await statements.runRaw(
+    db,
+    `renew ${q.table}`,
+    (param) =>
+      sql`UPDATE ${tableOf(q)} SET locked_until = ${param('until')} WHERE ${keyMatches(q, keyParams(q, param))} AND ${leaseHeld(q, param('workerId'))}`,
+    { ...keyValues(q, key), workerId, until },
+  );
   return (result.numAffectedRows ?? 0n) > 0n;
 }
 
 /** The heartbeat: extends every lease `workerId` holds on the table. */
 async function renewLeasesOf(db: DbOrTrx, q: QueueShape, workerId: string, until: Date): Promise<void> {
-  await sql`UPDATE ${tableOf(q)} SET locked_until = ${until} WHERE ${leaseHeld(q, workerId)}`.execute(db);
+  await statements.runRaw(
+    db,
+    `renew all ${q.table}`,
+    (param) => sql`UPDATE ${tableOf(q)} SET locked_until = ${param('until')} WHERE ${leaseHeld(q, param('workerId'))}`,
+    { workerId, until },
+  );
 }
 
 function assignments(changes: Record<string, unknown>): RawBuilder<unknown>[] {
@@ -295,35 +337,61 @@ async function adoptContainer(
   const { containers } = q;
   if (!containers) throw new Error(`${q.table} rows publish nothing`);
   const { next, expected } = container;
+  const values = {
+    ...keyValues(q, key),
+    workerId,
+    id: container.id,
+    expected,
+    containerId: next.containerId,
+    networkPostId: next.networkPostId,
+    cid: next.cid,
+    leaseUntil,
+    now,
+  };
+  // Two shapes: whether a container is saved (`next.containerId` not null) or cleared.
+  const clears = next.containerId === null;
+  const { rows } = await statements.runRaw(
+    db,
+    `adopt ${q.table} ${clears ? 'clear' : 'save'}`,
+    (param) => adoptStatement(q, containers, param, clears),
+    values,
+  );
+  return rows.length > 0;
+}
+
+function adoptStatement(q: QueueShape, containers: NonNullable<QueueShape['containers']>, param: Param, clears: boolean): RawBuilder<unknown> {
+  const now = param('now');
+  const expected = param('expected');
+  const leaseUntil = param('leaseUntil');
+  const key = keyParams(q, param);
+  const workerId: string = param('workerId');
   // When the wait on the network began: set when a container is saved where none was, kept when
   // one replaces another (a carousel's saved items by the carousel container: one wait), cleared
   // with the container.
-  const savedAt = next.containerId === null ? sql`NULL` : sql`CASE WHEN network_container_id IS NULL THEN ${now}::timestamptz ELSE network_container_at END`;
-  const saveNext = sql`network_container_id = ${next.containerId}::text, network_post_id = ${next.networkPostId}::text,
-          network_cid = ${next.cid}::text, network_container_at = ${savedAt},
+  const savedAt = clears ? sql`NULL` : sql`CASE WHEN network_container_id IS NULL THEN ${now}::timestamptz ELSE network_container_at END`;
+  const saveNext = sql`network_container_id = ${param('containerId')}::text, network_post_id = ${param('networkPostId')}::text,
+          network_cid = ${param('cid')}::text, network_container_at = ${savedAt},
           updated_at = ${now}::timestamptz`;
   const unchanged = sql`network_container_id IS NOT DISTINCT FROM ${expected}::text AND network_post_id IS NULL`;
   if (containers.parent === null) {
-    const { rows } = await sql`
+    return sql`
       UPDATE ${tableOf(q)} SET ${saveNext}, locked_until = ${leaseUntil}::timestamptz
       WHERE ${keyMatches(q, key)} AND ${leaseHeld(q, workerId)} AND ${unchanged}
-      RETURNING 1`.execute(db);
-    return rows.length > 0;
+      RETURNING 1`;
   }
   const keys = sql.join(q.key.map((k) => ref(k)));
-  const { rows } = await sql`
+  return sql`
     WITH held AS (
       SELECT ${keys} FROM ${tableOf(q)} WHERE ${keyMatches(q, key)} AND ${leaseHeld(q, workerId)} FOR UPDATE
     ),
     adopted AS (
       UPDATE ${sql.raw(containers.table)} SET ${saveNext}
-      WHERE id = ${container.id} AND ${unchanged} AND EXISTS (SELECT 1 FROM held)
+      WHERE id = ${param('id')} AND ${unchanged} AND EXISTS (SELECT 1 FROM held)
       RETURNING id
     )
     UPDATE ${tableOf(q)} AS l SET locked_until = ${leaseUntil}::timestamptz
     FROM held WHERE ${sameKey(q, 'l', 'held')} AND EXISTS (SELECT 1 FROM adopted)
-    RETURNING 1`.execute(db);
-  return rows.length > 0;
+    RETURNING 1`;
 }
 
 /**
@@ -331,9 +399,14 @@ async function adoptContainer(
  * so saved without the lease, but only while that container is still the saved one.
  */
 async function recordContainerFacts(db: DbOrTrx, table: ContainerTable, id: string, progress: NetworkState, now: Date): Promise<void> {
-  await sql`
-    UPDATE ${sql.raw(table)} SET network_post_id = ${progress.networkPostId}::text, network_cid = ${progress.cid}::text, updated_at = ${now}::timestamptz
-    WHERE id = ${id} AND network_container_id IS NOT DISTINCT FROM ${progress.containerId}::text`.execute(db);
+  await statements.runRaw(
+    db,
+    `facts ${table}`,
+    (param) => sql`
+    UPDATE ${sql.raw(table)} SET network_post_id = ${param('networkPostId')}::text, network_cid = ${param('cid')}::text, updated_at = ${param('now')}::timestamptz
+    WHERE id = ${param('id')} AND network_container_id IS NOT DISTINCT FROM ${param('containerId')}::text`,
+    { networkPostId: progress.networkPostId, cid: progress.cid, now, id, containerId: progress.containerId },
+  );
 }
 
 /**

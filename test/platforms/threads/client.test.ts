@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { PublishError } from '../../../src/platforms/platform.js';
@@ -186,6 +188,20 @@ describe('ThreadsClient errors', () => {
     await assert.rejects(
       api.createTextContainer('hi'),
       (err: PublishError) => isPublishError('transient', 'THREADS_TIMEOUT')(err) && err.options.outcomeUnknown === true,
+    );
+  });
+
+  test('a refused connection is transient, and known to have sent nothing', async () => {
+    // A port that was just listened on and closed: nothing answers there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const client = new ThreadsClient({ apiUrl: `http://127.0.0.1:${port}`, appId: null, appSecret: null, timeoutMs: 1_000 });
+    await assert.rejects(
+      client.forAccount('token').createTextContainer('hi'),
+      (err: PublishError) =>
+        isPublishError('transient', 'THREADS_UNAVAILABLE')(err) && err.options.outcomeUnknown === false && /could not connect/.test(err.message),
     );
   });
 
