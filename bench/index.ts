@@ -63,7 +63,9 @@ const publisher = {
   threads: quick ? 1000 : 10_000,
   spreadMs: quick ? 6_000 : 60_000,
   graceMs: quick ? 4_000 : 30_000,
-  workerCounts: [1, 2, 4],
+  // The default slots (SKEIN_PUBLISHER_CONCURRENCY, 64) let one worker keep up with this load, so
+  // the scaling pair runs with 16 slots a worker, where one worker falls behind (docs/benchmarks.md).
+  runs: [{ workers: 1 }, { workers: 2 }, { workers: 4 }, { workers: 1, slots: 16 }, { workers: 2, slots: 16 }],
   latencyMs: 50,
   log,
 };

@@ -41,13 +41,19 @@ export interface PublisherOptions {
   spreadMs: number;
   /** A run stops this long after the last thread fell due, published or not. */
   graceMs: number;
-  workerCounts: number[];
+  /**
+   * One run per entry: its worker processes and, for the scaling pair, the slots each has
+   * (SKEIN_PUBLISHER_CONCURRENCY; the default otherwise).
+   */
+  runs: Array<{ workers: number; slots?: number }>;
   latencyMs: number;
   log: (line: string) => void;
 }
 
 export interface PublisherRun {
   workers: number;
+  /** SKEIN_PUBLISHER_CONCURRENCY set for this run (the scaling pair), or null: the default. */
+  slots: number | null;
   threads: number;
   published: number;
   failed: number;
@@ -100,10 +106,11 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     const api = apiClient(baseUrl, key);
 
     const runs: PublisherRun[] = [];
-    for (const [round, count] of options.workerCounts.entries()) {
+    for (const [round, { workers: count, slots }] of options.runs.entries()) {
       if (round > 0) await fake.advance(DAY_MS + 3600_000);
       const ids = await threadsForRound(client, api, providerIds, options, round, count);
-      for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', { ...env, LOG_LEVEL: 'info' }));
+      const workerEnv = { ...env, LOG_LEVEL: 'info', ...(slots ? { SKEIN_PUBLISHER_CONCURRENCY: String(slots) } : {}) };
+      for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', workerEnv));
       await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));
       const cpu = new CpuMeter(
         client,
@@ -136,7 +143,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
       const used = await cpu.end();
       await Promise.all(workers.map((w) => w.stop()));
       workers.length = 0;
-      runs.push({ ...(await measure(client, t0, t1, stoppedAt, count, options.threads)), cpu: used });
+      runs.push({ ...(await measure(client, t0, t1, stoppedAt, count, options.threads)), slots: slots ?? null, cpu: used });
       const last = runs[runs.length - 1]!;
       options.log(
         `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s; CPU ms workers ${used.workersMs}, PostgreSQL ${used.postgresMs}, fake ${used.fakeMs}`,
@@ -199,7 +206,7 @@ async function threadsForRound(
   return ids.slice(0, options.threads);
 }
 
-async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<Omit<PublisherRun, 'cpu'>> {
+async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<Omit<PublisherRun, 'cpu' | 'slots'>> {
   const { rows } = await client.query<{ status: string; late_ms: number; published_ms: string | null }>(
     `SELECT status,
             EXTRACT(EPOCH FROM (coalesce(published_at, $3) - scheduled_at)) * 1000 AS late_ms,

@@ -163,7 +163,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       enabled: flag(env, 'SKEIN_PUBLISHER', true),
       pollMs: int(env, 'SKEIN_POLL_MS', 5_000, 50, 3_600_000),
       leaseMs: int(env, 'SKEIN_LEASE_MS', 30_000, 1_000, 3_600_000),
-      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 16, 1, 256),
+      concurrency: int(env, 'SKEIN_PUBLISHER_CONCURRENCY', 64, 1, 256),
       perAccount: int(env, 'SKEIN_PUBLISHER_PER_ACCOUNT', 1, 1, 256),
     },
     email: { from: emailFrom(env, url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!) },

