@@ -53,7 +53,12 @@ export function publisherTargets(runs: PublisherRun[]): Target[] {
   const two = scaling(2);
   if (one && two) {
     const ratio = two.threadsPerSecond / one.threadsPerSecond;
-    out.push({ name: `Publisher throughput, 2 workers over 1 (${one.slots} slots each)`, figure: `${ratio.toFixed(2)}×`, target: '≥ 1.70×', result: pass(ratio >= 1.7) });
+    out.push({
+      name: `Publisher throughput, 2 workers over 1 (${one.slots} slots each)`,
+      figure: `${ratio.toFixed(2)}×`,
+      target: '≥ 1.70×',
+      result: pass(ratio >= 1.7),
+    });
   }
   const cpuRun = byWorkers(2);
   if (cpuRun?.published) {
@@ -150,7 +155,8 @@ const num = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFracti
 /** The publisher's lines of the table (also printed alone by `npm run bench -- --only publisher`). */
 export function renderPublisher(runs: PublisherRun[], m: Record<string, unknown>, verdict: (name: string) => Target | undefined): string[] {
   const pubRows = runs.map((p) => {
-    const target = p.workers >= 2 && p.slots === null ? verdict(`Publisher p99 lateness, ${p.workers} workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
+    const target =
+      p.workers >= 2 && p.slots === null ? verdict(`Publisher p99 lateness, ${p.workers} workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
     const ge = p.complete ? '' : '≥ ';
     const perThread = (ms: number) => (p.published ? num(ms / p.published, 2) : '');
     return [
