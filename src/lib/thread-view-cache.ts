@@ -89,7 +89,7 @@ export class ThreadViewCache<View, List> {
     return value;
   }
 
-  /** A write by this process committed (which threads is not known here): everything kept may be older. */
+  /** Forgets everything kept, as a change to any thread would (the tests' way to force a read). */
   changedHere(): void {
     this.#changed(null);
   }

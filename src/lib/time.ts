@@ -48,7 +48,7 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 /** Zones whose offset is 0 at every instant: asked without formatting a date (a Create in UTC asks four times). */
-const ALWAYS_UTC = new Set([
+export const ALWAYS_UTC: ReadonlySet<string> = new Set([
   'UTC',
   'Etc/UTC',
   'Etc/GMT',
@@ -71,7 +71,11 @@ const ALWAYS_UTC = new Set([
 
 /** Offset of `zone` from UTC at `instantMs`, in minutes (east positive). */
 export function zoneOffsetMinutes(zone: string, instantMs: number): number {
-  if (ALWAYS_UTC.has(zone)) return 0;
+  return ALWAYS_UTC.has(zone) ? 0 : formattedOffsetMinutes(zone, instantMs);
+}
+
+/** The same, read off the zone's wall clock as Intl formats it (what ALWAYS_UTC's zones skip). */
+export function formattedOffsetMinutes(zone: string, instantMs: number): number {
   const fields: Record<string, number> = {};
   for (const p of formatterFor(zone).formatToParts(new Date(instantMs))) {
     if (p.type !== 'literal') fields[p.type] = Number(p.value);

@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
 // membership, a provider's kind or network id, or more ids than a NOTIFY payload holds). A
 // trigger's argument is the SQL expression, over the statement's rows (`changed`), that names
 // each row's thread.
-const FUNCTION = `
+export const FUNCTION = `
     CREATE FUNCTION skein_threads_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
     DECLARE
       ids text;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { FUNCTION as FUNCTION_0021 } from './0021-thread-changes.js';
 
 // Frozen. Two changes to migration 0021's triggers (docs/decisions.md, "Thread view cache").
 //
@@ -84,28 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 /** Back to 0021: its function, with the expression as the trigger's argument. */
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql
-    .raw(`
-    CREATE OR REPLACE FUNCTION skein_threads_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    DECLARE
-      ids text;
-    BEGIN
-      IF TG_ARGV[0] = '*' THEN
-        ids := '*';
-      ELSE
-        EXECUTE format('SELECT string_agg(DISTINCT (%s)::text, '','') FROM changed', TG_ARGV[0]) INTO ids;
-        IF ids IS NULL THEN
-          RETURN NULL;
-        END IF;
-        IF length(ids) > 7000 THEN
-          ids := '*';
-        END IF;
-      END IF;
-      PERFORM pg_notify('skein_threads', ids);
-      RETURN NULL;
-    END
-    $fn$`)
-    .execute(db);
+  await sql.raw(FUNCTION_0021.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION')).execute(db);
   for (const [table, threadOf] of Object.entries(THREAD_OF)) {
     for (const [name, event, rows] of EVENTS) {
       await sql.raw(`DROP TRIGGER ${table}_${name}_changed ON ${table}`).execute(db);
