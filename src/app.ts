@@ -6,7 +6,6 @@ import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { answerUnmetExpectation, clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
 import { openApiPlugin } from './http/plugins/openapi.js';
-import { utf8BodyPlugin } from './http/plugins/utf8-body.js';
 import { validationPlugin } from './http/plugins/validation.js';
 import { registerRoutes } from './http/routes/index.js';
 import { Problem } from './http/schemas/common.js';
@@ -57,7 +56,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(validationPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });
   await app.register(authAndLimitsPlugin, { ctx });
-  await app.register(utf8BodyPlugin);
   await registerRoutes(app, ctx);
   return app;
 }

@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { PGliteStatements } from './pglite-statements.js';
 import { type Notification, type Reply, type Request, serializeError, type ThreadOptions } from './pglite-thread.js';
 
 const port = parentPort!;
@@ -100,13 +101,13 @@ async function collectGarbage(): Promise<void> {
   gc();
 }
 
-async function answer(pglite: PGlite, request: Request): Promise<Reply> {
+async function answer(pglite: PGlite, statements: PGliteStatements, request: Request): Promise<Reply> {
   try {
     if (request.op === 'close') {
       if (!pglite.closed) await pglite.close();
       return { id: request.id, ok: true, rows: [] };
     }
-    const result = await pglite.query(request.sql, request.params);
+    const result = await statements.query(request.sql, request.params);
     return { id: request.id, ok: true, rows: result.rows, ...(result.affectedRows !== undefined ? { affectedRows: result.affectedRows } : {}) };
   } catch (err) {
     return { id: request.id, ok: false, error: serializeError(err) };
@@ -115,9 +116,10 @@ async function answer(pglite: PGlite, request: Request): Promise<Reply> {
 
 try {
   const pglite = await open();
+  const statements = new PGliteStatements(pglite, await import('@electric-sql/pglite'));
   pglite.onNotification((channel, payload) => port.postMessage({ notification: true, channel, payload } satisfies Notification));
   port.on('message', async (request: Request) => {
-    port.postMessage(await answer(pglite, request));
+    port.postMessage(await answer(pglite, statements, request));
     // After close nothing more comes: let the thread end.
     if (request.op === 'close') port.close();
   });

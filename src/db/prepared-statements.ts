@@ -22,7 +22,7 @@ export const MAX_NAMES = 256;
  * Every name is then dropped (the texts are parsed again under new names); a statement outside a
  * transaction block is run again at once, one inside fails with its transaction, as any error.
  */
-const PLAN_CHANGED = /cached plan must not change result type/;
+export const PLAN_CHANGED = /cached plan must not change result type/;
 
 export class StatementNames {
   readonly #names = new Map<string, string>();

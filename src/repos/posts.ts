@@ -2,6 +2,7 @@ import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely
 import type { PostRow, PublishStatus, ThreadsTable } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
+import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inChunks } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
@@ -126,14 +127,69 @@ export async function insertThreadsWithPosts(
   }
   const ids = posts.map(() => newId(now.getTime()));
   const { media, ranges } = partRows(posts, ids);
+  const tables = { threads, posts: postRows(posts, ids, now, 'READY'), media, ranges };
+  const columns = Object.values(tables).map(columnsOf);
+  if (columns.includes(null)) {
+    await oneStatement(trx, tables, (rows) => rows).execute();
+    return;
+  }
+  // The statement's text depends only on each table's columns and row count: it is compiled once
+  // per such shape, and each call only lays out its values (compiled.ts).
+  const values: unknown[] = [];
+  for (const rows of Object.values(tables)) for (const row of rows) for (const value of Object.values(row)) if (value !== undefined) values.push(value);
+  await inserts.run(
+    trx,
+    `threads-with-posts:${Object.values(tables)
+      .map((rows, i) => `${rows.length}:${columns[i]}`)
+      .join(';')}`,
+    (param) => {
+      let next = 0;
+      return oneStatement(trx, tables, (rows) =>
+        rows.map((row) => {
+          const placeholders: Record<string, unknown> = {};
+          for (const [key, value] of Object.entries(row)) if (value !== undefined) placeholders[key] = param(String(next++));
+          return placeholders as typeof row;
+        }),
+      );
+    },
+    values as unknown as Record<string, unknown>,
+  );
+}
+
+/** Create Post's insert, compiled once per shape. */
+const inserts = new CompiledStatements();
+
+/**
+ * The columns every row of `rows` gives a value, in order (a shape's name), or null when they
+ * differ. An undefined value is no column at all, as Kysely takes it (the column's default).
+ */
+function columnsOf(rows: Array<Record<string, unknown>>): string | null {
+  const given = (row: Record<string, unknown>) =>
+    Object.keys(row)
+      .filter((key) => row[key] !== undefined)
+      .join(',');
+  const first = given(rows[0] ?? {});
+  for (let i = 1; i < rows.length; i++) if (given(rows[i]!) !== first) return null;
+  return first;
+}
+
+interface OneStatementRows {
+  threads: Array<Insertable<ThreadsTable>>;
+  posts: ReturnType<typeof postRows>;
+  media: ReturnType<typeof partRows>['media'];
+  ranges: ReturnType<typeof partRows>['ranges'];
+}
+
+/** The one-statement insert of `tables` (data-modifying CTEs), each table's rows passed through `values` (placeholders, when compiled). */
+function oneStatement(trx: DbOrTrx, tables: OneStatementRows, values: <R extends object>(rows: R[]) => R[]) {
   // biome-ignore lint/suspicious/noExplicitAny: each optional CTE adds a name to the builder's type; none is read.
   let statement: QueryCreator<any> = trx
-    .with('new_threads', (db) => db.insertInto('threads').values(threads))
-    .with('new_posts', (db) => db.insertInto('posts').values(postRows(posts, ids, now, 'READY')));
-  if (media.length) statement = statement.with('new_media', (db) => db.insertInto('media').values(media));
-  if (ranges.length) statement = statement.with('new_ranges', (db) => db.insertInto('spoiler_ranges').values(ranges));
+    .with('new_threads', (db) => db.insertInto('threads').values(values(tables.threads)))
+    .with('new_posts', (db) => db.insertInto('posts').values(values(tables.posts)));
+  if (tables.media.length) statement = statement.with('new_media', (db) => db.insertInto('media').values(values(tables.media)));
+  if (tables.ranges.length) statement = statement.with('new_ranges', (db) => db.insertInto('spoiler_ranges').values(values(tables.ranges)));
   // PostgreSQL runs every data-modifying CTE once, read or not; the outer query only completes the statement.
-  await statement.selectNoFrom(sql<number>`1`.as('done')).execute();
+  return statement.selectNoFrom(sql<number>`1`.as('done'));
 }
 
 export async function replaceMedia(trx: DbOrTrx, postId: string, media: MediaWrite[]): Promise<void> {

@@ -2,6 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
+import { CompiledStatements } from './compiled.js';
 import { emailOutbox } from './email.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
@@ -34,30 +35,36 @@ export async function findProviderWithSettings(
   providerId: string,
   memberId: string | null,
 ): Promise<{ provider: ProviderRow | undefined; settings: WorkspaceSettingsRow | undefined; isMember: boolean }> {
-  const row = await db
-    .selectFrom(sql<{ one: number }>`(VALUES (1))`.as('one'))
-    .leftJoin('providers as p', (join) => {
-      const byId = join.on('p.id', '=', providerId);
-      return workspace.teamId
-        ? byId.on('p.team_id', '=', workspace.teamId)
-        : byId.on('p.team_id', 'is', null).on('p.account_id', '=', workspace.ownerAccountId!);
-    })
-    .leftJoin('workspace_settings as s', (join) => join.on('s.scope', '=', workspace.scope))
-    .selectAll('p')
-    .select([
-      's.scope as settings_scope',
-      's.auto_plug_enabled as settings_auto_plug_enabled',
-      's.auto_plug_text as settings_auto_plug_text',
-      's.auto_plug_min_likes as settings_auto_plug_min_likes',
-      's.updated_at as settings_updated_at',
-    ])
-    .select(
-      (workspace.teamId && memberId
-        ? sql<boolean>`EXISTS (SELECT 1 FROM memberships AS ms WHERE ms.team_id = ${workspace.teamId} AND ms.account_id = ${memberId})`
-        : sql<boolean>`true`
-      ).as('is_member'),
-    )
-    .executeTakeFirstOrThrow();
+  const team = workspace.teamId !== null;
+  const checkMember = team && memberId !== null;
+  const { rows } = await compiled.run(
+    db,
+    `provider-with-settings:${team ? 'team' : 'personal'}:${checkMember ? 'member' : 'owner'}`,
+    (param) =>
+      db
+        .selectFrom(sql<{ one: number }>`(VALUES (1))`.as('one'))
+        .leftJoin('providers as p', (join) => {
+          const byId = join.on('p.id', '=', param('providerId'));
+          return team ? byId.on('p.team_id', '=', param('teamId')) : byId.on('p.team_id', 'is', null).on('p.account_id', '=', param('ownerId'));
+        })
+        .leftJoin('workspace_settings as s', (join) => join.on('s.scope', '=', param('scope')))
+        .selectAll('p')
+        .select([
+          's.scope as settings_scope',
+          's.auto_plug_enabled as settings_auto_plug_enabled',
+          's.auto_plug_text as settings_auto_plug_text',
+          's.auto_plug_min_likes as settings_auto_plug_min_likes',
+          's.updated_at as settings_updated_at',
+        ])
+        .select(
+          (checkMember
+            ? sql<boolean>`EXISTS (SELECT 1 FROM memberships AS ms WHERE ms.team_id = ${param('teamId')} AND ms.account_id = ${param('memberId')})`
+            : sql<boolean>`true`
+          ).as('is_member'),
+        ),
+    { providerId, teamId: workspace.teamId, ownerId: workspace.ownerAccountId, scope: workspace.scope, memberId },
+  );
+  const row = rows[0]!;
   const { settings_scope, settings_auto_plug_enabled, settings_auto_plug_text, settings_auto_plug_min_likes, settings_updated_at, is_member, ...provider } =
     row;
   return {
@@ -75,6 +82,9 @@ export async function findProviderWithSettings(
     isMember: Boolean(is_member),
   };
 }
+
+/** Create Post's read, compiled once per shape (see compiled.ts). */
+const compiled = new CompiledStatements();
 
 /** A server's limits read again (the daily FOLLOWERS job of a MASTODON account). */
 export async function saveProviderLimits(db: DbOrTrx, id: string, limits: NetworkLimits, readAt: Date): Promise<void> {

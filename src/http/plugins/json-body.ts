@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
@@ -26,9 +27,13 @@ function addInputFaults(request: FastifyRequest, faults: FieldFault[]): void {
 }
 
 /**
- * JSON bodies, with three differences from Fastify's parser: an empty body is "no body" (a DELETE
- * sent with a JSON content type is fine), a syntax error is a 400 problem naming the body, and a
- * body nested deeper than MAX_JSON_DEPTH is a 400 naming where.
+ * JSON bodies, with four differences from Fastify's parser: an empty body is "no body" (a DELETE
+ * sent with a JSON content type is fine), a syntax error is a 400 problem naming the body, a
+ * body nested deeper than MAX_JSON_DEPTH is a 400 naming where, and a body that is not UTF-8 is a
+ * 400 naming the body. A JSON body must be UTF-8 (RFC 8259 §8.1): decoding it leniently would
+ * turn each invalid byte into U+FFFD and store that in place of what the user wrote. The bytes
+ * are checked whole, once read (a stream transform checking them as they arrived cost more than
+ * the parse itself for a Create Post).
  * Text anywhere in the request (body, path, query) must not hold U+0000: PostgreSQL cannot store
  * it, and it is never meaningful in a post, a tag or an id.
  */
@@ -36,8 +41,10 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('inputFaults', null);
   // JSON only: any other content type (text/plain included) is answered 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(new ValidationError({ path: '', message: 'the body is not valid UTF-8' }), undefined);
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
     try {
