@@ -71,3 +71,35 @@ export async function linkNewThreadsTags(trx: DbOrTrx, scope: string, links: Arr
     ON CONFLICT (thread_id, tag_id) DO NOTHING
   `.execute(trx);
 }
+
+/**
+ * Set Thread Tags' write after the missing tags exist, in one statement: the thread's links become
+ * exactly the tags of `scope` named by `nameKeys`, its version is bumped, and those tags come
+ * back. The tags are looked up by this statement, after the one that created the missing ones,
+ * so a tag another request created meanwhile is found too (as linkThreadTags). The caller holds
+ * the thread's row lock.
+ */
+export async function replaceThreadTags(
+  trx: DbOrTrx,
+  threadId: string,
+  scope: string,
+  nameKeys: string[],
+  now: Date,
+): Promise<Array<Pick<TagRow, 'id' | 'name' | 'color'>>> {
+  const { rows } = await sql<Pick<TagRow, 'id' | 'name' | 'color'>>`
+    WITH wanted AS (
+      SELECT tags.id, tags.name, tags.color FROM tags WHERE tags.scope = ${scope} AND tags.name_key = any(${nameKeys}::text[])
+    ),
+    unlinked AS (
+      DELETE FROM thread_tags WHERE thread_id = ${threadId} AND tag_id NOT IN (SELECT id FROM wanted)
+    ),
+    linked AS (
+      INSERT INTO thread_tags (thread_id, tag_id) SELECT ${threadId}::text, id FROM wanted
+      ON CONFLICT (thread_id, tag_id) DO NOTHING
+    ),
+    bumped AS (
+      UPDATE threads SET version = version + 1, updated_at = ${now} WHERE id = ${threadId}
+    )
+    SELECT id, name, color FROM wanted`.execute(trx);
+  return rows;
+}

@@ -7,8 +7,7 @@ import { newId } from '../lib/ids.js';
 import { byTagName, tagKey } from '../lib/tag-names.js';
 import { iso } from '../lib/time.js';
 import { type Workspace, workspaceOf } from '../lib/workspace.js';
-import { insertMissingTags, linkNewThreadsTags, linkThreadTags, listTagsInScope, listThreadTags } from '../repos/tags.js';
-import { bumpThreadVersion } from '../repos/threads.js';
+import { insertMissingTags, linkNewThreadsTags, linkThreadTags, listTagsInScope, listThreadTags, replaceThreadTags } from '../repos/tags.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { resolveWorkspace } from './accounts.js';
 import { assertIfMatch } from './edit-rules.js';
@@ -92,21 +91,23 @@ export async function writeThreadTags(
   options: { fresh?: boolean } = {},
 ): Promise<void> {
   const workspace = workspaceOf(thread);
-  await insertMissingTags(
-    trx,
-    names.map((name) => ({
-      id: newId(),
-      scope: workspace.scope,
-      team_id: workspace.teamId,
-      name,
-      name_key: tagKey(name),
-      color: colorFor(tagKey(name)),
-      created_by: createdBy,
-      created_at: now,
-      updated_at: now,
-    })),
-  );
+  await insertMissingTags(trx, newTagRows(workspace, names, createdBy, now));
   await linkThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), options);
+}
+
+/** Rows for the tags `names` in `workspace`, should they be missing (insertMissingTags keeps the existing). */
+function newTagRows(workspace: Workspace, names: string[], createdBy: string, now: Date) {
+  return names.map((name) => ({
+    id: newId(),
+    scope: workspace.scope,
+    team_id: workspace.teamId,
+    name,
+    name_key: tagKey(name),
+    color: colorFor(tagKey(name)),
+    created_by: createdBy,
+    created_at: now,
+    updated_at: now,
+  }));
 }
 
 /**
@@ -153,11 +154,14 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
   const { names, faults } = checkTagNames(tagNames);
   if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
+  // Five round trips: BEGIN, the locked read, the missing tags, the links with the version bump
+  // and the answer's tags in one statement (replaceThreadTags), COMMIT.
   return ctx.db.transaction().execute(async (trx) => {
     const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
     assertIfMatch(thread, ifMatch);
-    await writeThreadTags(trx, thread, names, account.id, now);
-    await bumpThreadVersion(trx, thread.id, now);
-    return { threadId: thread.id, tags: await threadTagRows(trx, thread.id) };
+    const workspace = workspaceOf(thread);
+    await insertMissingTags(trx, newTagRows(workspace, names, account.id, now));
+    const tags = await replaceThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), now);
+    return { threadId: thread.id, tags: tags.sort(byTagName).map(reducedTagView) };
   });
 }

@@ -164,6 +164,45 @@ describeEachDb(
       );
     });
 
+    test('Set Thread Tags: five round trips (the locked read, the missing tags, the links with the version bump and the answer); four with no tags', async () => {
+      const { app, ctx } = env();
+      const user = await createUser(ctx);
+      const provider = await createProvider(ctx, user.account);
+      const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [post(0)] } });
+      const threadId = created.json().threadId as string;
+      const setTags = (tagNames: string[]) => user.call(app, { method: 'PUT', url: `/api/v1/posts/${threadId}/tags`, payload: { tagNames } });
+      await untilKeyCached(ctx, user.key, () => user.call(app, { method: 'GET', url: '/api/v1/keys' }));
+      for (const [names, expected] of [
+        [
+          ['b', 'A'],
+          ['A', 'b'],
+        ],
+        // An existing tag keeps its spelling.
+        [
+          ['a', 'c'],
+          ['A', 'c'],
+        ],
+        [[], []],
+      ] as const) {
+        const before = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).headers.etag;
+        const set = await counter.measure(async () => {
+          const res = await setTags([...names]);
+          assert.equal(res.statusCode, 200, res.body);
+          assert.deepEqual(
+            res.json().tags.map((t: { name: string }) => t.name),
+            expected,
+          );
+        });
+        assert.equal(set.count, names.length ? 5 : 4, set.statements.join('\n'));
+        const read = await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}/tags` });
+        assert.deepEqual(
+          read.json().tags.map((t: { name: string }) => t.name),
+          expected,
+        );
+        assert.notEqual((await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).headers.etag, before, 'the version is bumped');
+      }
+    });
+
     test('Edit Entire Thread: If-Match costs no round trip; tags and a new time ride in the same transaction', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
