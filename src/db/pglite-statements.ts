@@ -7,8 +7,8 @@ import { PLAN_CHANGED, StatementNames } from './prepared-statements.js';
  * and plans every statement anew and crosses into WebAssembly six times (parse, describe, bind,
  * describe, execute, sync); on the embedded database's thread that parsing and planning was the
  * largest part of a Create Post after its writes. A named statement is parsed once; each run is
- * then one batch of bind, describe, execute and sync (docs/architecture.md, "The embedded
- * database's thread").
+ * then one batch of bind, describe, execute and sync (docs/architecture.md, "Round trips per
+ * request"). Like any protocol-level prepared statement, a name outlives a ROLLBACK.
  */
 export class PGliteStatements {
   readonly #names = new StatementNames();
