@@ -41,7 +41,8 @@ const WARMUP = 30;
 
 export interface ClaimCpu {
   providers: number;
-  dueThreads: number;
+  /** Threads of the minute due at the claim's `now`: published, in flight (another worker's live lease) and waiting. */
+  due: { published: number; inFlight: number; waiting: number };
   limit: number;
   /** Threads each claim took (the same every time: the claims roll back). */
   claimed: number;
@@ -107,7 +108,7 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
       );
       return {
         providers: PROVIDERS,
-        dueThreads: PUBLISHED + IN_FLIGHT + DUE_WAITING,
+        due: { published: PUBLISHED, inFlight: IN_FLIGHT, waiting: DUE_WAITING },
         limit: CLAIM_LIMIT,
         claimed,
         claims: options.claims,

@@ -201,7 +201,7 @@ export function renderPublisher(runs: PublisherRun[], claim: ClaimCpu, m: Record
 function claimLine(claim: ClaimCpu, target: Target | undefined): string {
   const runs = claim.perClaimMs.map((ms) => num(ms, 2)).join(' / ');
   return (
-    `Claim (bench/claim.ts): the spread claim of ${claim.limit} threads (${claim.claimed} taken) with ${num(claim.providers)} accounts and ${num(claim.dueThreads)} threads due, ` +
+    `Claim (bench/claim.ts): the spread claim of ${claim.limit} threads (${claim.claimed} taken) with ${num(claim.providers)} accounts, of a minute's threads ${num(claim.due.published)} published, ${num(claim.due.inFlight)} in flight and ${num(claim.due.waiting)} due and waiting, ` +
     `${num(claim.claims)} times in BEGIN … ROLLBACK on one connection, three runs: PostgreSQL CPU per claim ${runs} ms, median ${num(claimMs(claim), 2)} ` +
     `(BEGIN; ROLLBACK alone ${num(claim.emptyMs, 2)} ms; ${num(claim.plans.generic)} executions from the cached generic plan, ${num(claim.plans.custom)} planned anew)` +
     `${target ? `; target ${target.target} ${target.result}` : ''}.`

@@ -48,8 +48,8 @@ const CANDIDATES_PER_SLOT = 4;
  * once per execution, whose value the planner cannot read. PostgreSQL plans a named statement anew
  * at each execution (a custom plan) unless a generic plan is estimated no dearer than the custom
  * ones; with the values in sight their estimates differed from the generic plan's, and which won
- * flipped with the table's statistics: the claim was often planned anew, and planning this
- * statement costs about as much as running it (issue 26, docs/benchmarks.md "Claim CPU"). With
+ * flipped with the table's statistics: on some connections every claim was planned anew, and
+ * planning this statement costs about as much as running it (issue 26, docs/benchmarks.md "Claim CPU"). With
  * the values hidden every plan is estimated alike, so from the sixth execution on a connection the
  * cached generic plan runs. The plan needs no value: the window and the limits bound the scans,
  * and the due index is read in schedule order whatever `now` is.
