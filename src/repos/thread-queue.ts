@@ -49,10 +49,13 @@ const CANDIDATES_PER_SLOT = 4;
  * at each execution (a custom plan) unless a generic plan is estimated no dearer than the custom
  * ones; with the values in sight their estimates differed from the generic plan's, and which won
  * flipped with the table's statistics: on some connections every claim was planned anew, and
- * planning this statement costs about as much as running it (issue 26, docs/benchmarks.md "Claim CPU"). With
- * the values hidden every plan is estimated alike, so from the sixth execution on a connection the
- * cached generic plan runs. The plan needs no value: the window and the limits bound the scans,
- * and the due index is read in schedule order whatever `now` is.
+ * planning this statement costs about as much as running it (issue 26, docs/benchmarks.md "Claim
+ * CPU (issue 26)"). With the values hidden every plan is estimated alike, so from the sixth
+ * execution on a connection the cached generic plan runs; only after a large jump in the table's
+ * statistics (an ANALYZE of a table that grew) can its estimate exceed the average of the
+ * connection's earlier custom plans, and PostgreSQL plans anew until that average catches up. The
+ * plan needs no value: the window and the limits bound the scans, and the due index is read in
+ * schedule order whatever `now` is.
  */
 function opaque(value: unknown, type: string): RawBuilder<unknown> {
   return sql`(SELECT ${value}::${sql.raw(type)})`;
