@@ -1,6 +1,7 @@
 /** The bench's one table (and the same figures as JSON), with each target PASS or MISS. */
 import type { BackendResult, BareRoute, Route } from './api.js';
 import { BARE_LABELS, BARE_ROUTES, ROUTE_LABELS, ROUTES } from './api.js';
+import type { ClaimCpu } from './claim.js';
 import type { ImageRun } from './images.js';
 import type { LoadResult } from './load.js';
 import { median } from './load.js';
@@ -13,6 +14,7 @@ export interface Results {
   /** The bare PostgreSQL handlers (bench/bare-server.js): what a request doing the least of each row's database work reaches here. */
   bare: Record<BareRoute, LoadResult>;
   api: { postgres: BackendResult; pglite: BackendResult };
+  claim: ClaimCpu;
   publisher: PublisherRun[];
   images: ImageRun;
   media: MediaRun;
@@ -32,8 +34,13 @@ const OF_POSTGRES: Partial<Record<Route, number>> = { getThread: 0.45, listPosts
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const pass = (ok: boolean): 'PASS' | 'MISS' => (ok ? 'PASS' : 'MISS');
 
+const CLAIM_TARGET = (claim: ClaimCpu) => `PostgreSQL CPU per claim, ${claim.providers.toLocaleString('en-US')} accounts (${claim.limit} threads a claim)`;
+
+/** The figure judged for a claim: the median of its runs. */
+const claimMs = (claim: ClaimCpu) => median(claim.perClaimMs);
+
 /** The publisher's targets (issues 9 and 26). */
-export function publisherTargets(runs: PublisherRun[]): Target[] {
+export function publisherTargets(runs: PublisherRun[], claim: ClaimCpu): Target[] {
   const out: Target[] = [];
   const byWorkers = (n: number) => runs.find((p) => p.workers === n && p.slots === null);
   const scaling = (n: number) => runs.find((p) => p.workers === n && p.slots !== null);
@@ -65,6 +72,13 @@ export function publisherTargets(runs: PublisherRun[]): Target[] {
     const ms = cpuRun.cpu.workersMs / cpuRun.published;
     out.push({ name: 'Publisher CPU per published thread, workers summed, 2 workers', figure: `${ms.toFixed(2)} ms`, target: '≤ 3 ms', result: pass(ms <= 3) });
   }
+  const perClaim = claimMs(claim);
+  out.push({
+    name: CLAIM_TARGET(claim),
+    figure: `${perClaim.toFixed(2)} ms`,
+    target: '≤ 1 ms',
+    result: pass(claim.claimed === claim.limit && perClaim <= 1),
+  });
   return out;
 }
 
@@ -92,7 +106,7 @@ export function targets(r: Results): Target[] {
     target: '< 200 ms',
     result: pass(worst.p99 < 200),
   });
-  out.push(...publisherTargets(r.publisher));
+  out.push(...publisherTargets(r.publisher, r.claim));
   for (const [label, backend] of [
     ['PostgreSQL', 'postgres'],
     ['PGlite', 'pglite'],
@@ -162,7 +176,7 @@ function table(header: string[], rows: string[][]): string {
 const num = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The publisher's lines of the table (also printed alone by `npm run bench -- --only publisher`). */
-export function renderPublisher(runs: PublisherRun[], m: Record<string, unknown>, verdict: (name: string) => Target | undefined): string[] {
+export function renderPublisher(runs: PublisherRun[], claim: ClaimCpu, m: Record<string, unknown>, verdict: (name: string) => Target | undefined): string[] {
   const pubRows = runs.map((p) => {
     const target =
       p.workers >= 2 && p.slots === null ? verdict(`Publisher p99 lateness, ${p.workers} workers, ${p.threads.toLocaleString('en-US')} threads`) : undefined;
@@ -189,7 +203,18 @@ export function renderPublisher(runs: PublisherRun[], m: Record<string, unknown>
       pubRows,
     ),
     "CPU: user + system time from /proc/PID/stat over the run (the worker processes summed; the bench database's PostgreSQL backends summed; the fake Graph API's own process), divided by the threads published.",
+    claimLine(claim, verdict(CLAIM_TARGET(claim))),
   ];
+}
+
+function claimLine(claim: ClaimCpu, target: Target | undefined): string {
+  const runs = claim.perClaimMs.map((ms) => num(ms, 2)).join(' / ');
+  return (
+    `Claim (bench/claim.ts): the spread claim of ${claim.limit} threads (${claim.claimed} taken) with ${num(claim.providers)} accounts, of a minute's threads ${num(claim.due.published)} published, ${num(claim.due.inFlight)} in flight and ${num(claim.due.waiting)} due and waiting, ` +
+    `${num(claim.claims)} times in BEGIN … ROLLBACK on one connection, three runs: PostgreSQL CPU per claim ${runs} ms, median ${num(claimMs(claim), 2)} ` +
+    `(BEGIN; ROLLBACK alone ${num(claim.emptyMs, 2)} ms; ${num(claim.plans.generic)} executions from the cached generic plan, ${num(claim.plans.custom)} planned anew)` +
+    `${target ? `; target ${target.target} ${target.result}` : ''}.`
+  );
 }
 
 export function render(r: Results, list: Target[]): string {
@@ -231,7 +256,7 @@ export function render(r: Results, list: Target[]): string {
     table(['API', 'database', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'of PostgreSQL', 'of bare', 'target'], apiRows),
     'bare: bench/bare-server.js, handlers doing only the database work of the row below them (no auth, limiter, validation or views); "of bare" is Skein\'s share of it.',
     '',
-    ...renderPublisher(r.publisher, m, verdict),
+    ...renderPublisher(r.publisher, r.claim, m, verdict),
     '',
     table(
       ['resources', 'PostgreSQL + Redis', 'PGlite', 'target'],
