@@ -67,7 +67,13 @@ describeEachDb(
       assert.equal(provider.providerUserId, bsky.did);
       assert.equal(provider.username, bsky.handle);
       const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
-      assert.ok(row.session_enc && !row.session_enc.includes('eyJ'), 'the session is stored encrypted');
+      // Encrypted: an envelope that opens to the session, holding none of its tokens. (Not "no
+      // `eyJ` in it": base64url ciphertext of a session's length holds those three characters by
+      // chance about once in a hundred.)
+      assert.match(row.session_enc ?? '', /^v1\./, 'the session is stored in an encryption envelope');
+      const session = JSON.parse(ctx.secrets.decrypt(row.session_enc!)) as { did: string; accessJwt: string; refreshJwt: string };
+      assert.equal(session.did, bsky.did);
+      assert.ok(!row.session_enc!.includes(session.accessJwt) && !row.session_enc!.includes(session.refreshJwt), 'the session is stored encrypted');
       assert.ok(!row.access_token_enc!.includes(bsky.appPassword));
 
       const created = await user.call(app, {
