@@ -44,24 +44,6 @@ const CLAIM_WINDOW = 512;
 const CANDIDATES_PER_SLOT = 4;
 
 /**
- * A value of the spread claim as the planner sees it: an InitPlan, `(SELECT $n::type)`, evaluated
- * once per execution, whose value the planner cannot read. PostgreSQL plans a named statement anew
- * at each execution (a custom plan) unless a generic plan is estimated no dearer than the custom
- * ones; with the values in sight their estimates differed from the generic plan's, and which won
- * flipped with the table's statistics: on some connections every claim was planned anew, and
- * planning this statement costs about as much as running it (issue 26, docs/benchmarks.md "Claim
- * CPU (issue 26)"). With the values hidden every plan is estimated alike, so from the sixth
- * execution on a connection the cached generic plan runs; only after a large jump in the table's
- * statistics (an ANALYZE of a table that grew) can its estimate exceed the average of the
- * connection's earlier custom plans, and PostgreSQL plans anew until that average catches up. The
- * plan needs no value: the window and the limits bound the scans, and the due index is read in
- * schedule order whatever `now` is.
- */
-function opaque(value: unknown, type: string): RawBuilder<unknown> {
-  return sql`(SELECT ${value}::${sql.raw(type)})`;
-}
-
-/**
  * The `due` CTE of a claim spread over providers and bounded per provider across workers.
  * `busy` counts each provider's threads in flight (any worker's, threads_publishing_idx). The
  * candidates are each provider's earliest due threads, numbered from its in-flight count, and
@@ -85,16 +67,14 @@ function opaque(value: unknown, type: string): RawBuilder<unknown> {
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped.
  */
-function spreadDueThreads(at: Date, limit: number, param: Param): RawBuilder<unknown> {
-  const now = opaque(at, 'timestamptz');
-  const window = opaque(param('window'), 'int');
-  const perAccount = opaque(param('perAccount'), 'int');
-  const most = opaque(limit, 'int');
-  const perProvider = sql`least(${perAccount}, ${most})`;
+function spreadDueThreads(now: Date, limit: number, param: Param): RawBuilder<unknown> {
+  const window = param('window');
+  const perAccount = param('perAccount');
+  const perProvider = sql`least(${perAccount}::int, ${limit}::int)`;
   // Arrays, not a VALUES list: the statement's text stays the same whatever was served (a named statement).
   return sql`
       WITH served AS (
-        SELECT * FROM unnest(${opaque(param('servedIds'), 'text[]')}, ${opaque(param('servedTurns'), 'bigint[]')}) AS s (provider_id, turn)
+        SELECT * FROM unnest(${param('servedIds')}::text[], ${param('servedTurns')}::bigint[]) AS s (provider_id, turn)
       ),
       busy AS (
         SELECT b.provider_id, count(*) AS n FROM threads AS b
@@ -103,7 +83,7 @@ function spreadDueThreads(at: Date, limit: number, param: Param): RawBuilder<unk
       head AS (
         SELECT r.id, r.provider_id, r.scheduled_at FROM threads AS r WHERE ${isDue(THREADS, 'r', now)}
         ORDER BY r.scheduled_at, r.id
-        LIMIT ${window}
+        LIMIT ${window}::int
       ),
       ranked AS (
         SELECT h.id, h.provider_id, h.scheduled_at, row_number() OVER (PARTITION BY h.provider_id ORDER BY h.scheduled_at, h.id) AS rank
@@ -122,7 +102,7 @@ function spreadDueThreads(at: Date, limit: number, param: Param): RawBuilder<unk
           ORDER BY r.scheduled_at, r.id
           LIMIT ${perProvider}
         ) AS r
-        WHERE (SELECT count(*) FROM head) >= ${window} AND (SELECT count(*) FROM usable) < ${most}
+        WHERE (SELECT count(*) FROM head) >= ${window}::int AND (SELECT count(*) FROM usable) < ${limit}::int
       ),
       pool AS (
         SELECT id, provider_id, scheduled_at, rank FROM ranked WHERE NOT EXISTS (SELECT 1 FROM probed)
@@ -136,12 +116,12 @@ function spreadDueThreads(at: Date, limit: number, param: Param): RawBuilder<unk
         LEFT JOIN busy ON busy.provider_id = pool.provider_id
         WHERE pool.rank <= ${perProvider} AND COALESCE(busy.n, 0) + pool.rank <= ${perAccount}
         ORDER BY load, turn, pool.scheduled_at, pool.id
-        LIMIT ${opaque(param('candidates'), 'int')}
+        LIMIT ${param('candidates')}::int
       )
       SELECT c.id, c.status = 'PUBLISHING' AS taken_over FROM threads AS c JOIN candidates ON candidates.id = c.id
       WHERE ${isDue(THREADS, 'c', now)}
       ORDER BY candidates.load, candidates.turn, candidates.scheduled_at, candidates.id
-      LIMIT ${most}
+      LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED`;
 }
 

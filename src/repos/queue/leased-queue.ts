@@ -154,9 +154,9 @@ export function leaseHeld(q: QueueShape, workerId: string, alias?: string): RawB
 /**
  * A row may be claimed at `now`: waiting and due (and past `notBefore`), or held under a lease
  * that ran out (its worker crashed or stalled: a takeover). The leading conditions are the
- * predicate of each table's due index. `now` may be an expression (see thread-queue.ts `opaque`).
+ * predicate of each table's due index.
  */
-export function isDue(q: QueueShape, alias: string, now: Date | RawBuilder<unknown>): RawBuilder<boolean> {
+export function isDue(q: QueueShape, alias: string, now: Date): RawBuilder<boolean> {
   const status = ref('status', alias);
   const due = ref(q.dueAt, alias);
   const until = ref('locked_until', alias);
