@@ -6,18 +6,16 @@ import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { type LoadResult, type LoadSpec, type LoadTool, medianRun, UNIQUE } from './load.js';
 import {
   apiClient,
+  apiServerEnv,
   bannerKey,
   createDatabase,
   type Env,
   freePort,
-  newSecret,
   OWNER_EMAIL,
   Proc,
-  REDIS_URL,
   rssMiB,
   sampleRss,
   skeinCli,
-  skeinEnv,
   startSkein,
   tempDir,
   waitReady,
@@ -64,15 +62,7 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
   const dir = tempDir(backend);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env: Env = skeinEnv({
-    SKEIN_DATA_DIR: dir.path,
-    SKEIN_SECRET: newSecret(),
-    SKEIN_PUBLISHER: '0',
-    THREADS_API_URL: graph.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...(db ? { DATABASE_URL: db.url, REDIS_URL } : {}),
-  });
+  const env: Env = apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url, ...(db ? { databaseUrl: db.url } : {}) });
   let server: Proc | null = null;
   try {
     // The first start on an empty database prints an owner account's API key; the provider comes

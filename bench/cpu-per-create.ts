@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { type LoadSpec, pickLoadTool, UNIQUE } from './load.js';
-import { bannerKey, createDatabase, freePort, newSecret, OWNER_EMAIL, Proc, REDIS_URL, skeinCli, skeinEnv, startSkein, tempDir, waitReady } from './procs.js';
+import { apiServerEnv, bannerKey, createDatabase, freePort, OWNER_EMAIL, Proc, skeinCli, startSkein, tempDir, waitReady } from './procs.js';
 
 const TICK_MS = 10;
 const backend = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite' | 'bare';
@@ -67,15 +67,7 @@ if (backend === 'bare') {
   await waitReady(server, baseUrl, performance.now());
   spec = { url: `${baseUrl}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: ['{}'] };
 } else {
-  const env = skeinEnv({
-    SKEIN_DATA_DIR: dir.path,
-    SKEIN_SECRET: newSecret(),
-    SKEIN_PUBLISHER: '0',
-    THREADS_API_URL: graph.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...(db ? { DATABASE_URL: db.url, REDIS_URL } : {}),
-  });
+  const env = apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url, ...(db ? { databaseUrl: db.url } : {}) });
   server = startSkein(`skein serve (${backend})`, 'serve', env);
   await waitReady(server, baseUrl, performance.now());
   const key = await bannerKey(server);

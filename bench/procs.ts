@@ -38,6 +38,19 @@ export function skeinEnv(extra: Env): Env {
   return { ...base, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...RATE_LIMITS, ...extra };
 }
 
+/** The environment of a bench `skein serve` for the API rows: no publisher, on PGlite in `dataDir`, or on `databaseUrl` + Redis. */
+export function apiServerEnv(options: { dataDir: string; port: number; graphUrl: string; databaseUrl?: string }): Env {
+  return skeinEnv({
+    SKEIN_DATA_DIR: options.dataDir,
+    SKEIN_SECRET: newSecret(),
+    SKEIN_PUBLISHER: '0',
+    THREADS_API_URL: options.graphUrl,
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, REDIS_URL } : {}),
+  });
+}
+
 export function newSecret(): string {
   return randomBytes(32).toString('hex');
 }

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
-import { apiClient, bannerKey, freePort, newSecret, type Proc, skeinCli, skeinEnv, startSkein, tempDir, waitReady } from './procs.js';
+import { apiClient, apiServerEnv, bannerKey, freePort, type Proc, skeinCli, startSkein, tempDir, waitReady } from './procs.js';
 
 const MiB = 1024;
 
@@ -53,14 +53,7 @@ const graph = await FakeGraphApi.start({});
 const dir = tempDir('rss');
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const env = skeinEnv({
-  SKEIN_DATA_DIR: dir.path,
-  SKEIN_SECRET: newSecret(),
-  SKEIN_PUBLISHER: '0',
-  THREADS_API_URL: graph.url,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-});
+const env = apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url });
 let server: Proc | null = null;
 try {
   const started = performance.now();
