@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { DIALECTS, postgresSkipReason } from '../helpers/db.js';
@@ -80,6 +80,49 @@ function sendUpload(
   });
 }
 
+/**
+ * A client that does not stop at the answer: raw HTTP on a half-open socket (Node's client ends
+ * its side as soon as the server ends its own) streaming a chunked image. Once the answer has
+ * come it sends `after` bytes more, then ends its side. Resolves when the connection is closed,
+ * with the answer's status line and how much of `after` had left the client by then.
+ */
+function sendPastTheAnswer(port: number, key: string, head: Buffer, after: number): Promise<{ statusLine: string; sentAfter: number }> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+    let answer = '';
+    let queuedAfter = 0;
+    let sentAfter = 0;
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve({ statusLine: answer.split('\r\n')[0] ?? '', sentAfter }));
+    const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+    socket.write(
+      `POST /api/v1/media HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    socket.write(chunk(head));
+    const zeros = chunk(Buffer.alloc(256 * 1024));
+    const pump = () => {
+      while (!socket.destroyed && socket.writable) {
+        const answered = answer.length > 0;
+        if (answered && queuedAfter >= after) return void socket.end();
+        let ok: boolean;
+        if (answered) {
+          queuedAfter += zeros.length;
+          ok = socket.write(zeros, (err) => {
+            if (!err) sentAfter += zeros.length;
+          });
+        } else ok = socket.write(zeros);
+        if (!ok) return void socket.once('drain', pump);
+      }
+    };
+    socket.once('data', pump);
+    pump();
+  });
+}
+
 for (const kind of DIALECTS) {
   describe(`media uploads over real HTTP: limits stop the upload, a cut-off leaves nothing [${kind}]`, {
     skip: (kind === 'postgres' && postgresSkipReason()) || false,
@@ -128,6 +171,15 @@ for (const kind of DIALECTS) {
       assert.equal(JSON.parse(sent.body).code, 'PAYLOAD_TOO_LARGE');
       assert.ok(sent.written < 100 * 1024 * 1024, `the client wrote ${sent.written} bytes`);
       assert.deepEqual(files(), []);
+    });
+
+    test('a client sending on after its 413 is read to its end, not left blocked until the connection is cut', async () => {
+      const after = 32 * 1024 * 1024;
+      const sent = await sendPastTheAnswer(port, user.key, await jpegBytes(), after);
+      assert.equal(sent.statusLine, 'HTTP/1.1 413 Payload Too Large');
+      // All of it left the client: the server went on reading after its answer (one that stopped
+      // reading leaves a few MiB in the socket buffers and the rest blocked until it cuts).
+      assert.ok(sent.sentAfter >= after, `${sent.sentAfter} of ${after} bytes left the client`);
     });
 
     test('an upload cut off mid-body leaves no file (not even a temporary one) and no row', async () => {

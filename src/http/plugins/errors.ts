@@ -16,40 +16,49 @@ function sendProblem(err: unknown, request: FastifyRequest, reply: FastifyReply)
   // The rest of a refused upload is not read: the connection closes once the answer is sent.
   if (err instanceof RefusedUploadError && !request.raw.complete) {
     reply.header('connection', 'close');
-    lingeringClose(request.raw.socket);
+    lingeringClose(request.raw);
   }
   if (err instanceof RangeNotSatisfiableError) reply.header('content-range', `bytes */${err.size}`);
   reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
-/** How long, and how much more of an unread body, a closing connection takes in before it is cut. */
+/** How long a closing connection takes in (and discards) what still arrives before it is cut. */
 const LINGER_MS = 2_000;
-const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Closing a connection whose request is still arriving resets it (TCP sends RST for unread
- * data), and a reset can destroy the answer before the client reads it. So, as Apache's lingering
- * close does, once the answer is sent the socket's sending side is closed, what still arrives is
- * discarded for a moment (LINGER_MS, at most LINGER_BYTES), and then the socket is destroyed:
- * the client reads its 413 and stops, and a large body is never read to its end.
+ * data), and a reset can destroy the answer before the client reads it. So, as Apache's and
+ * nginx's lingering close do, once the answer is sent the socket's sending side is closed, what
+ * still arrives is discarded until the client closes its side or for LINGER_MS at most, and then
+ * the socket is destroyed: the client reads its 413 and stops.
+ *
+ * What arrives goes through Node's HTTP parser into the request, so it is the request that is
+ * read. Unread, its buffer fills and the parser stops reading the socket; a socket that does not
+ * read keeps nothing running, so the client's close is never seen and a server closing waits for
+ * that connection with nothing left to run (the event loop ends mid-close). It is read with
+ * `read()` because a reader that gave up may have left a 'readable' listener, which keeps
+ * `resume()` from starting the flow. The timer is referenced for the same reason: the connection
+ * ends at most LINGER_MS after the answer, whatever the parser does.
  */
-function lingeringClose(socket: Socket | null | undefined): void {
+function lingeringClose(request: IncomingMessage): void {
+  const socket = request.socket;
   if (!socket) return;
   socket.destroySoon = function lingering(this: Socket) {
-    let discarded = 0;
+    const discard = () => {
+      while (request.read() !== null);
+    };
     const stop = () => {
       clearTimeout(timer);
+      request.off('readable', discard);
       this.destroy();
     };
     const timer = setTimeout(stop, LINGER_MS);
-    timer.unref();
-    this.on('data', (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > LINGER_BYTES) stop();
-    });
     this.once('end', stop);
+    this.once('close', stop);
     this.once('error', stop);
     this.end();
+    request.on('readable', discard);
+    discard();
     this.resume();
   };
 }
