@@ -109,6 +109,12 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     for (const [round, { workers: count, slots }] of options.runs.entries()) {
       if (round > 0) await fake.advance(DAY_MS + 3600_000);
       const ids = await threadsForRound(client, api, providerIds, options, round, count);
+      // Each run leaves tens of thousands of dead row versions (every thread and post is updated
+      // several times). A user's PostgreSQL has autovacuum on and clears them; this machine's
+      // test server runs with it off (CI), and without this each run would start on the
+      // previous runs' debris: PostgreSQL's CPU per thread rose run after run (3.4, 4.2, 6.4,
+      // 6.3, 7.6 ms) and the later rows measured the bloat rather than the publisher.
+      await client.query('VACUUM (ANALYZE)');
       const workerEnv = { ...env, LOG_LEVEL: 'info', ...(slots ? { SKEIN_PUBLISHER_CONCURRENCY: String(slots) } : {}) };
       for (let w = 0; w < count; w++) workers.push(startSkein(`skein worker ${w + 1}`, 'worker', workerEnv));
       await Promise.all(workers.map((w) => w.waitForOutput('publisher started', 60_000)));

@@ -195,6 +195,8 @@ export class FakeGraphApi {
   readonly #codes = new Map<string, AuthCode>();
   readonly #containers = new Map<string, Container>();
   readonly #media = new Map<string, PublishedPost>();
+  /** The replies to each post, by its id: `has_replies` looks there, not through every post (the bench publishes 10,000s). */
+  readonly #replies = new Map<string, PublishedPost[]>();
   readonly #insights = new Map<string, Record<string, number>>();
   readonly #followers = new Map<string, number>();
   readonly #faults = new Map<FakeEndpoint, Fault[]>();
@@ -560,6 +562,11 @@ export class FakeGraphApi {
       deleted: false,
     };
     this.#media.set(post.id, post);
+    if (post.replyToId !== null) {
+      const siblings = this.#replies.get(post.replyToId) ?? [];
+      this.#replies.set(post.replyToId, siblings);
+      siblings.push(post);
+    }
     this.published.push(post);
     this.#recordPublishTime(post.ownerId, post.replyToId !== null, post.publishedAt);
     container.mediaId = post.id;
@@ -643,7 +650,7 @@ export class FakeGraphApi {
       quoted_post: ref(m.quotePostId),
       reposted_post: ref(m.repostOf),
       alt_text: single?.altText,
-      has_replies: [...this.#media.values()].some((r) => r.replyToId === m.id && !r.deleted),
+      has_replies: (this.#replies.get(m.id) ?? []).some((r) => !r.deleted),
       is_reply: m.replyToId !== null,
       is_reply_owned_by_me: m.replyToId !== null ? true : undefined,
       root_post: ref(m.rootId),
