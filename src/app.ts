@@ -2,6 +2,7 @@ import type { ServerOptions } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
+import { lazyCompilers } from './http/lazy-compilers.js';
 import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { answerUnmetExpectation, clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
@@ -18,9 +19,18 @@ function requestTimeouts(timeoutMs: number): ServerOptions {
   return { headersTimeout: Math.min(60_000, timeoutMs), connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(timeoutMs / 4))) };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles the routes' schema functions not used yet (http/lazy-compilers.ts); how many. */
+    warmUpSchemas(): Promise<number>;
+  }
+}
+
 /** The HTTP application. Never listens: server.ts does, tests use inject() or listen themselves. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const compilers = lazyCompilers();
   const app = Fastify({
+    schemaController: { compilersFactory: compilers.compilersFactory },
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -40,6 +50,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('warmUpSchemas', compilers.warmUp);
   app.server.on('checkExpectation', answerUnmetExpectation);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -27,6 +27,8 @@ export async function runServer(config: Config, secrets: Secrets): Promise<void>
     // server; the socket is up before /readyz answers, so a script may run them from then on.
     if (!config.db.url) control = await startControlSocket(config.db.dataDir, (request) => runControlCommand(ctx, request), ctx.logger);
     await app.listen({ host: config.http.host, port: config.http.port });
+    // The routes' schema functions are compiled at first use; the rest now, between requests.
+    app.warmUpSchemas().catch((err: unknown) => ctx.logger.error({ err }, 'a route schema does not compile'));
     if (banner) process.stdout.write(`${banner}\n`);
     if (config.metrics) metricsServer = await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port, ctx.logger);
     if (config.publisher.enabled && !signals.received) publisher = await startPublisher(ctx);
