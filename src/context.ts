@@ -1,8 +1,8 @@
 import { lookup as systemLookup } from 'node:dns/promises';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
-import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
-import { type Db, type DbHandle, type DbKind, openPGlite, openPostgres } from './db/database.js';
+import { type Db, type DbHandle, type DbKind, openPostgres, pgliteHandle } from './db/database.js';
+import { type EmbeddedStart, startEmbedded } from './db/embedded-start.js';
 import { migrateToLatest } from './db/migrator.js';
 import { PgKeyChangeSignal } from './db/pg-key-signal.js';
 import { PgNotifier } from './db/pg-notifier.js';
@@ -71,13 +71,15 @@ export interface ContextOverrides {
   media?: MediaStorage;
   /** Skip migrations (the test template is migrated already). */
   skipMigrations?: boolean;
+  /** The embedded database's lock and thread, started already (`skein serve`: embedded-start.ts). */
+  embedded?: Promise<EmbeddedStart>;
 }
 
 export async function createContext(config: Config, secrets: Secrets, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const closers: Array<() => Promise<void> | void> = [];
   try {
-    const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers, logger));
+    const dbHandle = overrides.db ?? (await openConfiguredDb(config, closers, logger, overrides.embedded));
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
@@ -141,11 +143,16 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
   }
 }
 
-async function openConfiguredDb(config: Config, closers: Array<() => Promise<void> | void>, logger: Logger): Promise<DbHandle> {
+async function openConfiguredDb(
+  config: Config,
+  closers: Array<() => Promise<void> | void>,
+  logger: Logger,
+  embedded?: Promise<EmbeddedStart>,
+): Promise<DbHandle> {
   if (config.db.url) return openPostgres(config.db.url, 10, (err) => logger.warn({ err }, 'a pooled database connection broke; the pool opens a new one'));
-  const lock: DataDirLock = await acquireDataDirLock(config.db.dataDir);
+  const { lock, session } = await (embedded ?? startEmbedded(config.db.dataDir));
   closers.push(() => lock.release());
-  return openPGlite(`${config.db.dataDir}/pglite`);
+  return pgliteHandle(session);
 }
 
 /** Reverse order of opening, and every closer runs even if one fails. */

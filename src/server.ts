@@ -3,6 +3,7 @@ import { type ControlServer, runControlCommand, startControlSocket } from './cli
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { createContext } from './context.js';
+import type { EarlyStart } from './early-start.js';
 import { onStopSignal } from './lib/stop-signal.js';
 import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { type RunningPublisher, startPublisher } from './publisher/runner.js';
@@ -12,10 +13,10 @@ import { type RunningPublisher, startPublisher } from './publisher/runner.js';
  * SIGTERM/SIGINT: stop taking requests, let those in flight and the post being published finish.
  * A signal that arrives while the server is still starting stops it once it has started.
  */
-export async function runServer(config: Config, secrets: Secrets): Promise<void> {
-  const signals = onStopSignal();
+export async function runServer(config: Config, secrets: Secrets, early?: EarlyStart): Promise<void> {
+  const signals = early?.signals ?? onStopSignal();
   // The HTTP modules (Fastify, the schemas) load while the database opens.
-  const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets), import('./app.js')]);
+  const [ctx, { buildApp }] = await Promise.all([createContext(config, secrets, early?.embedded ? { embedded: early.embedded } : {}), import('./app.js')]);
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let publisher: RunningPublisher | null = null;
   let metricsServer: MetricsServer | null = null;

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { Secrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
+import type { EarlyStart } from '../early-start.js';
 import { ValidationError } from '../errors/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
@@ -24,7 +25,7 @@ interface Output {
 /** A command that runs against a context (database, secrets) the CLI opens and closes for it. */
 export type Run = (ctx: AppContext, values: Values) => Promise<Output>;
 /** A command that manages its own process lifetime (serve, worker, migrate). */
-export type RunLong = (config: Config, secrets: Secrets, values: Values) => Promise<number>;
+export type RunLong = (config: Config, secrets: Secrets, values: Values, early?: EarlyStart) => Promise<number>;
 
 const s = (v: Values, k: string) => v[k] as string;
 const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -66,9 +67,9 @@ async function addGivenProvider(ctx: AppContext, accountId: string, workspace: W
 }
 
 export const LONG: Record<string, RunLong> = {
-  serve: async (config, secrets) => {
+  serve: async (config, secrets, _values, early) => {
     const { runServer } = await import('../server.js');
-    await runServer(config, secrets);
+    await runServer(config, secrets, early);
     return await new Promise<number>(() => {}); // runs until a signal ends the process
   },
   worker: async (config, secrets) => {

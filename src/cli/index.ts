@@ -3,6 +3,7 @@ import { type Config, loadConfig } from '../config/config.js';
 import { loadSecrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
+import { startEarly } from '../early-start.js';
 import { COMMANDS, type Command } from './commands.js';
 import { CliUsageError, describe, errorCode, RemoteCommandError } from './errors.js';
 
@@ -59,8 +60,9 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     const secrets = loadSecrets(config.db.dataDir, env);
     const typed = values as Record<string, string | boolean | undefined>;
     if (command.long) {
+      const early = command.name === 'serve' ? startEarly(config) : undefined;
       const { LONG } = await import('./handlers.js');
-      return await LONG[command.name]!(config, secrets, typed);
+      return await LONG[command.name]!(config, secrets, typed, early);
     }
     const [{ RUN }, { createContext }] = await Promise.all([import('./handlers.js'), import('../context.js')]);
     let output: { text: string; json: unknown };

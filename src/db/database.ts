@@ -3,6 +3,7 @@ import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { withStartupOptions } from './pg-connection.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import type { PGliteThreadSession } from './pglite-thread.js';
 import { preparingClient, StatementNames, THREAD_CHANGES_BY_NOTICE, type ThreadsChanged } from './prepared-statements.js';
 import type { Database } from './schema/index.js';
 
@@ -78,37 +79,17 @@ export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Erro
 }
 
 /**
- * PostgreSQL's default shared_buffers (128 MB) is allocated and touched at every start of the
- * embedded database: about 120 MiB of resident memory and a few hundred milliseconds that a
- * scheduler's database (a few MB) never needs; the operating system caches the files anyway.
- * A setting of this process only (not written to the data folder); durability is unchanged.
- */
-export const PGLITE_SHARED_BUFFERS = '16MB';
-
-/**
- * The embedded database is PostgreSQL compiled to WebAssembly (9 MB). V8 runs it with its
- * baseline compiler and recompiles functions that have run a while with its optimising
- * compiler. With V8's default threshold, starting PostgreSQL alone sends hundreds of
- * functions to be recompiled: about half the CPU time of a CLI command and 50–90 MB of memory
- * per process, for code mostly never run again. A higher threshold keeps the optimising for
- * what stays hot in a long-running server; queries measured no slower
- * (docs/configuration.md, "Start-up time and memory"). Process-wide; it affects WebAssembly only.
- */
-const WASM_TIERING_BUDGET = 1_000_000_000;
-
-/**
  * Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from.
  * PGlite runs in a thread of its own (pglite-thread.ts), so its SQL and this thread's HTTP
  * parsing and handlers use two cores (docs/decisions.md, "The embedded database in a thread").
  */
 export async function openPGlite(dataDir: string | null, template?: Blob, wrapDialect: WrapDialect = (d) => d): Promise<DbHandle> {
-  const { openPGliteThread } = await import('./pglite-thread.js');
-  const session = await openPGliteThread({
-    dataDir,
-    template: template ? new Uint8Array(await template.arrayBuffer()) : null,
-    sharedBuffers: PGLITE_SHARED_BUFFERS,
-    wasmTieringBudget: WASM_TIERING_BUDGET,
-  });
+  const { startPGliteThread } = await import('./pglite-thread.js');
+  return pgliteHandle(await startPGliteThread(dataDir, template), wrapDialect);
+}
+
+/** The database over an embedded database's thread already started (embedded-start.ts, or openPGlite). */
+export function pgliteHandle(session: PGliteThreadSession, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(session)) });
   const listen = async (channel: string, onPayload: (payload: string) => void) => {
     const off = session.onNotification((heard, payload) => {

@@ -138,9 +138,38 @@ class PGliteThread implements PGliteThreadSession {
 }
 
 /**
+ * PostgreSQL's default shared_buffers (128 MB) is allocated and touched at every start of the
+ * embedded database: about 120 MiB of resident memory and a few hundred milliseconds that a
+ * scheduler's database (a few MB) never needs; the operating system caches the files anyway.
+ * A setting of this process only (not written to the data folder); durability is unchanged.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+/**
+ * The embedded database is PostgreSQL compiled to WebAssembly (9 MB). V8 runs it with its
+ * baseline compiler and recompiles functions that have run a while with its optimising
+ * compiler. With V8's default threshold, starting PostgreSQL alone sends hundreds of
+ * functions to be recompiled: about half the CPU time of a CLI command and 50–90 MB of memory
+ * per process, for code mostly never run again. A higher threshold keeps the optimising for
+ * what stays hot in a long-running server; queries measured no slower
+ * (docs/configuration.md, "Start-up time and memory"). Process-wide; it affects WebAssembly only.
+ */
+const WASM_TIERING_BUDGET = 1_000_000_000;
+
+/** Starts the embedded database's thread on `dataDir` (null: in memory; `template`: a dumped folder to start from). */
+export async function startPGliteThread(dataDir: string | null, template?: Blob): Promise<PGliteThreadSession> {
+  return openPGliteThread({
+    dataDir,
+    template: template ? new Uint8Array(await template.arrayBuffer()) : null,
+    sharedBuffers: PGLITE_SHARED_BUFFERS,
+    wasmTieringBudget: WASM_TIERING_BUDGET,
+  });
+}
+
+/**
  * Starts the thread and waits for PGlite to open in it.
  */
-export async function openPGliteThread(options: ThreadOptions): Promise<PGliteThreadSession> {
+async function openPGliteThread(options: ThreadOptions): Promise<PGliteThreadSession> {
   const transferList = options.template ? [options.template.buffer] : [];
   const entry = workerEntry();
   const worker = new Worker(entry.script, { eval: entry.eval, workerData: options, transferList });

@@ -57,7 +57,7 @@ test('a headers schema naming a header other than in lower case is refused when 
   const compilers = lazyCompilers();
   const app = Fastify({ schemaController: { compilersFactory: compilers.compilersFactory } });
   app.put('/x', { schema: { headers: { type: 'object', properties: { 'If-Match': { type: 'string' } } } } }, async () => ({}));
-  await assert.rejects(app.ready(), /PUT \/x: the headers schema names "If-Match"; header names in a schema must be lower case/);
+  await assert.rejects(async () => app.ready(), /PUT \/x: the headers schema names "If-Match"; header names in a schema must be lower case/);
 });
 
 describeEachDb('the app’s schemas, compiled lazily', (env) => {
