@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { openPostgres } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
+import type { PGliteSession } from '../src/db/pglite-dialect.js';
 
 const cacheDir = resolve('.test-cache');
 const env: Record<string, string> = {};
@@ -20,7 +21,18 @@ async function dumpPGliteTemplate(): Promise<string> {
   const { Kysely } = await import('kysely');
   const { PGliteDialect } = await import('../src/db/pglite-dialect.js');
   const pglite = await PGlite.create();
-  const db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
+  // PGlite itself is no PGliteSession: its query's third argument is other options.
+  const session: PGliteSession = {
+    async query(sql, params, options) {
+      if (options?.begin) await pglite.query('begin');
+      return pglite.query(sql, params);
+    },
+    close: () => pglite.close(),
+    get closed() {
+      return pglite.closed;
+    },
+  };
+  const db = new Kysely<any>({ dialect: new PGliteDialect(session) });
   await migrateToLatest(db);
   const dump = await pglite.dumpDataDir('gzip');
   const file = join(cacheDir, 'pglite-template.tar.gz');

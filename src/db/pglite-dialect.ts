@@ -16,11 +16,13 @@ export interface SessionResult<R> {
 }
 
 /**
- * One PGlite session: PGlite itself (in this thread: the test template's build) or the
- * embedded database's thread that runs it (pglite-thread.ts, what the app uses).
+ * One PGlite session: the embedded database's thread (pglite-thread.ts, what the app uses), or
+ * PGlite in this thread behind a small adapter (the test template's build). PGlite itself is
+ * not one: its query's third argument is options of its own, which would drop the BEGIN.
  */
 export interface PGliteSession {
-  query<R>(sql: string, params?: unknown[]): Promise<SessionResult<R>>;
+  /** `begin`: open a transaction first, in the same exchange (PGliteConnection's deferred BEGIN). */
+  query<R>(sql: string, params?: unknown[], options?: { begin?: boolean }): Promise<SessionResult<R>>;
   close(): Promise<void>;
   readonly closed: boolean;
 }
@@ -70,13 +72,13 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    await connection.executeQuery(BEGIN);
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    await connection.executeQuery(COMMIT);
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    await connection.executeQuery(ROLLBACK);
   }
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     this.#releases.get(connection)?.();
@@ -88,11 +90,36 @@ class PGliteDriver implements Driver {
   }
 }
 
+// The driver's own statements, known by identity: a wrapping driver (the tests' round-trip
+// counter) passes the same objects through to the connection.
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+/**
+ * BEGIN is deferred to the transaction's first statement and sent in the same message: on the
+ * embedded database's thread each message is a round trip through both threads' event loops,
+ * and a transaction holds the only connection across all of them. A transaction that ran no
+ * statement has nothing to commit or roll back, so nothing is sent for it. PostgreSQL's
+ * transaction takes its snapshot at its first statement anyway, so nothing else changes.
+ */
 class PGliteConnection implements DatabaseConnection {
+  #beginPending = false;
+
   constructor(readonly pglite: PGliteSession) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(query.sql, query.parameters as unknown[]);
+    if (query === BEGIN) {
+      this.#beginPending = true;
+      return { rows: [] };
+    }
+    if ((query === COMMIT || query === ROLLBACK) && this.#beginPending) {
+      this.#beginPending = false;
+      return { rows: [] };
+    }
+    const begin = this.#beginPending;
+    this.#beginPending = false;
+    const result = await this.pglite.query<R>(query.sql, query.parameters as unknown[], begin ? { begin } : undefined);
     return {
       rows: result.rows,
       ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),

@@ -16,7 +16,8 @@ export interface ThreadOptions {
   wasmTieringBudget: number;
 }
 
-export type Request = { id: number; op: 'query'; sql: string; params: unknown[] } | { id: number; op: 'close' };
+/** `begin`: run BEGIN first (the dialect's deferred BEGIN); an error of either is the reply. */
+export type Request = { id: number; op: 'query'; sql: string; params: unknown[]; begin?: boolean } | { id: number; op: 'close' };
 
 /** Id 0 is the worker's answer to being started (PGlite open, or why not). */
 export type Reply = { id: number; ok: true; rows: unknown[]; affectedRows?: number } | { id: number; ok: false; error: SerializedError };
@@ -84,9 +85,9 @@ class PGliteThread implements PGliteThreadSession {
     return this.#stopped !== null || this.#closing !== null;
   }
 
-  async query<R>(sql: string, params: unknown[] = []): Promise<SessionResult<R>> {
+  async query<R>(sql: string, params: unknown[] = [], options: { begin?: boolean } = {}): Promise<SessionResult<R>> {
     if (this.closed) throw this.#stopped ?? new Error('the embedded database is closed');
-    const reply = await this.#send({ id: this.#nextId++, op: 'query', sql, params });
+    const reply = await this.#send({ id: this.#nextId++, op: 'query', sql, params, ...(options.begin ? { begin: true } : {}) });
     return { rows: reply.rows as R[], ...(reply.affectedRows !== undefined ? { affectedRows: reply.affectedRows } : {}) };
   }
 

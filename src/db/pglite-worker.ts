@@ -107,6 +107,7 @@ async function answer(pglite: PGlite, statements: PGliteStatements, request: Req
       if (!pglite.closed) await pglite.close();
       return { id: request.id, ok: true, rows: [] };
     }
+    if (request.begin) await statements.query('begin', []);
     const result = await statements.query(request.sql, request.params);
     return { id: request.id, ok: true, rows: result.rows, ...(result.affectedRows !== undefined ? { affectedRows: result.affectedRows } : {}) };
   } catch (err) {

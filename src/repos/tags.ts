@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
-import type { Database, TagRow, TagsTable } from '../db/schema/index.js';
+import type { Database, TagRow, TagsTable, ThreadRow } from '../db/schema/index.js';
 import type { DbOrTrx } from './types.js';
 
 /** Tags of a workspace scope, and the tags of each thread (thread_tags). */
@@ -17,12 +17,20 @@ export function listThreadTags(db: DbOrTrx, threadId: string): Promise<Array<Pic
     .execute();
 }
 
-/** Inserts the tags missing from their scope (matched by name_key); existing ones are kept. */
+/**
+ * Tags are created in name_key order by every request, so two that create the same new names
+ * wait for each other rather than deadlock.
+ */
+function byNameKey(a: { name_key: string }, b: { name_key: string }): number {
+  return a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : 0;
+}
+
+/** Inserts the tags missing from their scope (matched by name_key, in that order); existing ones are kept. */
 export async function insertMissingTags(trx: DbOrTrx, tags: Insertable<TagsTable>[]): Promise<void> {
   if (tags.length === 0) return;
   await trx
     .insertInto('tags')
-    .values(tags)
+    .values([...tags].sort(byNameKey))
     .onConflict((oc) => oc.columns(['scope', 'name_key']).doNothing())
     .execute();
 }
@@ -70,6 +78,45 @@ export async function linkNewThreadsTags(trx: DbOrTrx, scope: string, links: Arr
     JOIN tags ON tags.scope = ${scope} AND tags.name_key = l.name_key
     ON CONFLICT (thread_id, tag_id) DO NOTHING
   `.execute(trx);
+}
+
+/** A tag to create should its scope lack one of that name (the scope is the thread's: see lockThreadCreatingTags). */
+export interface NewTag {
+  id: string;
+  name: string;
+  name_key: string;
+  color: string;
+}
+
+/**
+ * Set Thread Tags' first statement: the thread `threadId` if `accountId` may see it (its own
+ * personal thread, or a thread of a team it belongs to: canAccess), locked for update, and the
+ * tags of `tags` its workspace lacks created there (the scope as workspaceOf gives it). Nothing
+ * is created for a thread it may not see; the caller's transaction undoes the rest if the
+ * request then fails (If-Match). The tags are created in name_key order (byNameKey).
+ */
+export async function lockThreadCreatingTags(trx: DbOrTrx, threadId: string, accountId: string, tags: NewTag[], now: Date): Promise<ThreadRow | undefined> {
+  const sorted = [...tags].sort(byNameKey);
+  const { rows } = await sql<ThreadRow>`
+    WITH locked AS (
+      SELECT t.* FROM threads t
+      WHERE t.id = ${threadId}
+        AND CASE WHEN t.team_id IS NULL THEN t.account_id = ${accountId}
+                 ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.team_id = t.team_id AND m.account_id = ${accountId}) END
+      FOR UPDATE
+    ),
+    created AS (
+      INSERT INTO tags (id, scope, team_id, name, name_key, color, created_by, created_at, updated_at)
+      SELECT n.id, CASE WHEN l.team_id IS NULL THEN 'personal:' || l.account_id ELSE 'team:' || l.team_id END,
+             l.team_id, n.name, n.name_key, n.color, ${accountId}, ${now}, ${now}
+      FROM locked l,
+           unnest(${sorted.map((t) => t.id)}::text[], ${sorted.map((t) => t.name)}::text[], ${sorted.map((t) => t.name_key)}::text[], ${sorted.map((t) => t.color)}::text[])
+             WITH ORDINALITY AS n (id, name, name_key, color, position)
+      ORDER BY n.position
+      ON CONFLICT (scope, name_key) DO NOTHING
+    )
+    SELECT * FROM locked`.execute(trx);
+  return rows[0];
 }
 
 /**

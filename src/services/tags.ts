@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import type { AccountRow, TagRow } from '../db/schema/index.js';
-import { type FieldFault, ValidationError } from '../errors/index.js';
+import { type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { newId } from '../lib/ids.js';
 import { byTagName, tagKey } from '../lib/tag-names.js';
 import { iso } from '../lib/time.js';
 import { type Workspace, workspaceOf } from '../lib/workspace.js';
-import { insertMissingTags, linkNewThreadsTags, linkThreadTags, listTagsInScope, listThreadTags, replaceThreadTags } from '../repos/tags.js';
+import {
+  insertMissingTags,
+  linkNewThreadsTags,
+  linkThreadTags,
+  listTagsInScope,
+  listThreadTags,
+  lockThreadCreatingTags,
+  replaceThreadTags,
+} from '../repos/tags.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { resolveWorkspace } from './accounts.js';
 import { assertIfMatch } from './edit-rules.js';
@@ -154,14 +162,22 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
   const { names, faults } = checkTagNames(tagNames);
   if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
-  // Five round trips: BEGIN, the locked read, the missing tags, the links with the version bump
-  // and the answer's tags in one statement (replaceThreadTags), COMMIT.
+  const tags = names.map((name) => ({ id: newId(), name, name_key: tagKey(name), color: colorFor(tagKey(name)) }));
+  // Four round trips: BEGIN, the locked read with the missing tags (lockThreadCreatingTags), the
+  // links with the version bump and the answer's tags (replaceThreadTags), COMMIT. The links
+  // need a statement of their own: one that starts after the lock was taken sees the links and
+  // tags a request that held it before committed.
   return ctx.db.transaction().execute(async (trx) => {
-    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const thread = await lockThreadCreatingTags(trx, threadId, account.id, tags, now);
+    if (!thread) throw new NotFoundError(`Thread ${threadId}`);
     assertIfMatch(thread, ifMatch);
-    const workspace = workspaceOf(thread);
-    await insertMissingTags(trx, newTagRows(workspace, names, account.id, now));
-    const tags = await replaceThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), now);
-    return { threadId: thread.id, tags: tags.sort(byTagName).map(reducedTagView) };
+    const linked = await replaceThreadTags(
+      trx,
+      thread.id,
+      workspaceOf(thread).scope,
+      tags.map((t) => t.name_key),
+      now,
+    );
+    return { threadId: thread.id, tags: linked.sort(byTagName).map(reducedTagView) };
   });
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import type { DbHandle } from '../../src/db/database.js';
+import { type DbHandle, pgliteHandle } from '../../src/db/database.js';
+import { type PGliteThreadSession, startPGliteThread } from '../../src/db/pglite-thread.js';
 import { openTestDb } from '../helpers/db.js';
 
 // The embedded database runs in a thread of its own (src/db/pglite-thread.ts): what crosses the
@@ -85,6 +86,67 @@ test('a transaction is one session: others wait for its end, a rollback undoes i
   );
   const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM t_probe WHERE id = 11`.execute(handle.db);
   assert.equal(rows[0]!.n, 0);
+});
+
+test('a transaction sends its BEGIN with its first statement: a message a statement, none for a transaction that ran nothing', async () => {
+  const session = await startPGliteThread(null);
+  const sent: string[] = [];
+  const counted: PGliteThreadSession = {
+    query(text, params, options) {
+      sent.push(`${options?.begin ? 'begin + ' : ''}${text}`);
+      return session.query(text, params, options);
+    },
+    close: () => session.close(),
+    get closed() {
+      return session.closed;
+    },
+    onNotification: (listener) => session.onNotification(listener),
+  };
+  const own = pgliteHandle(counted);
+  try {
+    await sql`CREATE TABLE t_begin (id int PRIMARY KEY)`.execute(own.db);
+    sent.length = 0;
+    await own.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t_begin VALUES (1)`.execute(trx);
+      await sql`INSERT INTO t_begin VALUES (2)`.execute(trx);
+    });
+    assert.deepEqual(sent, ['begin + INSERT INTO t_begin VALUES (1)', 'INSERT INTO t_begin VALUES (2)', 'commit']);
+
+    // Nothing ran: nothing to send, and the session is free for the next holder.
+    sent.length = 0;
+    await assert.rejects(
+      own.db.transaction().execute(async () => {
+        throw new Error('refused before any statement');
+      }),
+      /refused before any statement/,
+    );
+    assert.deepEqual(sent, []);
+
+    // A first statement that fails: the BEGIN ran, so the ROLLBACK is sent and undoes nothing else.
+    await assert.rejects(
+      own.db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO t_begin VALUES (1)`.execute(trx);
+      }),
+      { code: '23505' },
+    );
+    assert.equal(sent.at(-1), 'rollback');
+    // The rollback ended the block: a statement outside a transaction commits by itself.
+    await sql`INSERT INTO t_begin VALUES (3)`.execute(own.db);
+    await assert.rejects(
+      own.db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO t_begin VALUES (4)`.execute(trx);
+        await sql`INSERT INTO t_begin VALUES (4)`.execute(trx);
+      }),
+      { code: '23505' },
+    );
+    const { rows } = await sql<{ id: number }>`SELECT id FROM t_begin ORDER BY id`.execute(own.db);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [1, 2, 3],
+    );
+  } finally {
+    await own.close();
+  }
 });
 
 test('an idle embedded database does not keep a process alive (a CLI command ends after its last query), a query in flight does', () => {

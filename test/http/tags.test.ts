@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { newId } from '../../src/lib/ids.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
 
@@ -157,5 +158,63 @@ describeEachDb('tags', (env) => {
     const thread = op.responses['200'].content['application/json'].schema.properties.threads.items;
     assert.deepEqual(Object.keys(thread.properties.tags.items.properties).sort(), ['color', 'id', 'name']);
     assert.ok(!thread.required.includes('tags'));
+  });
+
+  test('Set Thread Tags refused (not found, not a member, stale If-Match) creates no tag anywhere', async () => {
+    const { app, ctx } = env();
+    const owner = await createUser(ctx);
+    const stranger = await createUser(ctx);
+    const team = await createTeamWith(ctx, owner.account, []);
+    const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
+    const id = (
+      await owner.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, teamId: team.id, posts: [{ text: 'x' }] } })
+    ).json().threadId;
+    const put = (who: typeof owner, threadId: string, headers: Record<string, string> = {}) =>
+      who.call(app, { method: 'PUT', url: `/api/v1/posts/${threadId}/tags`, payload: { tagNames: ['Fresh', 'other'] }, headers });
+    assert.equal((await put(stranger, id)).statusCode, 404);
+    assert.equal((await put(owner, newId())).statusCode, 404);
+    const stale = await put(owner, id, { 'if-match': '"0"' });
+    assert.equal(stale.statusCode, 412, stale.body);
+    const tagsOf = async (who: typeof owner, teamId: string) => (await who.call(app, { method: 'GET', url: `/api/v1/tags?teamId=${teamId}` })).json().tags;
+    assert.deepEqual(await tagsOf(owner, team.id), []);
+    assert.deepEqual(await tagsOf(owner, 'personal'), []);
+    assert.deepEqual(await tagsOf(stranger, 'personal'), []);
+    // The same request from a member succeeds, and creates them in the team's scope.
+    const ok = await put(owner, id);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(
+      (await tagsOf(owner, team.id)).map((t: { name: string; teamId: string }) => [t.name, t.teamId]),
+      [
+        ['Fresh', team.id],
+        ['other', team.id],
+      ],
+    );
+  });
+
+  test('Set Thread Tags at once from many requests, new names in opposite orders: each answers 200 and the thread ends with one whole set', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const create = async () =>
+      (await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'x' }] } })).json().threadId;
+    const ids = [await create(), await create()];
+    const sets = [
+      ['n1', 'n2', 'n3'],
+      ['n3', 'n2', 'n1', 'n4'],
+      ['n4', 'n5'],
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        user.call(app, { method: 'PUT', url: `/api/v1/posts/${ids[i % 2]}/tags`, payload: { tagNames: sets[i % sets.length] } }),
+      ),
+    );
+    for (const answer of answers) assert.equal(answer.statusCode, 200, answer.body);
+    const wanted = sets.map((set) => [...set].sort().join(','));
+    for (const id of ids) {
+      const names = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${id}/tags` })).json().tags.map((t: { name: string }) => t.name);
+      assert.ok(wanted.includes(names.join(',')), `${id} carries ${names.join(',')}`);
+    }
+    const all = (await user.call(app, { method: 'GET', url: '/api/v1/tags' })).json().tags.map((t: { name: string }) => t.name);
+    assert.deepEqual(all, ['n1', 'n2', 'n3', 'n4', 'n5']);
   });
 });
