@@ -13,6 +13,7 @@ import {
   freePort,
   OWNER_EMAIL,
   Proc,
+  RATE_LIMITS,
   rssMiB,
   sampleRss,
   skeinCli,
@@ -48,6 +49,44 @@ export interface BackendResult {
   importMs: number[];
   /** PGlite only: ms from spawn to /readyz 200 when restarted on the database just used. */
   restartMs: number[] | null;
+}
+
+const RATE_LIMIT = Number(RATE_LIMITS.SKEIN_RATE_LIMIT_PER_IP);
+const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The server's rate limits (RATE_LIMITS, the highest accepted) hold in any rolling minute, and
+ * all the load comes from one address. A read route sends 500,000 requests and more in its
+ * runs, so the next one would be refused part-way (429s in its row). Before each route this
+ * waits, when it must, until the requests of the last minute are few again.
+ */
+class RateWindow {
+  readonly #runs: Array<{ endedAt: number; requests: number }> = [];
+  readonly tool: LoadTool;
+
+  constructor(inner: LoadTool) {
+    this.tool = {
+      ...inner,
+      run: async (spec, connections, seconds) => {
+        const result = await inner.run(spec, connections, seconds);
+        this.#runs.push({ endedAt: Date.now(), requests: result.requests });
+        return result;
+      },
+    };
+  }
+
+  /** Waits until the last minute's requests are a tenth of the limit or fewer. */
+  async clear(log: (line: string) => void): Promise<void> {
+    const inWindow = () => this.#runs.filter((r) => r.endedAt > Date.now() - RATE_WINDOW_MS);
+    const count = () => inWindow().reduce((n, r) => n + r.requests, 0);
+    if (count() <= RATE_LIMIT / 10) return;
+    const started = Date.now();
+    while (count() > RATE_LIMIT / 10) {
+      const oldest = Math.min(...inWindow().map((r) => r.endedAt));
+      await new Promise((resolve) => setTimeout(resolve, oldest + RATE_WINDOW_MS - Date.now() + 1000));
+    }
+    log(`waited ${((Date.now() - started) / 1000).toFixed(0)} s for the rate limit's window to empty`);
+  }
 }
 
 /** Times in the account's time zone (UTC), as api.md's examples write them: no offset. */
@@ -122,9 +161,11 @@ export async function runBackend(backend: Backend, options: LoadOptions, restart
     const rssIdleMiB = rssMiB(server.pid) ?? 0;
     const stopSampling = sampleRss(server.pid);
     const rows = {} as BackendResult['rows'];
+    const window = new RateWindow(options.tool);
     for (const route of ROUTES) {
-      if (options.warmupSeconds > 0) await options.tool.run(specs[route], options.connections, options.warmupSeconds);
-      rows[route] = await medianRun(options.tool, specs[route], options.connections, options.seconds, options.runs);
+      await window.clear(options.log);
+      if (options.warmupSeconds > 0) await window.tool.run(specs[route], options.connections, options.warmupSeconds);
+      rows[route] = await medianRun(window.tool, specs[route], options.connections, options.seconds, options.runs);
       options.log(`${backend}: ${ROUTE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s`);
     }
     const rssLoadMiB = stopSampling();
