@@ -66,15 +66,10 @@ test('falls back to EVAL when Redis does not have the script cached', async (t) 
     let evalshaCalls = 0;
     const forgetful = new Proxy(redis, {
       get(target, property, receiver) {
-        if (property === 'pipeline') {
-          return () => {
-            const pipeline = target.pipeline();
-            const evalsha = pipeline.evalsha.bind(pipeline) as (...args: unknown[]) => unknown;
-            pipeline.evalsha = ((_sha: string, ...rest: unknown[]) => {
-              evalshaCalls++;
-              return evalsha('0'.repeat(40), ...rest);
-            }) as typeof pipeline.evalsha;
-            return pipeline;
+        if (property === 'evalsha') {
+          return (_sha: string, ...rest: unknown[]) => {
+            evalshaCalls++;
+            return (target.evalsha as (...args: unknown[]) => Promise<unknown>).call(target, '0'.repeat(40), ...rest);
           };
         }
         const value = Reflect.get(target, property, receiver);
@@ -88,42 +83,61 @@ test('falls back to EVAL when Redis does not have the script cached', async (t) 
   });
 });
 
-test('the hits made in one turn of the event loop go to Redis as one pipeline, each counted exactly', async (t) => {
+test('the hits made in one turn of the event loop go to Redis as one script call, each counted exactly and in order', async (t) => {
   if (!redisReady(t)) return;
   await withRedis(async (redis, prefix) => {
-    let pipelines = 0;
+    let calls = 0;
     const counting = new Proxy(redis, {
       get(target, property, receiver) {
-        if (property === 'pipeline') {
-          return () => {
-            pipelines++;
-            return target.pipeline();
+        const value = Reflect.get(target, property, receiver);
+        if (property === 'evalsha' || property === 'eval' || property === 'pipeline') {
+          return (...args: unknown[]) => {
+            calls++;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         }
-        const value = Reflect.get(target, property, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
     const store = new RedisRateLimitStore(counting, prefix);
-    const rules = [
-      { key: 'ip:x', limit: 10 },
-      { key: 'acct:a', limit: 3 },
-    ];
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => store.hit(rules, T0 + i, WINDOW)));
-    assert.equal(pipelines, 1);
+    const ip = { key: 'ip:x', limit: 10 };
+    const a = { key: 'acct:a', limit: 3 };
+    const b = { key: 'acct:b', limit: 2 };
+    // Hits on different keys, one or two rules each, interleaved: each is judged after the ones before it.
+    const hits = [[ip, a], [ip, b], [ip, a], [a], [ip, b], [ip, b], [ip, a], [b]];
+    const results = await Promise.all(hits.map((rules, i) => store.hit(rules, T0 + i, WINDOW)));
+    assert.equal(calls, 1);
     assert.deepEqual(
       results.map((r) => r.allowed),
-      [true, true, true, false, false],
+      [true, true, true, true, true, false, false, false],
     );
     assert.deepEqual(
-      results.map((r) => r.limits[1]!.remaining),
-      [2, 1, 0, 0, 0],
+      results.map((r) => r.limits.map((l) => l.remaining)),
+      [[9, 2], [8, 1], [7, 1], [0], [6, 0], [6, 0], [6, 0], [0]],
     );
+    // The refused hits name when each frees up: b's oldest (T0+1) leaves at T0+60.001 s.
+    assert.equal(results[5]!.retryAfterSeconds, 60);
     assert.equal(await redis.zcard(`${prefix}acct:a`), 3);
-    assert.equal(await redis.zcard(`${prefix}ip:x`), 3);
+    assert.equal(await redis.zcard(`${prefix}acct:b`), 2);
+    assert.equal(await redis.zcard(`${prefix}ip:x`), 4);
+    for (const key of ['ip:x', 'acct:a', 'acct:b']) assert.ok((await redis.pttl(`${prefix}${key}`)) > WINDOW - 5_000);
     // A later turn is a batch of its own.
-    assert.equal((await store.hit(rules, T0 + 10, WINDOW)).allowed, false);
-    assert.equal(pipelines, 2);
+    assert.equal((await store.hit([ip, a], T0 + 10, WINDOW)).allowed, false);
+    assert.equal(calls, 2);
+  });
+});
+
+test('an error in a batch reaches every hit of it; the next batch goes on', async (t) => {
+  if (!redisReady(t)) return;
+  await withRedis(async (redis, prefix) => {
+    const store = new RedisRateLimitStore(redis, prefix);
+    await redis.set(`${prefix}acct:broken`, 'not a sorted set');
+    const batch = await Promise.allSettled([store.hit([{ key: 'acct:a', limit: 5 }], T0, WINDOW), store.hit([{ key: 'acct:broken', limit: 5 }], T0, WINDOW)]);
+    assert.deepEqual(
+      batch.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
+    assert.equal((await store.hit([{ key: 'acct:a', limit: 5 }], T0 + 1, WINDOW)).allowed, true);
   });
 });
 
