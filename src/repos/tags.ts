@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import type { Database, TagRow, TagsTable, ThreadRow } from '../db/schema/index.js';
+import { threadVisibleTo } from './threads.js';
 import type { DbOrTrx } from './types.js';
 
 /** Tags of a workspace scope, and the tags of each thread (thread_tags). */
@@ -100,9 +101,7 @@ export async function lockThreadCreatingTags(trx: DbOrTrx, threadId: string, acc
   const { rows } = await sql<ThreadRow>`
     WITH locked AS (
       SELECT t.* FROM threads t
-      WHERE t.id = ${threadId}
-        AND CASE WHEN t.team_id IS NULL THEN t.account_id = ${accountId}
-                 ELSE EXISTS (SELECT 1 FROM memberships m WHERE m.team_id = t.team_id AND m.account_id = ${accountId}) END
+      WHERE t.id = ${threadId} AND ${threadVisibleTo('t', accountId)}
       FOR UPDATE
     ),
     created AS (

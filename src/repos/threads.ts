@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { MediaRow, PostRow, ProviderKind, ProviderRow, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
@@ -164,6 +164,16 @@ export async function loadPublishWork(db: DbOrTrx, threadIds: readonly string[])
 /** The API's two hot reads and the publisher's, compiled once (see compiled.ts). */
 const compiled = new CompiledStatements();
 
+/**
+ * Whether `accountId` may see the thread `alias` (canAccess, in SQL): its own personal thread, or
+ * a thread of a team it belongs to.
+ */
+export function threadVisibleTo(alias: string, accountId: unknown): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`((${column('team_id')} IS NULL AND ${column('account_id')} = ${accountId})
+    OR EXISTS (SELECT 1 FROM memberships AS ms WHERE ms.team_id = ${column('team_id')} AND ms.account_id = ${accountId}))`;
+}
+
 /** The thread as the API shows it, if `accountId` may see it (its owner, or a member of its team). */
 export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: string, accountId: string): Promise<ThreadAggregate | undefined> {
   const { rows } = await compiled.run(
@@ -172,14 +182,7 @@ export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: strin
     (param) =>
       selectThreadAggregates(db)
         .where('t.id', '=', param('threadId'))
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('t.team_id', 'is', null), eb('t.account_id', '=', param('accountId'))]),
-            eb.exists(
-              eb.selectFrom('memberships as ms').select('ms.team_id').whereRef('ms.team_id', '=', 't.team_id').where('ms.account_id', '=', param('accountId')),
-            ),
-          ]),
-        ),
+        .where(threadVisibleTo('t', param('accountId'))),
     { threadId, accountId },
   );
   return rows[0] ? toAggregate(rows[0] as AggregateRow) : undefined;

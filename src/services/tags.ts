@@ -14,6 +14,7 @@ import {
   listTagsInScope,
   listThreadTags,
   lockThreadCreatingTags,
+  type NewTag,
   replaceThreadTags,
 } from '../repos/tags.js';
 import type { DbOrTrx } from '../repos/types.js';
@@ -103,15 +104,17 @@ export async function writeThreadTags(
   await linkThreadTags(trx, thread.id, workspace.scope, names.map(tagKey), options);
 }
 
+/** A tag named `name`, should its scope lack one (its id, key and colour). */
+function newTag(name: string): NewTag {
+  return { id: newId(), name, name_key: tagKey(name), color: colorFor(tagKey(name)) };
+}
+
 /** Rows for the tags `names` in `workspace`, should they be missing (insertMissingTags keeps the existing). */
-function newTagRows(workspace: Workspace, names: string[], createdBy: string, now: Date) {
+function newTagRows(workspace: Pick<Workspace, 'scope' | 'teamId'>, names: string[], createdBy: string, now: Date) {
   return names.map((name) => ({
-    id: newId(),
+    ...newTag(name),
     scope: workspace.scope,
     team_id: workspace.teamId,
-    name,
-    name_key: tagKey(name),
-    color: colorFor(tagKey(name)),
     created_by: createdBy,
     created_at: now,
     updated_at: now,
@@ -139,20 +142,7 @@ export async function writeNewThreadsTags(
     scope.links.push({ threadId: id, nameKeys: names.map(tagKey) });
   }
   for (const [scope, { teamId, tags, links }] of byScope) {
-    await insertMissingTags(
-      trx,
-      [...tags].map(([key, name]) => ({
-        id: newId(),
-        scope,
-        team_id: teamId,
-        name,
-        name_key: key,
-        color: colorFor(key),
-        created_by: createdBy,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
+    await insertMissingTags(trx, newTagRows({ scope, teamId }, [...tags.values()], createdBy, now));
     await linkNewThreadsTags(trx, scope, links);
   }
 }
@@ -162,7 +152,7 @@ export async function setThreadTags(ctx: AppContext, account: AccountRow, thread
   const { names, faults } = checkTagNames(tagNames);
   if (faults.length) throw new ValidationError(faults);
   const now = ctx.clock.now();
-  const tags = names.map((name) => ({ id: newId(), name, name_key: tagKey(name), color: colorFor(tagKey(name)) }));
+  const tags = names.map(newTag);
   // Four round trips: BEGIN, the locked read with the missing tags (lockThreadCreatingTags), the
   // links with the version bump and the answer's tags (replaceThreadTags), COMMIT. The links
   // need a statement of their own: one that starts after the lock was taken sees the links and

@@ -19,26 +19,26 @@ import { buildResult, type KeyObservation, type RateLimitResult, type RateLimitR
  * hit's check and counting stay atomic, and a batch is one command to send and to run.
  *
  * KEYS: every sorted set the batch names, once.
- * ARGV: window, then per hit: now, cutoff (= now - window; entries at or before it have
- *       expired), member (unique per hit), its number of keys, then per key: its index in KEYS
- *       and its limit.
+ * ARGV: per hit: now, cutoff (= now - window; entries at or before it have expired), window,
+ *       member (unique per hit), its number of keys, then per key: its index in KEYS and its
+ *       limit.
  * Returns per hit, one after another: allowed (1|0), then per key: count, oldest score or '',
  * unblock score or ''. ('' rather than nil: a nil would truncate the reply array.) Times travel
  * as strings because Lua formats numbers with 14 significant digits, too few for arithmetic on
- * ms timestamps. Every key a hit counted on expires a window after the script ran (Redis's
- * clock stands still while a script runs, so once per key is the same as once per hit).
+ * ms timestamps. Every key a hit counted on expires a window (the last such hit's) after the
+ * script ran: Redis's clock stands still while a script runs, so one PEXPIRE per key at the end
+ * is the same as one per hit.
  */
 const BATCH_SCRIPT = `
-local window = ARGV[1]
-local reply, touched = {}, {}
-local at = 2
+local reply, expiry = {}, {}
+local at = 1
 while at <= #ARGV do
-  local now, cutoff, member, n = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
+  local now, cutoff, window, member, n = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], tonumber(ARGV[at + 4])
   local allowed_at = #reply + 1
   reply[allowed_at] = 1
   for i = 1, n do
-    local key = KEYS[tonumber(ARGV[at + 2 + 2 * i])]
-    local limit = tonumber(ARGV[at + 3 + 2 * i])
+    local key = KEYS[tonumber(ARGV[at + 3 + 2 * i])]
+    local limit = tonumber(ARGV[at + 4 + 2 * i])
     redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
     local count = redis.call('ZCARD', key)
     local oldest, unblock = '', ''
@@ -55,15 +55,15 @@ while at <= #ARGV do
   end
   if reply[allowed_at] == 1 then
     for i = 1, n do
-      local key = KEYS[tonumber(ARGV[at + 2 + 2 * i])]
+      local key = KEYS[tonumber(ARGV[at + 3 + 2 * i])]
       redis.call('ZADD', key, now, member)
-      touched[key] = true
+      expiry[key] = window
     end
   end
-  at = at + 4 + 2 * n
+  at = at + 5 + 2 * n
 end
 -- Every entry is at most its hit's now, so all are gone a window from now: let Redis drop the key.
-for key in pairs(touched) do
+for key, window in pairs(expiry) do
   redis.call('PEXPIRE', key, window)
 end
 return reply
@@ -149,25 +149,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
-  /**
-   * One window per batch: the script takes one (every hit of a process has the same one; a hit
-   * with another goes in a batch of its own). EVALSHA saves sending the script each time; EVAL
-   * (which also caches it) when Redis lacks it.
-   */
+  /** EVALSHA saves sending the script each time; EVAL (which also caches it) when Redis lacks it. */
   async #flush(): Promise<void> {
-    const waiting = this.#queued;
+    const batch = this.#queued;
     this.#queued = [];
-    const byWindow = new Map<number, QueuedHit[]>();
-    for (const hit of waiting) byWindow.set(hit.windowMs, [...(byWindow.get(hit.windowMs) ?? []), hit]);
-    await Promise.all([...byWindow].map(([windowMs, batch]) => this.#runBatch(windowMs, batch)));
-  }
-
-  async #runBatch(windowMs: number, batch: QueuedHit[]): Promise<void> {
     const keys: string[] = [];
     const index = new Map<string, number>();
-    const args: string[] = [String(windowMs)];
+    const args: string[] = [];
     for (const hit of batch) {
-      args.push(String(hit.nowMs), String(hit.nowMs - windowMs), hit.member, String(hit.keys.length));
+      args.push(String(hit.nowMs), String(hit.nowMs - hit.windowMs), String(hit.windowMs), hit.member, String(hit.keys.length));
       hit.keys.forEach((key, i) => {
         if (!index.has(key)) index.set(key, keys.push(key));
         args.push(String(index.get(key)), String(hit.limits[i]));
