@@ -20,6 +20,9 @@ const RULES: Record<string, RateLimitRule> = {
   b: { key: 'acct:b', limit: 2 },
 };
 
+/** The rule sets a request can carry: the IP alone (signed out), an account alone, or both. */
+const COMBINATIONS: RateLimitRule[][] = [[RULES.ip!], [RULES.ip!, RULES.a!], [RULES.ip!, RULES.b!], [RULES.a!], [RULES.a!, RULES.b!]];
+
 type Op = { advance: number } | { hit: RateLimitRule[] };
 
 class ReferenceModel {
@@ -52,15 +55,18 @@ class ReferenceModel {
 const windowArb = fc.constantFrom(1_000, 2_500, 60_000);
 
 function opsArb(windowMs: number): fc.Arbitrary<Op[]> {
-  // Moves cluster around the window's edges, where off-by-one mistakes live.
-  const advance = fc.oneof(fc.integer({ min: 0, max: Math.floor(windowMs / 4) }), fc.constantFrom(0, 1, windowMs - 1, windowMs, windowMs + 1));
-  const combinations: RateLimitRule[][] = [[RULES.ip!], [RULES.ip!, RULES.a!], [RULES.ip!, RULES.b!], [RULES.a!], [RULES.a!, RULES.b!]];
-  const hit = fc.constantFrom(...combinations);
+  const advance = advanceArb(windowMs);
+  const hit = fc.constantFrom(...COMBINATIONS);
   const op: fc.Arbitrary<Op> = fc.oneof(
     { arbitrary: advance.map((ms) => ({ advance: ms })), weight: 1 },
     { arbitrary: hit.map((rules) => ({ hit: rules })), weight: 3 },
   );
   return fc.array(op, { minLength: 1, maxLength: 80 });
+}
+
+/** Advances that cluster around the window's edges, where off-by-one mistakes live. */
+function advanceArb(windowMs: number): fc.Arbitrary<number> {
+  return fc.oneof(fc.integer({ min: 0, max: Math.floor(windowMs / 4) }), fc.constantFrom(0, 1, windowMs - 1, windowMs, windowMs + 1));
 }
 
 const scenarioArb = windowArb.chain((windowMs) => opsArb(windowMs).map((ops) => ({ windowMs, ops })));
@@ -101,6 +107,83 @@ test('the Redis store behaves like the reference model', async (t) => {
         await matchesModel(new RedisRateLimitStore(admin, prefix), scenario);
       }),
       { numRuns: 40 },
+    );
+  } finally {
+    for (const prefix of prefixes) await deleteKeys(admin, prefix);
+    await admin.quit();
+  }
+});
+
+/**
+ * The Redis store judges the hits of one turn of the event loop in one script call that keeps
+ * each key's count between hits: each batch here is fired without awaiting, its hits' times
+ * moving forward (sometimes past a whole window within the batch), and every result must still
+ * be the model's, hit by hit in the order they were made.
+ */
+test('the Redis store judges a batch of hits made in one turn like the reference model, hit by hit', async (t) => {
+  if (!redisReady(t)) return;
+  const batchesArb = windowArb.chain((windowMs) => {
+    const hit = fc.record({ advance: advanceArb(windowMs), rules: fc.constantFrom(...COMBINATIONS) });
+    return fc.array(fc.array(hit, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 6 }).map((batches) => ({ windowMs, batches }));
+  });
+  const admin = new Redis(REDIS_URL);
+  const prefixes: string[] = [];
+  try {
+    await fc.assert(
+      fc.asyncProperty(batchesArb, async ({ windowMs, batches }) => {
+        const prefix = uniquePrefix();
+        prefixes.push(prefix);
+        const store = new RedisRateLimitStore(admin, prefix);
+        const model = new ReferenceModel(windowMs);
+        let now = T0;
+        for (const [b, batch] of batches.entries()) {
+          const made = batch.map(({ advance, rules }) => {
+            now += advance;
+            return { rules, now, result: store.hit(rules, now, windowMs) };
+          });
+          for (const [i, { rules, now: at, result }] of made.entries()) {
+            assert.deepEqual(await result, model.hit(rules, at), `batch ${b}, hit ${i} at +${at - T0} ms`);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  } finally {
+    for (const prefix of prefixes) await deleteKeys(admin, prefix);
+    await admin.quit();
+  }
+});
+
+/**
+ * Where the clock steps back (another instance's clock, an NTP correction) the model's definition
+ * no longer applies, but a batch must still be judged exactly as its hits would be one by one:
+ * here the same hits at times in any order, once in batches and once each awaited (a batch of
+ * one), on separate counters, give the same results.
+ */
+test('the Redis store judges a batch as it judges the same hits one at a time, whatever the order of their times', async (t) => {
+  if (!redisReady(t)) return;
+  const batchesArb = windowArb.chain((windowMs) => {
+    const at = fc.integer({ min: 0, max: 3 * windowMs });
+    const hit = fc.record({ at: fc.oneof(at, fc.constantFrom(0, windowMs - 1, windowMs, windowMs + 1)), rules: fc.constantFrom(...COMBINATIONS) });
+    return fc.array(fc.array(hit, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 4 }).map((batches) => ({ windowMs, batches }));
+  });
+  const admin = new Redis(REDIS_URL);
+  const prefixes: string[] = [];
+  try {
+    await fc.assert(
+      fc.asyncProperty(batchesArb, async ({ windowMs, batches }) => {
+        const [batchedPrefix, onePrefix] = [uniquePrefix(), uniquePrefix()];
+        prefixes.push(batchedPrefix, onePrefix);
+        const batched = new RedisRateLimitStore(admin, batchedPrefix);
+        const oneByOne = new RedisRateLimitStore(admin, onePrefix);
+        for (const [b, batch] of batches.entries()) {
+          const results = await Promise.all(batch.map(({ at, rules }) => batched.hit(rules, T0 + at, windowMs)));
+          for (const [i, { at, rules }] of batch.entries()) {
+            assert.deepEqual(results[i], await oneByOne.hit(rules, T0 + at, windowMs), `batch ${b}, hit ${i} at +${at} ms`);
+          }
+        }
+      }),
+      { numRuns: 60 },
     );
   } finally {
     for (const prefix of prefixes) await deleteKeys(admin, prefix);

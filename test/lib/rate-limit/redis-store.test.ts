@@ -149,3 +149,20 @@ test('Redis errors other than NOSCRIPT reach the caller', async (t) => {
     await assert.rejects(store.hit([{ key: 'acct:a', limit: 1 }], T0, WINDOW), /WRONGTYPE/);
   });
 });
+
+test('a batch with more members for a key than one ZADD takes still counts every hit', async (t) => {
+  if (!redisReady(t)) return;
+  await withRedis(async (redis, prefix) => {
+    const store = new RedisRateLimitStore(redis, prefix);
+    // The script adds a key's members a few hundred at a time (Lua's unpack has a bounded stack).
+    const rule = { key: 'ip:x', limit: 1_500 };
+    const results = await Promise.all(Array.from({ length: 1_600 }, (_, i) => store.hit([rule], T0 + i, WINDOW)));
+    assert.deepEqual(
+      results.map((r) => r.allowed),
+      Array.from({ length: 1_600 }, (_, i) => i < 1_500),
+    );
+    assert.equal(results[1_499]!.limits[0]!.remaining, 0);
+    assert.equal(results[1_500]!.retryAfterSeconds, 59); // T0 leaves at T0+60 s; asked at T0+1.5 s
+    assert.equal(await redis.zcard(`${prefix}ip:x`), 1_500);
+  });
+});
