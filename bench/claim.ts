@@ -18,6 +18,9 @@
  * state. CPU is that backend's utime + stime from /proc/PID/stat (PostgreSQL must run on this
  * machine), over `claims` claims after a warm-up, three times; an empty `BEGIN; ROLLBACK` loop is
  * measured the same way and reported beside it (the round trips' floor, included in the figure).
+ *
+ * BENCH_CLAIM_SQL="…" runs a statement after the migrations (an experiment: an index dropped, the change
+ * triggers disabled; docs/benchmarks.md, "Claim CPU: the floor"); only for such experiments.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -67,6 +70,10 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
   const handle = openPostgres(database.url, 1);
   try {
     await migrateToLatest(handle.db);
+    if (process.env.BENCH_CLAIM_SQL) {
+      options.log(`claim: experiment: ${process.env.BENCH_CLAIM_SQL}`);
+      await sql.raw(process.env.BENCH_CLAIM_SQL).execute(handle.db);
+    }
     options.log(`claim: seeding ${PROVIDERS} providers and ${2 * PROVIDERS * THREADS_PER_PROVIDER} threads in SQL`);
     const now = new Date();
     await seed(handle.db, now);
