@@ -94,24 +94,33 @@ test('the memory store behaves like the reference model', async () => {
   );
 });
 
-test('the Redis store behaves like the reference model', async (t) => {
-  if (!redisReady(t)) return;
-  // One connection for all runs; each run gets its own prefix, so runs never share counters.
+/**
+ * One Redis connection for all of a property's runs; `newStore()` gives each run stores on
+ * prefixes of their own (so runs never share counters), all deleted afterwards.
+ */
+async function withRedisStores(body: (newStore: () => RedisRateLimitStore) => Promise<void>): Promise<void> {
   const admin = new Redis(REDIS_URL);
   const prefixes: string[] = [];
   try {
-    await fc.assert(
-      fc.asyncProperty(scenarioArb, async (scenario) => {
-        const prefix = uniquePrefix();
-        prefixes.push(prefix);
-        await matchesModel(new RedisRateLimitStore(admin, prefix), scenario);
-      }),
-      { numRuns: 40 },
-    );
+    await body(() => {
+      const prefix = uniquePrefix();
+      prefixes.push(prefix);
+      return new RedisRateLimitStore(admin, prefix);
+    });
   } finally {
     for (const prefix of prefixes) await deleteKeys(admin, prefix);
     await admin.quit();
   }
+}
+
+test('the Redis store behaves like the reference model', async (t) => {
+  if (!redisReady(t)) return;
+  await withRedisStores((newStore) =>
+    fc.assert(
+      fc.asyncProperty(scenarioArb, (scenario) => matchesModel(newStore(), scenario)),
+      { numRuns: 40 },
+    ),
+  );
 });
 
 /**
@@ -126,14 +135,10 @@ test('the Redis store judges a batch of hits made in one turn like the reference
     const hit = fc.record({ advance: advanceArb(windowMs), rules: fc.constantFrom(...COMBINATIONS) });
     return fc.array(fc.array(hit, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 6 }).map((batches) => ({ windowMs, batches }));
   });
-  const admin = new Redis(REDIS_URL);
-  const prefixes: string[] = [];
-  try {
-    await fc.assert(
+  await withRedisStores((newStore) =>
+    fc.assert(
       fc.asyncProperty(batchesArb, async ({ windowMs, batches }) => {
-        const prefix = uniquePrefix();
-        prefixes.push(prefix);
-        const store = new RedisRateLimitStore(admin, prefix);
+        const store = newStore();
         const model = new ReferenceModel(windowMs);
         let now = T0;
         for (const [b, batch] of batches.entries()) {
@@ -147,11 +152,8 @@ test('the Redis store judges a batch of hits made in one turn like the reference
         }
       }),
       { numRuns: 60 },
-    );
-  } finally {
-    for (const prefix of prefixes) await deleteKeys(admin, prefix);
-    await admin.quit();
-  }
+    ),
+  );
 });
 
 /**
@@ -167,15 +169,10 @@ test('the Redis store judges a batch as it judges the same hits one at a time, w
     const hit = fc.record({ at: fc.oneof(at, fc.constantFrom(0, windowMs - 1, windowMs, windowMs + 1)), rules: fc.constantFrom(...COMBINATIONS) });
     return fc.array(fc.array(hit, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 4 }).map((batches) => ({ windowMs, batches }));
   });
-  const admin = new Redis(REDIS_URL);
-  const prefixes: string[] = [];
-  try {
-    await fc.assert(
+  await withRedisStores((newStore) =>
+    fc.assert(
       fc.asyncProperty(batchesArb, async ({ windowMs, batches }) => {
-        const [batchedPrefix, onePrefix] = [uniquePrefix(), uniquePrefix()];
-        prefixes.push(batchedPrefix, onePrefix);
-        const batched = new RedisRateLimitStore(admin, batchedPrefix);
-        const oneByOne = new RedisRateLimitStore(admin, onePrefix);
+        const [batched, oneByOne] = [newStore(), newStore()];
         for (const [b, batch] of batches.entries()) {
           const results = await Promise.all(batch.map(({ at, rules }) => batched.hit(rules, T0 + at, windowMs)));
           for (const [i, { at, rules }] of batch.entries()) {
@@ -184,9 +181,6 @@ test('the Redis store judges a batch as it judges the same hits one at a time, w
         }
       }),
       { numRuns: 60 },
-    );
-  } finally {
-    for (const prefix of prefixes) await deleteKeys(admin, prefix);
-    await admin.quit();
-  }
+    ),
+  );
 });
