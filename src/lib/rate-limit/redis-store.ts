@@ -69,17 +69,17 @@ while at <= #arg do
   local member = ARGV[2] .. hit
   local allowed_at = #reply + 1
   reply[allowed_at] = 1
+  local hit_keys = {}
   for i = 1, n do
     local key = KEYS[tonumber(arg[at + 2 + 2 * i])]
     local limit = tonumber(arg[at + 3 + 2 * i])
+    hit_keys[i] = key
     local s = seen[key]
     if s == nil then
       s = { pending = {} }
       seen[key] = s
-      read(key, s, cutoff_s)
-    elseif s.oldest ~= nil and s.oldest <= cutoff then
-      read(key, s, cutoff_s)
     end
+    if s.count == nil or (s.oldest ~= nil and s.oldest <= cutoff) then read(key, s, cutoff_s) end
     local unblock = ''
     if s.count >= limit then
       reply[allowed_at] = 0
@@ -91,8 +91,7 @@ while at <= #arg do
     table.insert(reply, unblock)
   end
   if reply[allowed_at] == 1 then
-    for i = 1, n do
-      local key = KEYS[tonumber(arg[at + 2 + 2 * i])]
+    for _, key in ipairs(hit_keys) do
       local s = seen[key]
       table.insert(s.pending, now_s)
       table.insert(s.pending, member)
@@ -120,7 +119,7 @@ function optionalTime(value: string): number | null {
 }
 
 /** Reads the batch's reply, a list of 1 + 3 × keys fields per hit; throws if it is not that shape (a bug, not bad input). */
-function parseReply(reply: unknown, batch: readonly QueuedHit[]): Array<{ allowed: boolean; observations: KeyObservation[] }> {
+function parseReply(reply: unknown, batch: readonly QueuedHit[]): HitReply[] {
   const fields = typeof reply === 'string' ? reply.split(',') : [];
   const expected = batch.reduce((n, hit) => n + 1 + 3 * hit.keys.length, 0);
   if (fields.length !== expected) throw new Error(`rate limit: unexpected Redis reply ${JSON.stringify(reply)}`);
@@ -161,12 +160,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async hit(rules: RateLimitRule[], nowMs: number, windowMs: number): Promise<RateLimitResult> {
     validateHit(rules, nowMs, windowMs);
-    const { allowed, observations } = await this.#queue({
-      keys: rules.map((rule) => this.#prefix + rule.key),
-      limits: rules.map((rule) => rule.limit),
-      nowMs,
-      windowMs,
-    });
+    const { allowed, observations } = await new Promise<HitReply>((resolve, reject) =>
+      this.#queue({ keys: rules.map((rule) => this.#prefix + rule.key), limits: rules.map((rule) => rule.limit), nowMs, windowMs, resolve, reject }),
+    );
     return buildResult(rules, observations, allowed, nowMs, windowMs);
   }
 
@@ -181,12 +177,8 @@ export class RedisRateLimitStore implements RateLimitStore {
    * resumed from `setImmediate` (the key and thread caches' settle), so it sent one write per
    * request. Each hit is still checked and counted atomically and in order, so the limits stay exact.
    */
-  #queue(hit: Omit<QueuedHit, 'resolve' | 'reject'>): Promise<{ allowed: boolean; observations: KeyObservation[] }> {
-    return new Promise((resolve, reject) => {
-      if (this.#queued.push({ keys: hit.keys, limits: hit.limits, nowMs: hit.nowMs, windowMs: hit.windowMs, resolve, reject }) === 1) {
-        setImmediate(() => this.#flush());
-      }
-    });
+  #queue(hit: QueuedHit): void {
+    if (this.#queued.push(hit) === 1) setImmediate(() => this.#flush());
   }
 
   /** EVALSHA saves sending the script each time; EVAL (which also caches it) when Redis lacks it. */
@@ -210,7 +202,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     this.#batches = (this.#batches + 1) % Number.MAX_SAFE_INTEGER;
     const args = [fields.join(','), `${this.#instanceId}:${this.#batches}:`];
-    let results: ReturnType<typeof parseReply>;
+    let results: HitReply[];
     try {
       const reply = await this.#redis.evalsha(BATCH_SCRIPT_SHA, keys.length, ...keys, ...args).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
@@ -225,11 +217,17 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
+/** What the script said of one hit. */
+interface HitReply {
+  allowed: boolean;
+  observations: KeyObservation[];
+}
+
 interface QueuedHit {
   keys: string[];
   limits: number[];
   nowMs: number;
   windowMs: number;
-  resolve(result: { allowed: boolean; observations: KeyObservation[] }): void;
+  resolve(result: HitReply): void;
   reject(error: unknown): void;
 }
