@@ -11,7 +11,7 @@ import { ANY_THREAD, PgliteThreadChangeSignal, PgThreadChangeSignal, THREADS_CHA
 import type { AccountRow } from './db/schema/index.js';
 import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
-import { systemClock } from './lib/clock.js';
+import { shiftedClock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
@@ -112,7 +112,9 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.media) closers.push(() => media.close());
 
     let network: Promise<NetworkClients> | undefined;
-    const clock = overrides.clock ?? systemClock;
+    const clock = overrides.clock ?? (config.clockStart ? shiftedClock(config.clockStart) : systemClock);
+    if (!overrides.clock && config.clockStart)
+      logger.warn({ clockStart: config.clockStart.toISOString() }, 'SKEIN_CLOCK_START: the clock reads another time than the system');
     const metrics = await createMetrics(dbHandle.db, clock, { enabled: config.metrics !== null, pollMs: config.publisher.pollMs });
     const ctx: AppContext = {
       config,

@@ -39,6 +39,12 @@ export interface Config {
   /** `GET /metrics` on its own port; null (the default) serves none. */
   metrics: { host: string; port: number } | null;
   logLevel: string;
+  /**
+   * SKEIN_CLOCK_START: the instant Skein's clock reads when the process starts (it then runs on
+   * at the real pace); null is the system clock. For trying a schedule on another day and for the
+   * tests' fixed days (a Sunday, a month's end, the eve of a DST change); never in production.
+   */
+  clockStart: Date | null;
   /** `pretty` on a terminal, `json` otherwise, unless LOG_FORMAT says. */
   logFormat: 'json' | 'pretty';
 }
@@ -65,6 +71,17 @@ function url(env: Env, name: string, fallback: string | null, protocols: string[
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
   return raw.replace(/\/+$/, '');
+}
+
+/** An ISO 8601 instant with its offset (`Z` or `±hh:mm`): a local time would depend on the host's zone. */
+function instant(env: Env, name: string): Date | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  const at = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) || Number.isNaN(at.getTime())) {
+    throw new ConfigError(name, `must be an ISO 8601 instant with Z or an offset, such as 2026-11-29T09:00:00Z, got "${raw}"`);
+  }
+  return at;
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -169,6 +186,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     email: { from: emailFrom(env, url(env, 'PUBLIC_URL', `http://${host}:${port}`, ['http:', 'https:'])!) },
     metrics: metricsListener(env),
     logLevel,
+    clockStart: instant(env, 'SKEIN_CLOCK_START'),
     logFormat: logFormat(env.LOG_FORMAT, isTty),
   };
 }

@@ -5,6 +5,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The system clock moved to read `start` now, then running on at the real pace (SKEIN_CLOCK_START):
+ * a whole process, its timers and its deadlines, lives on another day.
+ */
+export function shiftedClock(start: Date, realNowMs: number = Date.now()): Clock {
+  const offsetMs = start.getTime() - realNowMs;
+  return { now: () => new Date(Date.now() + offsetMs) };
+}
+
 /** A clock that only moves when told to: for deterministic tests. */
 export class ManualClock implements Clock {
   #ms: number;

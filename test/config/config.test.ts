@@ -119,3 +119,17 @@ test('email: off without SKEIN_SMTP_URL (a secret, checked); SKEIN_SMTP_FROM by 
   );
   assert.ok(!JSON.stringify(loadConfig(on)).includes('mail.example'), 'the SMTP URL is not in the loggable Config');
 });
+
+test('SKEIN_CLOCK_START: an instant with its offset, or a clear refusal', () => {
+  assert.equal(loadConfig({}).clockStart, null);
+  assert.equal(loadConfig({ SKEIN_CLOCK_START: '2026-11-29T09:00:00Z' }).clockStart?.toISOString(), '2026-11-29T09:00:00.000Z');
+  assert.equal(loadConfig({ SKEIN_CLOCK_START: '2027-03-27T10:00:00.250+01:00' }).clockStart?.toISOString(), '2027-03-27T09:00:00.250Z');
+  // A local time would be read in the host's zone: refused, as are non-dates.
+  for (const raw of ['2026-11-29T09:00:00', '2026-11-29', 'tomorrow', '2026-13-40T09:00:00Z']) {
+    assert.throws(
+      () => loadConfig({ SKEIN_CLOCK_START: raw }),
+      (err: unknown) => err instanceof ConfigError && /SKEIN_CLOCK_START/.test(err.message),
+      raw,
+    );
+  }
+});

@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { FakeGraphApi } from './fakes/threads-graph-api.js';
+import type { TestClock } from './test-days.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.SKEIN_CHROMIUM ?? '/usr/bin/chromium';
@@ -77,11 +78,14 @@ export interface WebHarness {
  * A fresh server (with `env` added to its environment; a function gets the server's address
  * first, for settings such as PUBLIC_URL) and a fresh browser profile.
  */
-export async function startWebHarness(env: Record<string, string> | ((base: string) => Record<string, string>) = {}): Promise<WebHarness> {
+export async function startWebHarness(
+  env: Record<string, string> | ((base: string) => Record<string, string>) = {},
+  options: { clock?: TestClock } = {},
+): Promise<WebHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'skein-web-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const extraEnv = typeof env === 'function' ? env(base) : env;
+  const extraEnv = { ...clockEnv(options.clock), ...(typeof env === 'function' ? env(base) : env) };
   let output = '';
   const server: ChildProcess = spawn(process.execPath, ['bin/skein.js', 'serve'], {
     cwd: REPO_ROOT,
@@ -112,7 +116,7 @@ export async function startWebHarness(env: Record<string, string> | ((base: stri
   let context: BrowserContext | null = null;
   try {
     await waitFor('the server to print its sign-in link', async () => /Sign in: \S+/.test(output) && (await fetch(`${base}/readyz`)).ok);
-    context = await launchBrowser(dir);
+    context = await launchBrowser(dir, { clock: options.clock });
   } catch (err) {
     await stop();
     rmSync(dir, { recursive: true, force: true });
@@ -137,12 +141,13 @@ export async function startWebHarness(env: Record<string, string> | ((base: stri
  * Headless Chromium with a fresh profile in `dir`, every request guarded (guardOnly), the flags
  * this machine's closed network needs; `timezoneId` for a browser in another zone than the server.
  */
-export async function launchBrowser(dir: string, options: { timezoneId?: string } = {}): Promise<BrowserContext> {
+export async function launchBrowser(dir: string, options: { timezoneId?: string; clock?: TestClock | undefined } = {}): Promise<BrowserContext> {
   mkdirSync(SHOTS, { recursive: true });
+  const { clock, ...contextOptions } = options;
   const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    ...options,
+    ...contextOptions,
     args: [
       '--headless',
       '--no-sandbox',
@@ -156,7 +161,14 @@ export async function launchBrowser(dir: string, options: { timezoneId?: string 
     viewport: DESKTOP,
   });
   guardOnly(context);
+  // The page's clock reads the test's day too, and runs on from there (its timers fire as usual).
+  if (clock) await context.clock.install({ time: clock.now() });
   return context;
+}
+
+/** The server's and the CLI's side of a test clock: SKEIN_CLOCK_START, read as the process starts. */
+function clockEnv(clock: TestClock | undefined): Record<string, string> {
+  return clock ? { SKEIN_CLOCK_START: clock.now().toISOString() } : {};
 }
 
 /** A `skein` CLI command on a data folder (before the server holds it): its --json answer. */
@@ -203,12 +215,12 @@ export async function startSeededWebServer(
   name: string,
   email: string,
   seed: (cli: ReturnType<typeof skeinCli>, env: NodeJS.ProcessEnv) => void | Promise<void>,
-  options: { timezone?: string; env?: Record<string, string>; browserTimezone?: string } = {},
+  options: { timezone?: string; env?: Record<string, string>; browserTimezone?: string; clock?: TestClock } = {},
 ): Promise<SeededWebServer> {
   const dir = mkdtempSync(join(tmpdir(), `skein-${name}-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
+  const baseEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
@@ -219,15 +231,17 @@ export async function startSeededWebServer(
     SKEIN_RATE_LIMIT_PER_ACCOUNT: '1000',
     ...options.env,
   };
-  const cli = skeinCli(() => env);
+  // Each CLI command and the server read the test clock's time as they start.
+  const env = () => ({ ...baseEnv, ...clockEnv(options.clock) });
+  const cli = skeinCli(env);
   cli('migrate');
   cli('user', 'create', '--email', email, '--timezone', options.timezone ?? 'UTC');
   const key = cli<{ key: string }>('key', 'create', '--email', email, '--name', 'test').key;
-  await seed(cli, env);
+  await seed(cli, env());
   const signInToken = /#token=(\S+)$/.exec(cli<{ url: string }>('user', 'sign-in-link', '--email', email).url)![1]!;
 
   let output = '';
-  const server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const server = spawn(process.execPath, ['bin/skein.js', 'serve'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: env() });
   server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   let context: BrowserContext | null = null;
@@ -241,7 +255,7 @@ export async function startSeededWebServer(
   };
   try {
     await waitFor('the server to be ready', async () => (await fetch(`${base}/readyz`)).ok);
-    context = await launchBrowser(dir, options.browserTimezone ? { timezoneId: options.browserTimezone } : {});
+    context = await launchBrowser(dir, { ...(options.browserTimezone ? { timezoneId: options.browserTimezone } : {}), clock: options.clock });
   } catch (err) {
     await close();
     throw new Error(`${(err as Error).message}\n${output}`);

@@ -26,12 +26,15 @@ import {
   startSeededWebServer,
   waitFor,
 } from '../helpers/browser.js';
+import { testClock } from '../helpers/test-days.js';
 
 const PASSWORD = 'a long calendar password';
 const EMAIL = 'planner@localhost';
 const ZONE = 'Asia/Kolkata'; // UTC+05:30 all year
 
 const skip = skipReason('calendar and editor');
+// On a month's last day, whatever day the suite runs: the thread two days ahead is in next month.
+const clock = testClock('month-end', { zone: ZONE });
 let harness: SeededWebServer | null = null;
 let base = '';
 let key = '';
@@ -51,6 +54,7 @@ before(async () => {
       // The editor's image URL (example.com) need not resolve here: nothing is ever published.
       env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
       browserTimezone: 'America/Los_Angeles',
+      clock,
     },
   );
   ({ base, key, signInToken } = harness);
@@ -64,12 +68,9 @@ function api(path: string, init: { method?: string; body?: unknown } = {}): Prom
   return keyedApi(base, () => key)(path, init);
 }
 
-/** The date `days` from today in the account's zone, as YYYY-MM-DD. */
-function dateIn(zone: string, days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  const d = new Date(`${today}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+/** The date `days` from the test clock's today in the account's zone, as YYYY-MM-DD. */
+function dateIn(_zone: string, days: number): string {
+  return clock.dateIn(days);
 }
 
 /** A Kolkata wall time as the UTC instant the API answers (UTC+05:30, no DST). */

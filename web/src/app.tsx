@@ -5,6 +5,7 @@ import { type Api, createApi } from './api/index.js';
 import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
+import { calendarHref } from './pages/calendar-place.js';
 import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home/index.js';
@@ -131,7 +132,12 @@ function Shell(props: { email?: string; current?: string; onSignOut?: () => void
         <nav aria-label="Main">
           {props.email &&
             PAGES.map((p) => (
-              <a key={p.path} href={p.path} aria-current={props.current === p.path ? 'page' : undefined}>
+              // The calendar link goes back to the week or month last looked at in this tab.
+              <a
+                key={p.path}
+                href={p.path !== '/calendar' ? p.path : props.current === p.path ? `${location.pathname}${location.search}` : calendarHref()}
+                aria-current={props.current === p.path ? 'page' : undefined}
+              >
                 {p.label}
               </a>
             ))}

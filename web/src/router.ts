@@ -7,11 +7,12 @@ import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
+/** `keepScroll`: the same page in another state (the calendar's next week), so the view stays put. */
+export function navigate(to: string, options: { replace?: boolean; keepScroll?: boolean } = {}): void {
   if (options.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   for (const listener of listeners) listener();
-  if (!options.replace) window.scrollTo(0, 0);
+  if (!options.replace && !options.keepScroll) window.scrollTo(0, 0);
 }
 
 export function useLocation(): { path: string; search: URLSearchParams; hash: string } {

@@ -5,7 +5,9 @@ import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from 
 import { useApp } from '../app.js';
 import { RepeatBadge } from '../components/repeat-badge.js';
 import { ReplyLimitBadge } from '../components/reply-limit-badge.js';
+import { NETWORK_NAMES } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
+import { type CalendarPlace, type CalendarView, placeHref, readPlace, rememberPlace } from './calendar-place.js';
 import './calendar.css';
 import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
 
@@ -14,8 +16,6 @@ import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTi
  * the queue's free slots as empty places (a click writes a thread there), drafts aside, and a
  * thread dragged to another hour (or day) is rescheduled there.
  */
-
-type View = 'week' | 'month';
 
 interface Placed {
   thread: TaggedThread;
@@ -29,11 +29,15 @@ export function CalendarPage() {
   const zone = account.timezone;
   const today = dateKey(partsIn(new Date(), zone));
   const { search } = useLocation();
-  // ?view=month&date=YYYY-MM-DD opens a given week or month (links and bookmarks).
-  const [view, setView] = useState<View>(search.get('view') === 'month' ? 'month' : 'week');
-  const [anchor, setAnchor] = useState(/^\d{4}-\d{2}-\d{2}$/.test(search.get('date') ?? '') ? search.get('date')! : today);
-  const [providerFilter, setProviderFilter] = useState('');
-  const [tagFilter, setTagFilter] = useState('');
+  // The view, its week or month and the filters live in the address (calendar-place.ts).
+  const place = readPlace(search, today);
+  const { view, date: anchor, account: providerFilter, tag: tagFilter } = place;
+  const href = placeHref(place, today);
+  useEffect(() => rememberPlace(href), [href]);
+  const go = (change: Partial<CalendarPlace>) => {
+    const next = placeHref({ ...place, ...change }, today);
+    if (next !== href) navigate(next, { keepScroll: true });
+  };
   const [providers, setProviders] = useState<Provider[] | null>(null);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
   const [threads, setThreads] = useState<TaggedThread[] | null>(null);
@@ -159,7 +163,7 @@ export function CalendarPage() {
     );
   };
 
-  const move = (by: number) => setAnchor(view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by));
+  const move = (by: number) => go({ date: view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by) });
   const title =
     view === 'week'
       ? `${formatDay(first, { day: 'numeric', month: 'short' })} – ${formatDay(last, { day: 'numeric', month: 'short', year: 'numeric' })}`
@@ -176,10 +180,10 @@ export function CalendarPage() {
       <div class="calendar-controls">
         <fieldset class="segmented">
           <legend class="visually-hidden">View</legend>
-          <button type="button" aria-pressed={view === 'week'} onClick={() => setView('week')}>
+          <button type="button" aria-pressed={view === 'week'} onClick={() => go({ view: 'week' })}>
             Week
           </button>
-          <button type="button" aria-pressed={view === 'month'} onClick={() => setView('month')}>
+          <button type="button" aria-pressed={view === 'month'} onClick={() => go({ view: 'month' })}>
             Month
           </button>
         </fieldset>
@@ -188,7 +192,7 @@ export function CalendarPage() {
           <button type="button" aria-label={`Previous ${view}`} onClick={() => move(-1)}>
             ‹
           </button>
-          <button type="button" onClick={() => setAnchor(today)}>
+          <button type="button" onClick={() => go({ date: today })}>
             Today
           </button>
           <button type="button" aria-label={`Next ${view}`} onClick={() => move(1)}>
@@ -197,21 +201,26 @@ export function CalendarPage() {
         </fieldset>
         <div class="compact">
           <label for="calendar-account">Account</label>{' '}
-          <select id="calendar-account" value={providerFilter} onChange={(e) => setProviderFilter(e.currentTarget.value)}>
-            <option value="">All accounts</option>
+          <select id="calendar-account" onChange={(e) => go({ account: e.currentTarget.value })}>
+            {/* Each option says whether it is chosen: the lists arrive after the address has named one. */}
+            <option value="" selected={!providerFilter}>
+              All accounts
+            </option>
             {providerList.map((p) => (
-              <option key={p.id} value={p.id}>
-                @{p.username} ({p.provider === 'THREADS' ? 'Threads' : 'Bluesky'})
+              <option key={p.id} value={p.id} selected={p.id === providerFilter}>
+                @{p.username} ({NETWORK_NAMES[p.provider]})
               </option>
             ))}
           </select>
         </div>
         <div class="compact">
           <label for="calendar-tag">Tag</label>{' '}
-          <select id="calendar-tag" value={tagFilter} onChange={(e) => setTagFilter(e.currentTarget.value)}>
-            <option value="">All tags</option>
+          <select id="calendar-tag" onChange={(e) => go({ tag: e.currentTarget.value })}>
+            <option value="" selected={!tagFilter}>
+              All tags
+            </option>
             {knownTags.map((t) => (
-              <option key={t.id} value={t.id}>
+              <option key={t.id} value={t.id} selected={t.id === tagFilter}>
                 {t.name}
               </option>
             ))}
@@ -344,7 +353,7 @@ export function CalendarPage() {
 }
 
 /** The dates a view shows: the Monday-to-Sunday week of `anchor`, or whole weeks covering its month. */
-function visibleDays(view: View, anchor: string): string[] {
+function visibleDays(view: CalendarView, anchor: string): string[] {
   if (view === 'week') {
     const monday = addDays(anchor, 1 - weekday(anchor));
     return Array.from({ length: 7 }, (_, i) => addDays(monday, i));

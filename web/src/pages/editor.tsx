@@ -11,6 +11,7 @@ import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
 import { NETWORK_NAMES } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
+import { calendarHref } from './calendar-place.js';
 import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
 import {
@@ -167,7 +168,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     run(async () => {
       if (!thread || !confirm('Delete this thread? What is published stays on the network.')) return;
       await api.threads.delete(thread.threadId, etag);
-      navigate('/calendar');
+      navigate(calendarHref());
     });
 
   const retry = () =>
@@ -414,7 +415,7 @@ function Missing({ message }: { message: string }) {
       <h1>Thread not found</h1>
       <p>{message}</p>
       <p>
-        <a href="/calendar">Back to the calendar</a>
+        <a href={calendarHref()}>Back to the calendar</a>
       </p>
     </section>
   );
