@@ -23,7 +23,6 @@ import {
  * from it, and one-time sign-in links that let an account set its password.
  */
 
-export const SESSION_COOKIE = 'skein_session';
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** A session's expiry slides forward on use, written at most once per this interval. */
 const SESSION_TOUCH_MS = 3600_000;

@@ -123,13 +123,32 @@ describeEachDb(
       }
     });
 
-    test('the cookie is Secure over HTTPS behind a trusted proxy (TRUST_PROXY here), not over plain HTTP', async () => {
-      const { app } = env();
+    test('the cookie is Secure, and named __Host-skein_session, exactly when PUBLIC_URL is https, whatever the request came over', async () => {
+      const { app, ctx } = env();
       const user = await userWithPassword(env());
-      const https = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'https' });
-      assert.match(String(https.headers['set-cookie']), /; Secure/);
-      const http = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'http' });
-      assert.doesNotMatch(String(http.headers['set-cookie']), /Secure/);
+      // PUBLIC_URL http: a proxy saying https does not make it Secure (nor a plain-http visit of an https server the reverse).
+      const plain = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'https' });
+      assert.match(String(plain.headers['set-cookie']), /^skein_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+      const publicUrl = ctx.config.http.publicUrl;
+      ctx.config.http.publicUrl = 'https://skein.example';
+      try {
+        const secure = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'http' });
+        const header = String(secure.headers['set-cookie']);
+        // __Host-: Secure, Path=/ and no Domain, or the browser refuses it.
+        assert.match(header, /^__Host-skein_session=([^;]+); Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+        const token = /^__Host-skein_session=([^;]+)/.exec(header)![1];
+        const read = (cookie: string) => app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
+        assert.equal((await read(`__Host-skein_session=${token}`)).statusCode, 200);
+        assert.equal((await read(`skein_session=${token}`)).statusCode, 401, 'the plain name is not read on an https server');
+        const out = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/sign-out',
+          headers: { cookie: `__Host-skein_session=${token}`, 'x-csrf-token': secure.json().csrfToken },
+        });
+        assert.match(String(out.headers['set-cookie']), /^__Host-skein_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0; Secure$/);
+      } finally {
+        ctx.config.http.publicUrl = publicUrl;
+      }
     });
 
     test('a sign-in link sets the password once, within 24 h; it ends older sessions', async () => {
