@@ -107,7 +107,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     handler: async (request, reply) => {
       const account = caller(request);
-      await changePassword(ctx, account, request.body);
+      await changePassword(ctx, account, { ...request.body, ip: request.ip });
       // A script (API key) gets no cookie; the browser that changed it stays signed in, anew.
       if (!request.sessionToken) return { account: accountView(account), csrfToken: null };
       return sessionAnswer(ctx, reply, await startSession(ctx, account));
