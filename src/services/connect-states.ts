@@ -63,8 +63,8 @@ export type CallbackState = { finish: OAuthStateRow } | { confirm: { state: stri
 
 /**
  * Takes the state of a callback of `kind` (single-use: taken whatever follows). Refused: a state
- * unknown, used, expired or of another network (400 at `state`), or one a browser started that
- * is not this one (403 `CONNECT_REFUSED`). A key-started state with a code is kept for 10 more
+ * unknown, used or of another network (400 at `state`), or one a browser started that is not
+ * this one (403 `CONNECT_REFUSED`); the caller checks its expiry (`assertStateLive`). A key-started state with a code is kept for 10 more
  * minutes, bound to a new connect cookie for this browser, until the user confirms it.
  */
 export async function takeCallbackState(
@@ -75,8 +75,7 @@ export async function takeCallbackState(
 ): Promise<CallbackState> {
   if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
   const row = await takeOAuthState(ctx.db, query.state);
-  const now = ctx.clock.now();
-  if (!row || row.expires_at < now || row.code_enc !== null) throw new ValidationError({ path: 'state', message: INVALID_STATE });
+  if (!row || row.code_enc !== null) throw new ValidationError({ path: 'state', message: INVALID_STATE });
   if (row.kind !== kind) {
     throw new ValidationError({
       path: 'state',
@@ -87,8 +86,10 @@ export async function takeCallbackState(
     if (!sameBrowser(ctx, row, browserToken)) throw new ConnectRefusedError(OTHER_BROWSER);
     return { finish: row };
   }
-  // Started with an API key: a refusal or a missing code fails as it would have; nothing to confirm.
-  if (query.error || !query.code) return { finish: row };
+  // Started with an API key: expired, refused at the network or without a code, it fails as it
+  // would have (`assertStateLive`, then the completion); nothing to confirm.
+  const now = ctx.clock.now();
+  if (row.expires_at < now || query.error || !query.code) return { finish: row };
   const token = connectBrowserToken(browserToken);
   await insertOAuthState(
     ctx.db,
@@ -101,6 +102,11 @@ export async function takeCallbackState(
     now,
   );
   return { confirm: { state: row.state, browserToken: token, network: kind } };
+}
+
+/** A state taken in time; past its expiry it fails the way its connect answers (the accounts page for a web connect). */
+export function assertStateLive(ctx: AppContext, row: OAuthStateRow): void {
+  if (row.expires_at < ctx.clock.now()) throw new ValidationError({ path: 'state', message: INVALID_STATE });
 }
 
 /**

@@ -9,7 +9,7 @@ import { PublishError } from '../platforms/platform.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
-import { type CallbackState, newConnectState, takeCallbackState, takeConfirmState } from './connect-states.js';
+import { assertStateLive, type CallbackState, newConnectState, takeCallbackState, takeConfirmState } from './connect-states.js';
 import { completeMastodonConnect, revokeMastodonToken } from './mastodon-connect.js';
 import { addProvider } from './providers.js';
 
@@ -182,6 +182,7 @@ export async function finishConnect(
   if ('confirm' in taken) return taken;
   const row = taken.finish;
   try {
+    assertStateLive(ctx, row);
     if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
     if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
     const provider = kind === 'THREADS' ? await completeThreadsConnect(ctx, row, query.code) : await completeMastodonConnect(ctx, row, query.code);

@@ -110,6 +110,13 @@ describeEachDb(
       const done = await browser.call(app, { method: 'GET', url: approveAtMeta(await start(), 'owner') });
       assert.equal(done.statusCode, 303, done.body);
       assert.equal(done.headers.location, '/accounts?threads=connected&username=owner');
+      // Expired in the browser that started it: the accounts page says so, as before.
+      const stale = await start();
+      clock.advance(15 * 60_000 + 1);
+      const expired = await browser.call(app, { method: 'GET', url: approveAtMeta(stale, 'late') });
+      assert.equal(expired.statusCode, 303, expired.body);
+      const page303 = new URL(expired.headers.location as string, 'http://skein.invalid');
+      assert.deepEqual([page303.pathname, page303.searchParams.get('threads'), page303.searchParams.get('code')], ['/accounts', 'error', 'VALIDATION_FAILED']);
       // Two connects started in the same browser (two tabs) both finish: the cookie is kept.
       const first = await start();
       const second = await start();
