@@ -28,7 +28,8 @@ export interface Config {
   mediaStorage: { dir: string; s3: { bucket: string; endpoint: string | null; region: string } | null };
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
   /** Sign-in attempts (web app), counted apart from the request limits. */
-  signIn: { perAccount: number; perIp: number; windowMs: number };
+  /** `perEmailAndIp`: attempts for one email from one address (SKEIN_SIGN_IN_PER_ACCOUNT). */
+  signIn: { perEmailAndIp: number; perIp: number; windowMs: number };
   /** `perAccount`: threads of one connected account (a provider) in flight at once, across workers. */
   publisher: { enabled: boolean; pollMs: number; leaseMs: number; concurrency: number; perAccount: number };
   /**
@@ -172,7 +173,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       windowMs: 60_000,
     },
     signIn: {
-      perAccount: int(env, 'SKEIN_SIGN_IN_PER_ACCOUNT', 10, 1, 1_000_000),
+      perEmailAndIp: int(env, 'SKEIN_SIGN_IN_PER_ACCOUNT', 10, 1, 1_000_000),
       perIp: int(env, 'SKEIN_SIGN_IN_PER_IP', 30, 1, 1_000_000),
       windowMs: 15 * 60_000,
     },

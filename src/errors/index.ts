@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'SIGN_IN_FAILED'
   | 'CSRF_FAILED'
+  | 'CONNECT_REFUSED'
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
@@ -131,6 +132,16 @@ export class SignInFailedError extends AppError {
 export class CsrfFailedError extends AppError {
   constructor() {
     super(403, 'CSRF_FAILED', "A request signed in by the session cookie must send the session's X-CSRF-Token header.");
+  }
+}
+
+/**
+ * An OAuth connect's callback or confirmation that the browser or person presenting it may not
+ * finish (decisions.md "Security rules"): nothing is connected, the connect starts again in Skein.
+ */
+export class ConnectRefusedError extends AppError {
+  constructor(message: string) {
+    super(403, 'CONNECT_REFUSED', message);
   }
 }
 

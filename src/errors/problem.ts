@@ -27,6 +27,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   UNAUTHENTICATED: 'Unauthenticated',
   SIGN_IN_FAILED: 'Sign-in failed',
   CSRF_FAILED: 'CSRF check failed',
+  CONNECT_REFUSED: 'Connection refused',
   MALFORMED_REQUEST: 'Malformed request',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',

@@ -1,19 +1,25 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ProviderRow } from '../db/schema/index.js';
+import type { AppContext } from '../context.js';
+import { ConnectRefusedError } from '../errors/index.js';
 import { toProblem } from '../errors/problem.js';
-import { WebConnectFailure } from '../services/connections.js';
+import { connectBrowserToken } from '../services/connect-states.js';
+import { type ConnectOutcome, WebConnectFailure } from '../services/connections.js';
 import { providerView } from '../services/providers.js';
+import { readCookie, setCookie } from './cookies.js';
 import { withProblems } from './schemas/common.js';
 import { Provider } from './schemas/providers.js';
 
 /**
  * The OAuth callback of a network whose sign-in happens in a browser (Threads, Mastodon): one
- * handler for all of them, so the JSON answer, the web app's redirect and how a failure is
- * shown to a person stay the same on every network.
+ * handler for all of them, so the JSON answer, the web app's redirect, the browser check and how
+ * a failure is shown to a person stay the same on every network.
  */
 
 type ConnectNetwork = 'threads' | 'mastodon';
+
+/** The connect cookie lives as long as a state (15 minutes). */
+const CONNECT_COOKIE_SECONDS = 15 * 60;
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -23,34 +29,79 @@ const CallbackQuery = Type.Object({
 });
 type CallbackQuery = Static<typeof CallbackQuery>;
 
-/** What a network's service answers for the callback's query: the account connected, and where the browser goes. */
-type FinishConnect = (query: CallbackQuery) => Promise<{ provider: ProviderRow; returnTo: 'web' | null }>;
+/** What a network's service answers for the callback's query and the browser's connect cookie. */
+type FinishConnect = (query: CallbackQuery, browserToken: string | undefined) => Promise<ConnectOutcome>;
+
+/**
+ * A start asked by a browser signed in to Skein binds the connect to that browser: its connect
+ * cookie (kept when it has one, so connects in two tabs both work) is set again and returned.
+ * A start with an API key has no browser: null.
+ */
+export function startingBrowser(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string | null {
+  if (!request.sessionToken) return null;
+  const token = connectBrowserToken(readCookie(request, ctx.config.http.publicUrl, 'skein_connect'));
+  setCookie(reply, ctx.config.http.publicUrl, 'skein_connect', token, CONNECT_COOKIE_SECONDS);
+  return token;
+}
+
+/** The connect cookie the request carries (for the confirmation of a key-started connect). */
+export function connectCookie(ctx: AppContext, request: FastifyRequest): string | undefined {
+  return readCookie(request, ctx.config.http.publicUrl, 'skein_connect');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page a person sees when the callback came back to a browser that did not start the connect. */
+function refusedPage(ctx: AppContext, message: string): string {
+  const accounts = `${ctx.config.http.publicUrl.replace(/\/$/, '')}/accounts`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Nothing was connected · Skein</title></head>
+<body><main><h1>Nothing was connected</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(accounts)}">Open Skein's accounts page</a></p></main></body></html>
+`;
+}
 
 /** The callback route's options: public (the state identifies the request), its query, its answers. */
-export function webConnectCallback(network: ConnectNetwork, options: { summary: string; problems: number[]; finish: FinishConnect }) {
+export function webConnectCallback(ctx: AppContext, network: ConnectNetwork, options: { summary: string; problems: number[]; finish: FinishConnect }) {
   return {
     config: { public: true },
     schema: {
       tags: ['Providers'],
       summary: options.summary,
+      description:
+        'Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.',
       querystring: CallbackQuery,
       response: withProblems(
         {
           200: Provider,
           303: Type.Null({
-            description: `A connect started with returnTo=web: to /accounts?${network}=connected&username=U, or /accounts?${network}=error&code=C&message=M after a failure`,
+            description: `A connect started with returnTo=web: to /accounts?${network}=connected&username=U, or /accounts?${network}=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=${network}&state=S, with the connect cookie`,
           }),
         },
-        options.problems,
+        [403, ...options.problems],
       ),
       security: [],
     },
     handler: async (request: FastifyRequest<{ Querystring: CallbackQuery }>, reply: FastifyReply) => {
       try {
-        const { provider, returnTo } = await options.finish(request.query);
+        const outcome = await options.finish(request.query, connectCookie(ctx, request));
+        if ('confirm' in outcome) {
+          setCookie(reply, ctx.config.http.publicUrl, 'skein_connect', outcome.confirm.browserToken, CONNECT_COOKIE_SECONDS);
+          return reply.redirect(`/connect/confirm?${new URLSearchParams({ network, state: outcome.confirm.state })}`, 303);
+        }
+        const { provider, returnTo } = outcome;
         if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ [network]: 'connected', username: provider.username })}`, 303);
         return providerView(provider);
       } catch (err) {
+        if (err instanceof ConnectRefusedError && (request.headers.accept ?? '').includes('text/html')) {
+          return reply
+            .status(403)
+            .header('content-type', 'text/html; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .header('content-security-policy', "default-src 'none'")
+            .send(refusedPage(ctx, err.message));
+        }
         if (!(err instanceof WebConnectFailure)) throw err;
         const problem = toProblem(err.error);
         if (problem.status >= 500 && problem.status !== 502) request.log.error({ err: err.error }, `${network} connect failed`);

@@ -8,8 +8,16 @@ export async function insertSession(db: DbOrTrx, row: Insertable<SessionsTable>)
   await db.insertInto('sessions').values(row).execute();
 }
 
-/** The unexpired session of a token hash with its account, in one statement. */
-export async function findLiveSession(db: DbOrTrx, tokenHash: string, now: Date): Promise<{ session: SessionRow; account: AccountRow } | undefined> {
+/**
+ * The unexpired session of a token hash with its account, in one statement; a session started
+ * before `startedAfter` is over whatever its expiry says (one an earlier version slid forward).
+ */
+export async function findLiveSession(
+  db: DbOrTrx,
+  tokenHash: string,
+  now: Date,
+  startedAfter: Date,
+): Promise<{ session: SessionRow; account: AccountRow } | undefined> {
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('accounts as a', 'a.id', 's.account_id')
@@ -29,6 +37,7 @@ export async function findLiveSession(db: DbOrTrx, tokenHash: string, now: Date)
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', now)
+    .where('s.created_at', '>', startedAfter)
     .executeTakeFirst();
   if (!row) return undefined;
   const { s_id, s_account_id, s_token_hash, s_created_at, s_last_seen_at, s_expires_at, ...account } = row;
@@ -38,9 +47,9 @@ export async function findLiveSession(db: DbOrTrx, tokenHash: string, now: Date)
   };
 }
 
-/** Slides the expiry forward; a no-op when the session was seen after `notAfter` (one write per interval). */
-export async function touchSession(db: DbOrTrx, id: string, now: Date, expiresAt: Date, notAfter: Date): Promise<void> {
-  await db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).where('last_seen_at', '<', notAfter).execute();
+/** Notes the session's use; a no-op when it was seen after `notAfter` (one write per interval). Its expiry never moves. */
+export async function touchSession(db: DbOrTrx, id: string, now: Date, notAfter: Date): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).where('last_seen_at', '<', notAfter).execute();
 }
 
 export async function deleteSessionByHash(db: DbOrTrx, tokenHash: string): Promise<void> {
@@ -66,6 +75,11 @@ export async function setPasswordHash(db: DbOrTrx, accountId: string, hash: stri
 
 export async function insertSignInLink(db: DbOrTrx, row: Insertable<SignInLinksTable>): Promise<void> {
   await db.insertInto('sign_in_links').values(row).execute();
+}
+
+/** Every unused sign-in link of the account ends (marked used): a password was set or changed. */
+export async function endSignInLinksOf(db: DbOrTrx, accountId: string, now: Date): Promise<void> {
+  await db.updateTable('sign_in_links').set({ used_at: now }).where('account_id', '=', accountId).where('used_at', 'is', null).execute();
 }
 
 /**

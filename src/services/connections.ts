@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
@@ -8,15 +7,14 @@ import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { PublishError } from '../platforms/platform.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
-import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
-import { revokeMastodonToken } from './mastodon-connect.js';
+import { assertStateLive, type CallbackState, newConnectState, takeCallbackState, takeConfirmState } from './connect-states.js';
+import { completeMastodonConnect, revokeMastodonToken } from './mastodon-connect.js';
 import { addProvider } from './providers.js';
 
 // threads_read_replies: finding a reply whose publish answer was lost reads /me/replies.
 const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights'];
-const OAUTH_STATE_TTL_MS = 15 * 60_000;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -133,29 +131,23 @@ function requireThreadsApp(ctx: AppContext): void {
   );
 }
 
-/** Step 1 of the OAuth flow: a single-use state bound to the caller and workspace. */
+/**
+ * Step 1 of the OAuth flow: a single-use state bound to the caller, workspace and, when a
+ * browser signed in to Skein asked, that browser's connect cookie (`browserToken`; null for an
+ * API key: the connect is then confirmed in the web app after the callback).
+ */
 export async function startThreadsConnect(
   ctx: AppContext,
   account: AccountRow,
-  options: { teamId?: string; returnTo?: 'web' } = {},
+  options: { teamId?: string; returnTo?: 'web'; browserToken: string | null },
 ): Promise<{ authorizeUrl: string }> {
   requireThreadsApp(ctx);
   const client = (await ctx.network()).threads;
   const workspace = await resolveWorkspace(ctx.db, account, options.teamId);
-  const state = randomBytes(24).toString('base64url');
-  const now = ctx.clock.now();
-  await insertOAuthState(
-    ctx.db,
-    {
-      state,
-      account_id: account.id,
-      team_id: workspace.teamId,
-      kind: 'THREADS',
-      created_at: now,
-      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
-      return_to: options.returnTo ?? null,
-    },
-    now,
+  const state = await newConnectState(
+    ctx,
+    { account_id: account.id, team_id: workspace.teamId, kind: 'THREADS', return_to: options.returnTo ?? null },
+    options.browserToken,
   );
   return { authorizeUrl: client.authorizeUrl({ redirectUri: threadsRedirectUri(ctx), state, scopes: THREADS_SCOPES }) };
 }
@@ -170,34 +162,66 @@ export class WebConnectFailure extends Error {
   }
 }
 
+/** What a callback ends with: the account connected and where the browser goes, or the confirmation a key-started connect waits for. */
+export type ConnectOutcome = { provider: ProviderRow; returnTo: 'web' | null } | Extract<CallbackState, { confirm: unknown }>;
+
 /**
- * Step 2: Meta redirects the browser back with `code` and `state` (no API key). The state says
- * who asked and where the browser goes next; the code becomes a long-lived token; the user id
- * comes from /me as a string. A state that is unknown or used says nothing about where the
- * browser came from, so that failure is always the JSON problem.
+ * Step 2 for every browser-sign-in network: the network redirects the browser back with `code`
+ * and `state` (no API key). The state says who asked, which browser and where the browser goes
+ * next (`takeCallbackState`); `complete` turns the code into the connected account. A state
+ * that is unknown, used, of another network or another browser's says nothing about where the
+ * browser came from, so that failure is always the problem (JSON, or the page for a person).
  */
-export async function finishThreadsConnect(
+export async function finishConnect(
   ctx: AppContext,
+  kind: 'THREADS' | 'MASTODON',
   query: { code?: string; state?: string; error?: string; error_description?: string },
-): Promise<{ provider: ProviderRow; returnTo: 'web' | null }> {
-  requireThreadsApp(ctx);
-  if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
-  const row = await takeOAuthState(ctx.db, query.state);
-  if (!row) throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
+  browserToken: string | undefined,
+): Promise<ConnectOutcome> {
+  const taken = await takeCallbackState(ctx, kind, query, browserToken);
+  if ('confirm' in taken) return taken;
+  const row = taken.finish;
   try {
-    if (row.expires_at < ctx.clock.now())
-      throw new ValidationError({ path: 'state', message: 'is unknown, used already or expired; start the connection again' });
-    return { provider: await completeThreadsConnect(ctx, row, query), returnTo: row.return_to };
+    assertStateLive(ctx, row);
+    if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
+    if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
+    const provider = kind === 'THREADS' ? await completeThreadsConnect(ctx, row, query.code) : await completeMastodonConnect(ctx, row, query.code);
+    return { provider, returnTo: row.return_to };
   } catch (err) {
     throw row.return_to === 'web' ? new WebConnectFailure(err) : err;
   }
 }
 
-async function completeThreadsConnect(ctx: AppContext, row: OAuthStateRow, query: { code?: string; error?: string; error_description?: string }) {
-  if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
-  if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
+/** Meta's callback: the app must still be set up (its secret exchanges the code). */
+export async function finishThreadsConnect(
+  ctx: AppContext,
+  query: { code?: string; state?: string; error?: string; error_description?: string },
+  browserToken: string | undefined,
+): Promise<ConnectOutcome> {
+  requireThreadsApp(ctx);
+  return finishConnect(ctx, 'THREADS', query, browserToken);
+}
+
+/**
+ * A connect an API key started, confirmed by the signed-in user of its account in the browser
+ * its callback came back to (`takeConfirmState`): the kept code becomes the connected account.
+ */
+export async function confirmConnect(
+  ctx: AppContext,
+  account: AccountRow,
+  input: { state: string; bySession: boolean; browserToken: string | undefined },
+): Promise<ProviderRow> {
+  const { row, code } = await takeConfirmState(ctx, { ...input, accountId: account.id });
+  if (row.kind === 'THREADS') {
+    requireThreadsApp(ctx);
+    return completeThreadsConnect(ctx, row, code);
+  }
+  return completeMastodonConnect(ctx, row, code);
+}
+
+async function completeThreadsConnect(ctx: AppContext, row: OAuthStateRow, rawCode: string): Promise<ProviderRow> {
   const client = (await ctx.network()).threads;
-  const code = query.code.replace(/#_$/, '');
+  const code = rawCode.replace(/#_$/, '');
   let token;
   let me;
   try {

@@ -5,10 +5,10 @@ import { type FieldFault, ValidationError } from '../errors/index.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import type { MastodonApp, MastodonClient } from '../platforms/mastodon/client.js';
 import { findMastodonApp, saveMastodonApp } from '../repos/mastodon-apps.js';
-import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
 import { findProviderByNetworkUser } from '../repos/providers.js';
 import { resolveWorkspace } from './accounts.js';
-import { networkFailure, scheduleFollowerFetch, WebConnectFailure } from './connections.js';
+import { newConnectState } from './connect-states.js';
+import { networkFailure, scheduleFollowerFetch } from './connections.js';
 import { addProvider } from './providers.js';
 
 /**
@@ -19,8 +19,6 @@ import { addProvider } from './providers.js';
  */
 
 const SCOPES = 'read write:statuses write:media';
-const OAUTH_STATE_TTL_MS = 15 * 60_000;
-const INVALID_STATE = 'is unknown, used already or expired; start the connection again';
 
 /** `mastodon.social`, `https://mastodon.social/` → `https://mastodon.social`; null when it is no server address. */
 function instanceOrigin(raw: string): string | null {
@@ -95,33 +93,34 @@ function checkedInstance(input: { instance: string; accessToken?: string }): str
   return instanceOrigin(input.instance)!;
 }
 
-/** Step 1: the server is checked and Skein's app found or registered; the state binds the caller, workspace and server. */
+/**
+ * Step 1: the server is checked and Skein's app found or registered; the state binds the caller,
+ * workspace, server and, when a browser signed in to Skein asked, that browser's connect cookie
+ * (`browserToken`; null for an API key). The server is asked to show its sign-in form even to a
+ * browser signed in there (`force_login`), so the person sees which account they approve.
+ */
 export async function startMastodonConnect(
   ctx: AppContext,
   account: AccountRow,
   input: { instance: string; teamId?: string; returnTo?: 'web' },
+  browserToken: string | null,
 ): Promise<{ authorizeUrl: string }> {
   const instance = checkedInstance(input);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   await readLimits(ctx, instance);
   const app = await appFor(ctx, instance);
-  const state = randomBytes(24).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
-  const now = ctx.clock.now();
-  await insertOAuthState(
-    ctx.db,
+  const state = await newConnectState(
+    ctx,
     {
-      state,
       account_id: account.id,
       team_id: workspace.teamId,
       kind: 'MASTODON',
-      created_at: now,
-      expires_at: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
       return_to: input.returnTo ?? null,
       instance,
       code_verifier_enc: ctx.secrets.encrypt(verifier),
     },
-    now,
+    browserToken,
   );
   const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
   return {
@@ -129,31 +128,14 @@ export async function startMastodonConnect(
   };
 }
 
-/** Step 2: the server sends the browser back with `code` and `state`; the code (with the PKCE verifier) becomes the token. */
-export async function finishMastodonConnect(
-  ctx: AppContext,
-  query: { code?: string; state?: string; error?: string; error_description?: string },
-): Promise<{ provider: ProviderRow; returnTo: 'web' | null }> {
-  if (!query.state) throw new ValidationError({ path: 'state', message: 'is required' });
-  const row = await takeOAuthState(ctx.db, query.state);
-  if (row?.kind !== 'MASTODON') throw new ValidationError({ path: 'state', message: INVALID_STATE });
-  try {
-    if (row.expires_at < ctx.clock.now()) throw new ValidationError({ path: 'state', message: INVALID_STATE });
-    return { provider: await completeConnect(ctx, row, query), returnTo: row.return_to };
-  } catch (err) {
-    throw row.return_to === 'web' ? new WebConnectFailure(err) : err;
-  }
-}
-
-async function completeConnect(ctx: AppContext, row: OAuthStateRow, query: { code?: string; error?: string; error_description?: string }) {
-  if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
-  if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
+/** Step 2, after the callback's checks (`finishConnect`): the code (with the PKCE verifier) becomes the token. */
+export async function completeMastodonConnect(ctx: AppContext, row: OAuthStateRow, code: string): Promise<ProviderRow> {
   const instance = row.instance!;
   const app = await appFor(ctx, instance);
   let token: string;
   try {
     token = await (await client(ctx)).exchangeCode(instance, app, {
-      code: query.code,
+      code,
       redirectUri: redirectUri(ctx),
       codeVerifier: ctx.secrets.decrypt(row.code_verifier_enc!),
     });

@@ -10,12 +10,14 @@ import {
   deleteExpiredSessionsOf,
   deleteSessionByHash,
   deleteSessionsOf,
+  endSignInLinksOf,
   findLiveSession,
   insertSession,
   insertSignInLink,
   setPasswordHash,
   touchSession,
 } from '../repos/sessions.js';
+import type { DbOrTrx } from '../repos/types.js';
 
 /**
  * The web app's sign-in (docs/api.md "Web app sign-in"): email and password (argon2id), a
@@ -23,9 +25,9 @@ import {
  * from it, and one-time sign-in links that let an account set its password.
  */
 
-export const SESSION_COOKIE = 'skein_session';
+/** A session lasts this long from sign-in, however active (decisions.md "Security rules"). */
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
-/** A session's expiry slides forward on use, written at most once per this interval. */
+/** A session's last use is written at most once per this interval. */
 const SESSION_TOUCH_MS = 3600_000;
 const SIGN_IN_LINK_TTL_MS = 24 * 3600_000;
 const PASSWORD_MIN = 10;
@@ -74,15 +76,18 @@ export interface SignedIn {
 }
 
 /**
- * Counts one sign-in attempt per account (by email, known or not) and per IP; refuses with 429
- * once either has used its allowance in the window. Every attempt counts, right or wrong, so a
- * guesser learns nothing from which ones are counted.
+ * Counts one sign-in attempt (a sign-in, or the current password of a password change) for the
+ * email and address together, and for the address; refuses with 429 once either has used its
+ * allowance in the window. Every attempt counts, right or wrong, so a guesser learns nothing
+ * from which ones are counted. Not per email alone: guesses from elsewhere must not lock the
+ * user out of their own address (decisions.md "Security rules").
  */
 async function countAttempt(ctx: AppContext, email: string, ip: string): Promise<void> {
-  const { perAccount, perIp, windowMs } = ctx.config.signIn;
+  const { perEmailAndIp, perIp, windowMs } = ctx.config.signIn;
   const result = await ctx.rateLimits.hit(
     [
-      { key: `signin-email:${email.trim().toLowerCase()}`, limit: perAccount },
+      // The address first: it has no spaces, so the key names one pair only.
+      { key: `signin-ip-email:${ip} ${email.trim().toLowerCase()}`, limit: perEmailAndIp },
       { key: `signin-ip:${ip}`, limit: perIp },
     ],
     ctx.clock.now().getTime(),
@@ -121,14 +126,14 @@ export async function startSession(ctx: AppContext, account: AccountRow): Promis
   return { account, token, csrfToken: ctx.secrets.csrfToken(token) };
 }
 
-/** The account of a live session token, or null (unknown, malformed or expired: all the same). */
+/** The account of a live session token, or null (unknown, malformed, expired or over 30 days old: all the same). */
 export async function authenticateSession(ctx: AppContext, token: string): Promise<AccountRow | null> {
   if (!WEB_TOKEN_PATTERN.test(token)) return null;
   const now = ctx.clock.now();
-  const found = await findLiveSession(ctx.db, ctx.secrets.hashWebToken(token), now);
+  const found = await findLiveSession(ctx.db, ctx.secrets.hashWebToken(token), now, new Date(now.getTime() - SESSION_TTL_MS));
   if (!found) return null;
   if (now.getTime() - found.session.last_seen_at.getTime() >= SESSION_TOUCH_MS) {
-    await touchSession(ctx.db, found.session.id, now, new Date(now.getTime() + SESSION_TTL_MS), new Date(now.getTime() - SESSION_TOUCH_MS));
+    await touchSession(ctx.db, found.session.id, now, new Date(now.getTime() - SESSION_TOUCH_MS));
   }
   return found.account;
 }
@@ -181,26 +186,34 @@ export async function redeemSignInLink(ctx: AppContext, input: { token: string; 
   const account = await ctx.db.transaction().execute(async (trx) => {
     const link = await consumeSignInLink(trx, ctx.secrets.hashWebToken(input.token), now);
     if (!link) return null;
-    await setPasswordHash(trx, link.account_id, hash);
-    await deleteSessionsOf(trx, link.account_id, now);
+    await replacePassword(trx, link.account_id, hash, now);
     return findAccount(trx, link.account_id);
   });
   if (!account) throw invalid();
   return startSession(ctx, account);
 }
 
-/** A new password, given the current one. Every session of the account ends (the caller may start one). */
-export async function changePassword(ctx: AppContext, account: AccountRow, input: { currentPassword: string; password: string }): Promise<void> {
+/** A password set or changed: every session and every unused sign-in link of the account ends with the old one. */
+async function replacePassword(trx: DbOrTrx, accountId: string, hash: string, now: Date): Promise<void> {
+  await setPasswordHash(trx, accountId, hash);
+  await deleteSessionsOf(trx, accountId, now);
+  await endSignInLinksOf(trx, accountId, now);
+}
+
+/**
+ * A new password, given the current one, whose check counts as a sign-in attempt from `ip` (so
+ * a stolen session cannot guess it without limit). Every session and unused sign-in link of the
+ * account ends (the caller may start a session).
+ */
+export async function changePassword(ctx: AppContext, account: AccountRow, input: { currentPassword: string; password: string; ip: string }): Promise<void> {
   const faults = passwordFaults(input.password);
   if (faults.length) throw new ValidationError(faults);
+  await countAttempt(ctx, account.email, input.ip);
   const current = (await findAccount(ctx.db, account.id))?.password_hash;
   if (!current || !(await verifyPassword(current, input.currentPassword))) {
     throw new ValidationError({ path: 'currentPassword', message: 'is not the current password' });
   }
   const hash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await setPasswordHash(trx, account.id, hash);
-    await deleteSessionsOf(trx, account.id, now);
-  });
+  await ctx.db.transaction().execute((trx) => replacePassword(trx, account.id, hash, now));
 }

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
+import { callbackAndConfirm, InjectBrowser } from '../helpers/web-browser.js';
 
 // Two independent servers with their own limits, and one that is not Mastodon at all.
 let big: FakeMastodonApi;
@@ -32,13 +32,13 @@ after(async () => {
   await new Promise<void>((resolve) => notMastodon.close(() => resolve()));
 });
 
-/** The browser's part: open authorizeUrl on the server (the user approves at once) and follow its redirect to Skein. */
-async function approve(app: FastifyInstance, authorizeUrl: string) {
+/** The browser's part: open authorizeUrl on the server (the user approves at once); the path of its redirect to Skein. */
+async function approve(authorizeUrl: string): Promise<string> {
   const res = await fetch(authorizeUrl, { redirect: 'manual' });
   assert.equal(res.status, 302, await res.text());
   const back = new URL(res.headers.get('location')!);
   assert.equal(back.pathname, '/api/v1/providers/mastodon/callback');
-  return app.inject({ method: 'GET', url: back.pathname + back.search });
+  return back.pathname + back.search;
 }
 
 async function connectOAuth(env: TestEnv, user: TestUser, fake: FakeMastodonApi, username: string, extra: object = {}) {
@@ -49,7 +49,9 @@ async function connectOAuth(env: TestEnv, user: TestUser, fake: FakeMastodonApi,
   assert.equal(url.origin, fake.url);
   assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
   assert.ok(url.searchParams.get('state'));
-  return approve(env.app, url.toString());
+  assert.equal(url.searchParams.get('force_login'), 'true', "the server's sign-in form even for a browser signed in there");
+  // Started with an API key: confirmed by the user, signed in to Skein, in the browser the server sent back.
+  return callbackAndConfirm(env.app, env.ctx, user.account, await approve(url.toString()));
 }
 
 describeEachDb(
@@ -94,13 +96,13 @@ describeEachDb(
       const { ctx, app } = env();
       const user = await createUser(ctx);
       big.signIn('carol');
-      const started = await user.call(app, { method: 'POST', url: '/api/v1/providers/mastodon/connect', payload: { instance: big.url, returnTo: 'web' } });
-      const res = await fetch(started.json().authorizeUrl, { redirect: 'manual' });
-      const back = new URL(res.headers.get('location')!);
-      const first = await app.inject({ method: 'GET', url: back.pathname + back.search });
+      const browser = await InjectBrowser.signedIn(ctx, user.account);
+      const started = await browser.call(app, { method: 'POST', url: '/api/v1/providers/mastodon/connect', payload: { instance: big.url, returnTo: 'web' } });
+      const back = await approve(started.json().authorizeUrl);
+      const first = await browser.call(app, { method: 'GET', url: back });
       assert.equal(first.statusCode, 303, first.body);
       assert.equal(first.headers.location, `/accounts?mastodon=connected&username=${encodeURIComponent(`carol@${big.domain}`)}`);
-      const replay = await app.inject({ method: 'GET', url: back.pathname + back.search });
+      const replay = await browser.call(app, { method: 'GET', url: back });
       assert.equal(replay.statusCode, 400);
       assert.equal(replay.json().errors[0].path, 'state');
     });

@@ -123,13 +123,32 @@ describeEachDb(
       }
     });
 
-    test('the cookie is Secure over HTTPS behind a trusted proxy (TRUST_PROXY here), not over plain HTTP', async () => {
-      const { app } = env();
+    test('the cookie is Secure, and named __Host-skein_session, exactly when PUBLIC_URL is https, whatever the request came over', async () => {
+      const { app, ctx } = env();
       const user = await userWithPassword(env());
-      const https = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'https' });
-      assert.match(String(https.headers['set-cookie']), /; Secure/);
-      const http = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'http' });
-      assert.doesNotMatch(String(http.headers['set-cookie']), /Secure/);
+      // PUBLIC_URL http: a proxy saying https does not make it Secure (nor a plain-http visit of an https server the reverse).
+      const plain = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'https' });
+      assert.match(String(plain.headers['set-cookie']), /^skein_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+      const publicUrl = ctx.config.http.publicUrl;
+      ctx.config.http.publicUrl = 'https://skein.example';
+      try {
+        const secure = await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-proto': 'http' });
+        const header = String(secure.headers['set-cookie']);
+        // __Host-: Secure, Path=/ and no Domain, or the browser refuses it.
+        assert.match(header, /^__Host-skein_session=([^;]+); Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+        const token = /^__Host-skein_session=([^;]+)/.exec(header)![1];
+        const read = (cookie: string) => app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
+        assert.equal((await read(`__Host-skein_session=${token}`)).statusCode, 200);
+        assert.equal((await read(`skein_session=${token}`)).statusCode, 401, 'the plain name is not read on an https server');
+        const out = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/sign-out',
+          headers: { cookie: `__Host-skein_session=${token}`, 'x-csrf-token': secure.json().csrfToken },
+        });
+        assert.match(String(out.headers['set-cookie']), /^__Host-skein_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0; Secure$/);
+      } finally {
+        ctx.config.http.publicUrl = publicUrl;
+      }
     });
 
     test('a sign-in link sets the password once, within 24 h; it ends older sessions', async () => {
@@ -195,26 +214,90 @@ describeEachDb(
       );
     });
 
-    test('sign-in attempts are limited per account and per IP (429 with Retry-After)', async () => {
+    test('sign-in attempts are limited per email and address together, and per address: guesses from elsewhere do not lock the user out', async () => {
       const { app, ctx, clock } = env();
       clock.advance(16 * 60_000); // a fresh window for this test
       const user = await userWithPassword(env());
-      const { perAccount, perIp } = ctx.config.signIn;
-      for (let i = 0; i < perAccount; i++) assert.equal((await signIn(app, user.account.email, 'wrong password!')).statusCode, 401);
-      const limited = await signIn(app, user.account.email);
-      assert.equal(limited.statusCode, 429, 'even the right password waits');
+      const { perEmailAndIp, perIp } = ctx.config.signIn;
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      const attacker = from('203.0.113.7');
+      for (let i = 0; i < perEmailAndIp; i++) assert.equal((await signIn(app, user.account.email, 'wrong password!', attacker)).statusCode, 401);
+      const limited = await signIn(app, user.account.email, PASSWORD, attacker);
+      assert.equal(limited.statusCode, 429, 'even the right password waits, from that address');
       assert.equal(limited.json().code, 'RATE_LIMITED');
       assert.ok(Number(limited.headers['retry-after']) > 0);
-      // Another IP is refused for that account too; another account from this IP is not (yet).
-      assert.equal((await signIn(app, user.account.email, PASSWORD, {})).statusCode, 429);
+      // The user, from their own address, is not locked out by the guesses from elsewhere.
+      assert.equal((await signIn(app, user.account.email, PASSWORD, from('198.51.100.2'))).statusCode, 200);
+      // Another account from the guessing address is not refused (yet).
       const other = await userWithPassword(env());
-      assert.equal((await signIn(app, other.account.email)).statusCode, 200);
-      // Per IP: many emails from one address.
+      assert.equal((await signIn(app, other.account.email, PASSWORD, attacker)).statusCode, 200);
+      // Per address: many emails from one address.
       let refused = 0;
-      for (let i = 0; i < perIp; i++) if ((await signIn(app, `probe-${i}@example.test`)).statusCode === 429) refused++;
-      assert.ok(refused > 0, 'the IP limit binds');
+      for (let i = 0; i < perIp; i++) if ((await signIn(app, `probe-${i}@example.test`, PASSWORD, attacker)).statusCode === 429) refused++;
+      assert.ok(refused > 0, 'the address limit binds');
       clock.advance(ctx.config.signIn.windowMs + 1);
-      assert.equal((await signIn(app, user.account.email)).statusCode, 200, 'the window rolls');
+      assert.equal((await signIn(app, user.account.email, PASSWORD, attacker)).statusCode, 200, 'the window rolls');
+    });
+
+    test("a password change's current-password check counts as a sign-in attempt", async () => {
+      const { app, ctx, clock } = env();
+      clock.advance(16 * 60_000);
+      const user = await userWithPassword(env());
+      const ip = { 'x-forwarded-for': '192.0.2.44' };
+      const session = await signIn(app, user.account.email, PASSWORD, ip);
+      const headers = { ...ip, cookie: `skein_session=${sessionCookie(session)}`, 'x-csrf-token': session.json().csrfToken };
+      const change = (currentPassword: string) =>
+        app.inject({ method: 'PUT', url: '/api/v1/account/password', headers, payload: { currentPassword, password: 'next password 1' } });
+      // The sign-in above was one attempt from this address.
+      for (let i = 1; i < ctx.config.signIn.perEmailAndIp; i++) assert.equal((await change(`guess ${i}`)).statusCode, 400);
+      const limited = await change(PASSWORD);
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.equal(limited.json().code, 'RATE_LIMITED');
+      assert.equal((await signIn(app, user.account.email, PASSWORD, ip)).statusCode, 429, 'the same allowance as sign-in');
+      assert.equal((await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-for': '192.0.2.45' })).statusCode, 200, 'the old password still holds');
+    });
+
+    test('a session lasts 30 days from sign-in however active', async () => {
+      const { app, clock } = env();
+      const user = await userWithPassword(env());
+      const cookie = `skein_session=${sessionCookie(await signIn(app, user.account.email, PASSWORD, { 'x-forwarded-for': '192.0.2.60' }))}`;
+      const read = () => app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
+      for (let day = 1; day < 30; day++) {
+        clock.advance(24 * 3600_000);
+        assert.equal((await read()).statusCode, 200, `used on day ${day}`);
+      }
+      clock.advance(24 * 3600_000 - 1);
+      assert.equal((await read()).statusCode, 200, 'the last millisecond of the 30 days');
+      clock.advance(1);
+      assert.equal((await read()).statusCode, 401, 'over, though used every day');
+    });
+
+    test("setting or changing the password ends the account's older sign-in links and other sessions", async () => {
+      const { app, ctx } = env();
+      const user = await userWithPassword(env());
+      const redeem = (token: string, password: string) => app.inject({ method: 'POST', url: '/api/v1/auth/password', payload: { token, password } });
+      const older = await createSignInLink(ctx, user.account);
+      const newer = await createSignInLink(ctx, user.account);
+      const set = await redeem(newer.token, 'set with the newer link');
+      assert.equal(set.statusCode, 200, set.body);
+      const stale = await redeem(older.token, 'set with the older link');
+      assert.equal(stale.statusCode, 400, 'the older link ended with the password set');
+      assert.equal(stale.json().errors[0].path, 'token');
+
+      const pending = await createSignInLink(ctx, user.account);
+      const other = await signIn(app, user.account.email, 'set with the newer link', { 'x-forwarded-for': '192.0.2.70' });
+      assert.equal(other.statusCode, 200);
+      const changed = await app.inject({
+        method: 'PUT',
+        url: '/api/v1/account/password',
+        headers: { cookie: `skein_session=${sessionCookie(set)}`, 'x-csrf-token': set.json().csrfToken },
+        payload: { currentPassword: 'set with the newer link', password: 'changed in settings' },
+      });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal((await redeem(pending.token, 'set with a pending link')).statusCode, 400, 'an unused link ended with the change');
+      const read = (res: typeof set) => app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie: `skein_session=${sessionCookie(res)}` } });
+      assert.equal((await read(other)).statusCode, 401, 'the other session ended');
+      assert.equal((await read(changed)).statusCode, 200, 'the browser that changed it is signed in anew');
     });
 
     test('the first start makes a one-time sign-in link next to the key', async () => {

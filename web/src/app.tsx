@@ -6,6 +6,7 @@ import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
 import { calendarHref } from './pages/calendar-place.js';
+import { ConfirmConnectPage } from './pages/confirm-connect.js';
 import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home/index.js';
@@ -95,8 +96,11 @@ export function App() {
     );
   if (session === 'loading' || session === null) return <Shell />;
 
-  // A thread's own page (/threads/:id) is the editor too; it is not in the navigation.
-  const page = PAGES.find((p) => p.path === path) ?? (path.startsWith('/threads/') ? { page: EditorPage } : undefined);
+  // Neither is in the navigation: a thread's own page (/threads/:id) is the editor too; /connect/confirm
+  // ends a connect an API key started.
+  const page =
+    PAGES.find((p) => p.path === path) ??
+    (path.startsWith('/threads/') ? { page: EditorPage } : path === '/connect/confirm' ? { page: ConfirmConnectPage } : undefined);
   const state: AppState = { api, account: session.account, setAccount: (account) => setSession({ ...session, account }) };
   return (
     <AppContext.Provider value={state}>

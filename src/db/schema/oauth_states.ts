@@ -12,5 +12,9 @@ export interface OAuthStatesTable {
   /** Mastodon: the server the connect is for, and the PKCE code verifier (encrypted). */
   instance: string | null;
   code_verifier_enc: string | null;
+  /** HMAC of the connect cookie of the browser the callback must come back to; null: started with an API key, no browser yet. */
+  browser_hash: string | null;
+  /** The network's code (encrypted), kept while the signed-in user confirms a connect an API key started. */
+  code_enc: string | null;
 }
 export type OAuthStateRow = Selectable<OAuthStatesTable>;

@@ -5,7 +5,8 @@ import type { AccountRow } from '../../db/schema/index.js';
 import { RateLimitedError, UnauthenticatedError } from '../../errors/index.js';
 import { tighterLimit } from '../../lib/rate-limit/store.js';
 import { authenticate } from '../../services/api-keys.js';
-import { authenticateSession, checkCsrf, SESSION_COOKIE } from '../../services/web-auth.js';
+import { authenticateSession, checkCsrf } from '../../services/web-auth.js';
+import { readCookie } from '../cookies.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,17 +36,6 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
-/** The value of one cookie of the request, or undefined. */
-export function cookieValue(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** Methods that change nothing: no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -55,7 +45,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const key = presentedKey(request);
-  const sessionToken = key === undefined ? cookieValue(request, SESSION_COOKIE) : undefined;
+  const sessionToken = key === undefined ? readCookie(request, ctx.config.http.publicUrl, 'skein_session') : undefined;
   if (sessionToken === undefined) {
     request.account = (await authenticate(ctx, key)).account;
     return;

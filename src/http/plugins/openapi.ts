@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { cookieName } from '../cookies.js';
 import { ProblemRef } from '../schemas/common.js';
 
 /** Methods whose requests Skein reads a body of (DELETE too: a client may send one). */
@@ -18,7 +19,12 @@ export const openApiPlugin = fp(async (app: FastifyInstance, { publicUrl }: { pu
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer skein_…' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-          session: { type: 'apiKey', in: 'cookie', name: 'skein_session', description: 'The web app: state changes also need X-CSRF-Token' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: cookieName(publicUrl, 'skein_session'),
+            description: 'The web app: state changes also need X-CSRF-Token',
+          },
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }, { session: [] }],

@@ -1,5 +1,5 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountView, listTeams } from '../../services/accounts.js';
 import {
@@ -9,14 +9,14 @@ import {
   csrfTokenOf,
   passwordFaults,
   redeemSignInLink,
-  SESSION_COOKIE,
   SESSION_TTL_MS,
   type SignedIn,
   signIn,
   signOut,
   startSession,
 } from '../../services/web-auth.js';
-import { caller, cookieValue } from '../plugins/auth-and-limits.js';
+import { readCookie, setCookie } from '../cookies.js';
+import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
 
 const Account = Type.Object({ id: Id, email: Type.String(), timezone: Type.String(), activeTeamId: Type.Union([Id, Type.Null()]) });
@@ -28,19 +28,14 @@ const Session = Type.Object({
 });
 const Team = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('member')]) });
 
-/**
- * The session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on another site's
- * form posts or fetches), Secure when the request came over HTTPS (request.protocol honours
- * TRUST_PROXY's X-Forwarded-Proto).
- */
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
-  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
-  if (request.protocol === 'https') parts.push('Secure');
-  reply.header('set-cookie', parts.join('; ')).header('cache-control', 'no-store');
+/** The session cookie (http/cookies.ts: HttpOnly, SameSite=Lax, Secure and `__Host-` when PUBLIC_URL is https); never cached. */
+function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  setCookie(reply, ctx.config.http.publicUrl, 'skein_session', token, maxAgeSeconds);
+  reply.header('cache-control', 'no-store');
 }
 
-function sessionAnswer(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
-  setSessionCookie(request, reply, signedIn.token, Math.floor(SESSION_TTL_MS / 1000));
+function sessionAnswer(ctx: AppContext, reply: FastifyReply, signedIn: SignedIn) {
+  setSessionCookie(ctx, reply, signedIn.token, Math.floor(SESSION_TTL_MS / 1000));
   return { account: accountView(signedIn.account), csrfToken: signedIn.csrfToken };
 }
 
@@ -54,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       body: Type.Object({ email: Type.String(), password: Type.String() }),
       response: withProblems({ 200: Session }, [401]),
     },
-    handler: async (request, reply) => sessionAnswer(request, reply, await signIn(ctx, { ...request.body, ip: request.ip })),
+    handler: async (request, reply) => sessionAnswer(ctx, reply, await signIn(ctx, { ...request.body, ip: request.ip })),
   });
 
   app.post('/api/v1/auth/sign-out', {
@@ -66,14 +61,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       response: withProblems({ 200: Type.Object({ signedOut: Type.Boolean() }) }, [403]),
     },
     handler: async (request, reply) => {
-      const token = cookieValue(request, SESSION_COOKIE);
+      const token = readCookie(request, ctx.config.http.publicUrl, 'skein_session');
       // A live session is only ended by its own page: another site cannot sign the user out.
       if (token && (await authenticateSession(ctx, token))) {
         const header = request.headers['x-csrf-token'];
         checkCsrf(ctx, token, Array.isArray(header) ? header[0] : header);
         await signOut(ctx, token);
       }
-      setSessionCookie(request, reply, '', 0);
+      setSessionCookie(ctx, reply, '', 0);
       return { signedOut: true };
     },
   });
@@ -99,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       body: Type.Object({ token: Type.String(), password: Type.String() }),
       response: withProblems({ 200: Session }),
     },
-    handler: async (request, reply) => sessionAnswer(request, reply, await redeemSignInLink(ctx, request.body)),
+    handler: async (request, reply) => sessionAnswer(ctx, reply, await redeemSignInLink(ctx, request.body)),
   });
 
   app.put('/api/v1/account/password', {
@@ -112,10 +107,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     handler: async (request, reply) => {
       const account = caller(request);
-      await changePassword(ctx, account, request.body);
+      await changePassword(ctx, account, { ...request.body, ip: request.ip });
       // A script (API key) gets no cookie; the browser that changed it stays signed in, anew.
       if (!request.sessionToken) return { account: accountView(account), csrfToken: null };
-      return sessionAnswer(request, reply, await startSession(ctx, account));
+      return sessionAnswer(ctx, reply, await startSession(ctx, account));
     },
   });
 

@@ -1,8 +1,9 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { connectMastodonWithToken, finishMastodonConnect, mastodonConnectFaults, startMastodonConnect } from '../../services/mastodon-connect.js';
+import { finishConnect } from '../../services/connections.js';
+import { connectMastodonWithToken, mastodonConnectFaults, startMastodonConnect } from '../../services/mastodon-connect.js';
 import { providerView } from '../../services/providers.js';
-import { webConnectCallback } from '../connect-callback.js';
+import { startingBrowser, webConnectCallback } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import { Provider } from '../schemas/providers.js';
@@ -17,7 +18,7 @@ export const mastodonRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       tags,
       summary: 'Start connecting a Mastodon account on any server: open authorizeUrl in a browser',
       description:
-        'Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256). A server that does not answer as Mastodon is a 400 at `instance`.',
+        'Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256, and `force_login=true`: the server shows its sign-in form, so the person chooses the account). A server that does not answer as Mastodon is a 400 at `instance`. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback.',
       body: Type.Object({
         instance: Instance,
         teamId: Type.Optional(Type.String()),
@@ -27,15 +28,18 @@ export const mastodonRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       }),
       response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [502]),
     },
-    handler: async (request) => startMastodonConnect(ctx, caller(request), request.body),
+    handler: async (request, reply) => {
+      const account = caller(request);
+      return startMastodonConnect(ctx, account, request.body, startingBrowser(ctx, request, reply));
+    },
   });
 
   app.get(
     '/api/v1/providers/mastodon/callback',
-    webConnectCallback('mastodon', {
+    webConnectCallback(ctx, 'mastodon', {
       summary: "The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request)",
       problems: [502],
-      finish: (query) => finishMastodonConnect(ctx, query),
+      finish: (query, browserToken) => finishConnect(ctx, 'MASTODON', query, browserToken),
     }),
   );
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { resolveWorkspace } from '../../services/accounts.js';
 import {
   blueskyConnectFaults,
+  confirmConnect,
   connectBlueskyAccount,
   connectThreadsWithToken,
   disconnectProvider,
@@ -12,7 +13,7 @@ import {
   threadsTokenFaults,
 } from '../../services/connections.js';
 import { listProviders, providerView } from '../../services/providers.js';
-import { webConnectCallback } from '../connect-callback.js';
+import { connectCookie, startingBrowser, webConnectCallback } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
 import { Provider } from '../schemas/providers.js';
@@ -105,20 +106,44 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       }),
       response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [409]),
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { teamId, returnTo } = request.query;
-      return startThreadsConnect(ctx, caller(request), { ...(teamId !== undefined ? { teamId } : {}), ...(returnTo ? { returnTo } : {}) });
+      const account = caller(request);
+      return startThreadsConnect(ctx, account, {
+        ...(teamId !== undefined ? { teamId } : {}),
+        ...(returnTo ? { returnTo } : {}),
+        browserToken: startingBrowser(ctx, request, reply),
+      });
     },
   });
 
   app.get(
     '/api/v1/providers/threads/callback',
-    webConnectCallback('threads', {
+    webConnectCallback(ctx, 'threads', {
       summary: "Meta's redirect after the user approved the app (no API key: the state identifies the request)",
       problems: [409, 502],
-      finish: (query) => finishThreadsConnect(ctx, query),
+      finish: (query, browserToken) => finishThreadsConnect(ctx, query, browserToken),
     }),
   );
+
+  app.post('/api/v1/providers/connect/confirm', {
+    schema: {
+      tags,
+      summary: 'Confirm a Threads or Mastodon connect started with an API key (the web app, signed in, in the browser the network sent back)',
+      description:
+        "The callback of a connect started with an API key sends the browser to the web app's /connect/confirm page with the state and a connect cookie. There the signed-in user of the account that started it confirms it: only with that session (not a key), that browser's connect cookie and within 10 minutes of the callback; anything else is 403 CONNECT_REFUSED and the state is used up.",
+      body: Type.Object({ state: Type.String({ minLength: 1 }) }),
+      response: withProblems({ 200: Provider }, [409, 502]),
+    },
+    handler: async (request) =>
+      providerView(
+        await confirmConnect(ctx, caller(request), {
+          state: request.body.state,
+          bySession: request.sessionToken !== null,
+          browserToken: connectCookie(ctx, request),
+        }),
+      ),
+  });
 
   app.delete('/api/v1/providers/:id', {
     schema: {

@@ -148,6 +148,9 @@ export class MastodonClient {
       state: input.state,
       code_challenge: input.codeChallenge,
       code_challenge_method: 'S256',
+      // The server's sign-in form even when the browser is signed in there: the person sees, and
+      // chooses, which account they approve (Mastodon 3.5+; older servers ignore it).
+      force_login: 'true',
     }).toString();
     return url.toString();
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../src/context.js';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { createPlatforms, createThreadsClient } from '../../../src/platforms/index.js';
 import { ThreadsClient } from '../../../src/platforms/threads/client.js';
@@ -9,6 +10,7 @@ import { refreshExpiringThreadsTokens } from '../../../src/publisher/token-refre
 import { describeEachDb } from '../../helpers/context.js';
 import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
+import { callbackAndConfirm, InjectBrowser } from '../../helpers/web-browser.js';
 
 const APP_ID = '1234567890';
 const APP_SECRET = 'app-secret-for-tests';
@@ -22,11 +24,11 @@ before(async () => {
 after(() => fake.close());
 
 /** The OAuth connect flow as a user goes through it: authorize URL, consent at "Meta", callback. */
-async function connectThroughOAuth(app: FastifyInstance, user: TestUser, username: string): Promise<{ id: string }> {
+async function connectThroughOAuth(app: FastifyInstance, ctx: AppContext, user: TestUser, username: string): Promise<{ id: string }> {
   const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
   const url = new URL(start.authorizeUrl);
   const { code } = fake.authorize({ username, redirectUri: url.searchParams.get('redirect_uri')! });
-  return (await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}` })).json();
+  return (await callbackAndConfirm(app, ctx, user.account, `/api/v1/providers/threads/callback?code=${code}&state=${url.searchParams.get('state')}`)).json();
 }
 
 describeEachDb(
@@ -44,7 +46,13 @@ describeEachDb(
       assert.match(authorizeUrl.searchParams.get('scope')!, /threads_content_publish/);
       const { code, userId } = fake.authorize({ username: 'skein_e2e', redirectUri });
 
-      const callback = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${encodeURIComponent(`${code}#_`)}&state=${state}` });
+      // Started with an API key: the user confirms it in the web app, in the browser Meta sent back.
+      const callback = await callbackAndConfirm(
+        app,
+        ctx,
+        user.account,
+        `/api/v1/providers/threads/callback?code=${encodeURIComponent(`${code}#_`)}&state=${state}`,
+      );
       assert.equal(callback.statusCode, 200, callback.body);
       const provider = callback.json();
       assert.equal(provider.provider, 'THREADS');
@@ -94,7 +102,7 @@ describeEachDb(
     test('network options: reply_control on every post, a quoted Skein post as its media id, a poll as poll_attachment', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const provider = await connectThroughOAuth(app, user, 'optioner');
+      const provider = await connectThroughOAuth(app, ctx, user, 'optioner');
       const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
       const publishNow = async (payload: object) => {
         const created = await user.call(app, {
@@ -136,7 +144,7 @@ describeEachDb(
     test('a quoted Skein post deleted before publishing fails the post with QUOTE_NOT_FOUND, and nothing is sent', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const provider = await connectThroughOAuth(app, user, 'quoter');
+      const provider = await connectThroughOAuth(app, ctx, user, 'quoter');
       const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e');
       const first = await user.call(app, {
         method: 'POST',
@@ -168,7 +176,7 @@ describeEachDb(
     test('tokens are refreshed before expiry; a refused refresh expires the provider and publishing fails clearly', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const provider = await connectThroughOAuth(app, user, 'refresher');
+      const provider = await connectThroughOAuth(app, ctx, user, 'refresher');
       const client = createThreadsClient(ctx);
       const before = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.equal(await refreshExpiringThreadsTokens(ctx, client), 0, 'a fresh 60-day token is not refreshed');
@@ -200,7 +208,7 @@ describeEachDb(
       t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
       const { app, ctx } = env();
       const user = await createUser(ctx);
-      const provider = await connectThroughOAuth(app, user, 'racer');
+      const provider = await connectThroughOAuth(app, ctx, user, 'racer');
       clock.advance(55 * 86_400_000);
       const token = ctx.secrets.decrypt(
         (await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow()).access_token_enc!,
@@ -246,11 +254,13 @@ describeEachDb(
       assert.equal(row.access_token_enc, null);
     });
 
-    test('a connect the web app started (returnTo=web) ends with a 303 to /accounts; the API flow keeps its JSON', async () => {
+    test('a connect the web app started (returnTo=web) ends with a 303 to /accounts; without returnTo it answers JSON', async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);
+      // The web app's browser: the start sets its connect cookie, which the callback needs.
+      const browser = await InjectBrowser.signedIn(ctx, user.account);
       const start = async (query: string) => {
-        const res = await user.call(app, { method: 'GET', url: `/api/v1/providers/threads/connect${query}` });
+        const res = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/connect${query}` });
         assert.equal(res.statusCode, 200, res.body);
         const url = new URL(res.json().authorizeUrl);
         return { state: url.searchParams.get('state')!, redirectUri: url.searchParams.get('redirect_uri')! };
@@ -263,7 +273,7 @@ describeEachDb(
 
       const web = await start('?returnTo=web');
       const { code } = fake.authorize({ username: 'web_user', redirectUri: web.redirectUri });
-      const done = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
+      const done = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
       assert.equal(done.statusCode, 303, done.body);
       assert.deepEqual(accounts(done.headers.location as string), { threads: 'connected', username: 'web_user' });
       const listed = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
@@ -274,7 +284,7 @@ describeEachDb(
 
       // Refused at Meta: back to the page with Meta's reason.
       const denied = await start('?returnTo=web');
-      const refused = await app.inject({
+      const refused = await browser.call(app, {
         method: 'GET',
         url: `/api/v1/providers/threads/callback?error=access_denied&error_description=${encodeURIComponent('Permissions error')}&state=${denied.state}`,
       });
@@ -282,25 +292,25 @@ describeEachDb(
       assert.deepEqual(accounts(refused.headers.location as string), { threads: 'error', code: 'VALIDATION_FAILED', message: 'Permissions error' });
       // A code Meta never issued: the exchange is refused, and the browser hears it on the page.
       const badCode = await start('?returnTo=web');
-      const failed = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=AQnot-a-code&state=${badCode.state}` });
+      const failed = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/callback?code=AQnot-a-code&state=${badCode.state}` });
       assert.equal(failed.statusCode, 303);
       const failure = accounts(failed.headers.location as string);
       assert.equal(failure.threads, 'error');
       assert.match(failure.message!, /^Threads refused/);
       // The state of a web connect is single-use too; once used it says nothing about where the
       // browser came from, so the answer is the JSON problem.
-      const replay = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
+      const replay = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/callback?code=${code}&state=${web.state}` });
       assert.equal(replay.statusCode, 400);
       assert.equal(replay.json().errors[0].path, 'state');
 
-      // Without returnTo: the JSON answers, as before.
+      // Without returnTo: the JSON answers.
       const api = await start('');
       const apiCode = fake.authorize({ username: 'api_user', redirectUri: api.redirectUri }).code;
-      const json = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${apiCode}&state=${api.state}` });
+      const json = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/callback?code=${apiCode}&state=${api.state}` });
       assert.equal(json.statusCode, 200, json.body);
       assert.equal(json.json().username, 'api_user');
       const apiDenied = await start('');
-      const apiRefused = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?error=access_denied&state=${apiDenied.state}` });
+      const apiRefused = await browser.call(app, { method: 'GET', url: `/api/v1/providers/threads/callback?error=access_denied&state=${apiDenied.state}` });
       assert.equal(apiRefused.statusCode, 400);
       assert.match(apiRefused.headers['content-type'] as string, /^application\/problem\+json/);
       assert.equal(apiRefused.json().errors[0].path, 'error');

@@ -16,6 +16,7 @@ import { describeEachDb } from '../../helpers/context.js';
 import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
 import { until } from '../../helpers/wait.js';
+import { callbackAndConfirm } from '../../helpers/web-browser.js';
 
 const APP_ID = '1234567890';
 const APP_SECRET = 'app-secret-for-tests';
@@ -31,12 +32,17 @@ before(async () => {
 after(() => fake.close());
 
 /** The OAuth connect flow; `userId` reconnects that Threads user. */
-async function connect(app: FastifyInstance, user: TestUser, userId?: string): Promise<{ id: string; userId: string }> {
+async function connect({ app, ctx }: { app: FastifyInstance; ctx: AppContext }, user: TestUser, userId?: string): Promise<{ id: string; userId: string }> {
   const start = (await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' })).json();
   const url = new URL(start.authorizeUrl);
   const redirectUri = url.searchParams.get('redirect_uri')!;
   const consent = fake.authorize(userId ? { userId, redirectUri } : { username: `fol${++seq}`, redirectUri });
-  const res = await app.inject({ method: 'GET', url: `/api/v1/providers/threads/callback?code=${consent.code}&state=${url.searchParams.get('state')}` });
+  const res = await callbackAndConfirm(
+    app,
+    ctx,
+    user.account,
+    `/api/v1/providers/threads/callback?code=${consent.code}&state=${url.searchParams.get('state')}`,
+  );
   assert.equal(res.statusCode, 200, res.body);
   return { id: res.json().id, userId: consent.userId };
 }
@@ -70,7 +76,7 @@ describeEachDb(
       const { app, ctx, loop } = await fresh();
       const user = await createUser(ctx);
       const callsBefore = fake.callsTo('threads_insights').length;
-      const provider = await connect(app, user);
+      const provider = await connect({ app, ctx }, user);
       let job = (await followersJob(ctx, provider.id))!;
       assert.deepEqual([job.status, job.run_at.toISOString()], ['PENDING', START], 'due at once');
       assert.deepEqual(await followers(app, user, provider.id), { providerId: provider.id, current: null, history: [] });
@@ -93,7 +99,7 @@ describeEachDb(
       assert.ok(job.run_at.getTime() >= nextDay && job.run_at.getTime() < nextDay + 2 * 3_600_000, `early next UTC day, got ${job.run_at.toISOString()}`);
       assert.equal(await loop.runOnce(), 0, 'nothing more today');
 
-      await connect(app, user, provider.userId);
+      await connect({ app, ctx }, user, provider.userId);
       assert.equal(
         (await followersJob(ctx, provider.id))!.run_at.getTime(),
         job.run_at.getTime(),
@@ -120,7 +126,7 @@ describeEachDb(
     test('a refused token turns the provider EXPIRED (the one place) and fails the job; reconnecting fetches again', async () => {
       const { app, ctx, loop } = await fresh();
       const user = await createUser(ctx);
-      const provider = await connect(app, user);
+      const provider = await connect({ app, ctx }, user);
       const tokenEnc = (await ctx.db.selectFrom('providers').select('access_token_enc').where('id', '=', provider.id).executeTakeFirstOrThrow())
         .access_token_enc!;
       fake.revokeToken(ctx.secrets.decrypt(tokenEnc));
@@ -134,7 +140,7 @@ describeEachDb(
       assert.equal(await loop.runOnce(), 0, 'an EXPIRED provider is not asked again');
 
       fake.setFollowers(provider.userId, 7);
-      await connect(app, user, provider.userId);
+      await connect({ app, ctx }, user, provider.userId);
       assert.equal(await providerStatus(app, user, provider.id), 'ACTIVE');
       assert.deepEqual([(await followersJob(ctx, provider.id))!.status, (await followersJob(ctx, provider.id))!.attempts], ['PENDING', 0]);
       assert.equal(await loop.runOnce(), 1);
@@ -144,7 +150,7 @@ describeEachDb(
     test('transient failures back off; a day that keeps failing is skipped, the job goes on the next day', async () => {
       const { app, ctx, loop } = await fresh();
       const user = await createUser(ctx);
-      const provider = await connect(app, user);
+      const provider = await connect({ app, ctx }, user);
       fake.failNext('threads_insights', { kind: 'http500' }, 10);
       let job = (await followersJob(ctx, provider.id))!;
       for (let run = 1; run <= 10; run++) {
@@ -167,9 +173,9 @@ describeEachDb(
     test('at start-up every ACTIVE account without a count for the current UTC day gets one within the first round', async () => {
       const { app, ctx } = await fresh();
       const user = await createUser(ctx);
-      const uncounted = await connect(app, user);
-      const counted = await connect(app, user);
-      const expired = await connect(app, user);
+      const uncounted = await connect({ app, ctx }, user);
+      const counted = await connect({ app, ctx }, user);
+      const expired = await connect({ app, ctx }, user);
       await ctx.db.deleteFrom('jobs').execute(); // as before this version: no job rows yet
       await ctx.db.updateTable('providers').set({ status: 'EXPIRED' }).where('id', '=', expired.id).execute();
       await saveFollowerCount(ctx.db, counted.id, 100, new Date('2026-11-22T01:00:00.000Z'));

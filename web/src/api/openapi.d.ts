@@ -3478,7 +3478,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Meta's redirect after the user approved the app (no API key: the state identifies the request) */
+        /**
+         * Meta's redirect after the user approved the app (no API key: the state identifies the request)
+         * @description Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3522,7 +3525,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure */
+                /** @description A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=threads&state=S, with the connect cookie */
                 303: {
                     headers: {
                         [name: string]: unknown;
@@ -3531,6 +3534,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3569,6 +3581,143 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/connect/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a Threads or Mastodon connect started with an API key (the web app, signed in, in the browser the network sent back)
+         * @description The callback of a connect started with an API key sends the browser to the web app's /connect/confirm page with the state and a connect cookie. There the signed-in user of the account that started it confirms it: only with that session (not a key), that browser's connect cookie and within 10 minutes of the callback; anything else is 403 CONNECT_REFUSED and the state is used up.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        state: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
+                            limits?: {
+                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
+                                maxCharacters: number;
+                                maxMediaAttachments: number;
+                                charactersReservedPerUrl: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3708,7 +3857,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting a Mastodon account on any server: open authorizeUrl in a browser
-         * @description Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256). A server that does not answer as Mastodon is a 400 at `instance`.
+         * @description Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256, and `force_login=true`: the server shows its sign-in form, so the person chooses the account). A server that does not answer as Mastodon is a 400 at `instance`. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback.
          */
         post: {
             parameters: {
@@ -3830,7 +3979,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request) */
+        /**
+         * The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request)
+         * @description Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3874,7 +4026,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure */
+                /** @description A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=mastodon&state=S, with the connect cookie */
                 303: {
                     headers: {
                         [name: string]: unknown;
@@ -3883,6 +4035,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -24,6 +24,8 @@ export function providersApi(client: Client) {
     mastodonAuthorizeUrl: async (instance: string) =>
       (await ok(client.POST('/api/v1/providers/mastodon/connect', { body: { instance, returnTo: 'web' } }))).authorizeUrl,
     connectMastodonToken: (body: { instance: string; accessToken: string }) => ok(client.POST('/api/v1/providers/mastodon', { body })),
+    /** Confirms a connect started with an API key, in the browser the network sent back (signed in as the account that started it). */
+    confirmConnect: (state: string) => ok(client.POST('/api/v1/providers/connect/confirm', { body: { state } })),
     disconnect: (id: string) => ok(client.DELETE('/api/v1/providers/{id}', { params: { path: { id } } })),
   };
 }

@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useApp } from '../app.js';
+import { FormMessage, useSubmit } from '../form.js';
+import { navigate, useLocation } from '../router.js';
+
+const NETWORKS: Record<string, string> = { threads: 'Threads', mastodon: 'Mastodon' };
+
+/**
+ * `/connect/confirm?network=N&state=S`: where the network's redirect lands for a connect started
+ * with an API key. The signed-in user of the account that started it confirms it here (in this
+ * browser, which the callback marked with the connect cookie); then the accounts page.
+ */
+export function ConfirmConnectPage() {
+  const { api, account } = useApp();
+  const { search } = useLocation();
+  const [state] = useState(() => search.get('state') ?? '');
+  const network = search.get('network') ?? '';
+  const name = NETWORKS[network] ?? 'the network';
+  const { busy, error, run } = useSubmit();
+
+  useEffect(() => {
+    document.title = `Confirm the ${name} connection · Skein`;
+  }, []);
+
+  const confirm = () =>
+    void run(async () => {
+      const provider = await api.providers.confirmConnect(state);
+      navigate(`/accounts?${new URLSearchParams({ [network]: 'connected', username: provider.username })}`, { replace: true });
+    });
+
+  return (
+    <section aria-labelledby="confirm-heading">
+      <h1 id="confirm-heading">Connect the {name} account?</h1>
+      <p>
+        A connection of a {name} account was started with an API key of your Skein account ({account.email}), and you approved Skein on {name}. Connect the
+        account you approved to your workspace? Only if you started this yourself.
+      </p>
+      <FormMessage message={error?.detail ?? null} />
+      <div class="actions">
+        <button type="button" class="primary" disabled={busy || !state} aria-busy={busy ? 'true' : undefined} onClick={confirm}>
+          Connect
+        </button>
+        <a href="/accounts">Cancel</a>
+      </div>
+    </section>
+  );
+}
