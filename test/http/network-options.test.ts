@@ -37,7 +37,7 @@ async function publishedPost(ctx: AppContext, app: FastifyInstance, user: TestUs
 const DEFAULTS = { quote: null, poll: null, langs: [], contentWarning: null };
 
 describeEachDb('network options', (env) => {
-  test('unset, Get Thread, List Posts and the drafts show the defaults', async () => {
+  test("unset, Get Thread and List Posts show the defaults; List Drafts keeps to api.md's fields", async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);
     const provider = await createProvider(ctx, user.account);
@@ -55,9 +55,8 @@ describeEachDb('network options', (env) => {
     assert.deepEqual(Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, listed.posts[0][k]])), DEFAULTS);
     const drafts = (await user.call(app, { method: 'GET', url: '/api/v1/posts/drafts' })).json();
     const shown = drafts.drafts.find((d: { threadId: string }) => d.threadId === draft.json().threadId);
-    assert.equal(shown.replyControl, 'everyone');
-    assert.equal(shown.quotesDisabled, false);
-    assert.deepEqual(shown.posts[0].langs, []);
+    assert.equal('replyControl' in shown || 'quotesDisabled' in shown || 'langs' in shown.posts[0], false, JSON.stringify(shown));
+    assert.deepEqual((await getThread(app, user, draft.json().threadId)).posts[0].langs, []);
   });
 
   test('Create Post stores the options of the thread and of each post', async () => {

@@ -134,6 +134,7 @@ const Analytics = Type.Object({
   fetchedAt: IsoDateTime,
 });
 
+/** A draft post's fields, exactly api.md's list (2.3); a post's options are Get Thread's. */
 const draftPostFields = {
   id: Id,
   content: Type.String(),
@@ -143,6 +144,9 @@ const draftPostFields = {
   postMedia: Type.Array(PostMedia),
   spoilerRanges: Type.Array(SpoilerRange),
   isSpoilerMedia: Type.Boolean(),
+};
+
+const postOptionFields = {
   linkPreview: Type.Boolean(),
   quote: Type.Union([Type.String(), Type.Null()]),
   poll: Type.Union([Poll, Type.Null()]),
@@ -157,6 +161,7 @@ const threadOptions = {
 
 const Post = Type.Object({
   ...draftPostFields,
+  ...postOptionFields,
   status: Status,
   publishedAt: NullableIsoDateTime,
   permaLink: Type.Union([Type.String(), Type.Null()]),
@@ -188,12 +193,12 @@ export const ListedThread = Type.Object({
   tags: Type.Optional(Type.Array(ReducedTag, { description: "Only with include=tags: the thread's tags, sorted by name case-insensitively" })),
 });
 
+/** An element of List Drafts: exactly api.md's fields (2.3); the network options are Get Thread's (decisions.md). */
 export const Draft = Type.Object({
   threadId: Id,
   provider: NetworkKind,
   providerUserId: Type.String(),
   createdAt: IsoDateTime,
-  ...threadOptions,
   posts: Type.Array(Type.Object(draftPostFields)),
 });
 

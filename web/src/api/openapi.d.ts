@@ -370,9 +370,6 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 createdAt: string;
-                                /** @description Who may reply to the thread; default everyone */
-                                replyControl: "everyone" | "following" | "followers" | "mentioned" | "nobody";
-                                quotesDisabled: boolean;
                                 posts: {
                                     /** @description Opaque identifier */
                                     id: string;
@@ -394,14 +391,6 @@ export interface paths {
                                         length: number;
                                     }[];
                                     isSpoilerMedia: boolean;
-                                    linkPreview: boolean;
-                                    quote: string | null;
-                                    poll: {
-                                        /** @description 2 to 4 options of 1 to 25 characters */
-                                        options: string[];
-                                    } | null;
-                                    langs: string[];
-                                    contentWarning: string | null;
                                 }[];
                             }[];
                             count: number;
