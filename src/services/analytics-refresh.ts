@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow } from '../db/schema/index.js';
+import { NETWORK_NAMES } from '../db/schema/providers.js';
 import { ConflictError, UpstreamError } from '../errors/index.js';
 import { PublishError } from '../platforms/platform.js';
 import { refreshPostsAnalytics } from '../platforms/post-analytics.js';
@@ -38,13 +39,9 @@ export async function refreshThreadAnalytics(ctx: AppContext, account: AccountRo
     if (!(err instanceof PublishError)) throw err;
     if (err.kind === 'auth') await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
     ctx.logger.warn({ threadId: thread.id, err }, 'refreshing analytics failed');
-    throw new UpstreamError(`${networkName(provider.kind)} did not answer with the analytics: ${reason(err)}`, { cause: err });
+    throw new UpstreamError(`${NETWORK_NAMES[provider.kind]} did not answer with the analytics: ${reason(err)}`, { cause: err });
   }
   return getThread(ctx, account, thread.id);
-}
-
-function networkName(kind: string): string {
-  return kind === 'THREADS' ? 'Threads' : 'Bluesky';
 }
 
 function reason(err: PublishError): string {

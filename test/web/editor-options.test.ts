@@ -39,6 +39,7 @@ let base = '';
 let key = '';
 let blueskyId = '';
 let threadsId = '';
+let mastodonId = '';
 
 before(async () => {
   if (skip) return;
@@ -58,6 +59,22 @@ before(async () => {
       'unused',
     ).id;
     threadsId = await addThreadsWithCli(env, EMAIL, 'options_threads');
+    mastodonId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'MASTODON',
+      '--provider-user-id',
+      '109999',
+      '--username',
+      'options@mastodon.example',
+      '--service',
+      'https://mastodon.example',
+      '--access-token',
+      'unused',
+    ).id;
   });
   ({ base, key } = harness);
 });
@@ -266,6 +283,42 @@ async function threads(page: Page, width: string, day: string): Promise<void> {
   await screenshots(page, 'calendar-reply-limit');
 }
 
+/**
+ * Mastodon publishes a content warning (spoiler_text) and a language, and has no quotes: the
+ * editor offers exactly those, says what each does there, and the saved thread has them.
+ */
+async function mastodon(page: Page, width: string): Promise<void> {
+  await newThread(page, mastodonId, `A toot behind a warning (${width})`);
+  // Mastodon takes no reply limit: "everyone" is the one choice, and the hint says why.
+  assert.deepEqual(
+    await page
+      .getByLabel('Who can reply')
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    ['everyone'],
+  );
+  await page.getByText('Mastodon does not let a post limit its replies.').waitFor();
+  assert.equal(await page.getByLabel('Disable quotes').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Add a poll to post 1' }).count(), 0);
+  await page.getByText('Languages and content warning of post 1').click();
+  assert.equal(await page.getByLabel('Post 1 quotes', { exact: true }).count(), 0, 'no quote offered: Mastodon has none');
+  const warning = page.locator('.field').filter({ has: page.getByLabel('Post 1 content warning', { exact: true }) });
+  assert.match((await warning.textContent()) ?? '', /Shown in place of the post until the reader opens it/);
+  assert.doesNotMatch((await warning.textContent()) ?? '', /not published/);
+  const langs = page.locator('.field').filter({ has: page.getByLabel('Post 1 languages', { exact: true }) });
+  assert.match((await langs.textContent()) ?? '', /Mastodon publishes the first/);
+  await page.getByLabel('Post 1 content warning', { exact: true }).fill('Finale spoilers');
+  await page.getByLabel('Post 1 languages', { exact: true }).fill('de');
+  await screenshots(page, 'editor-options-mastodon');
+  await page.getByRole('button', { name: 'Save as draft' }).click();
+  const id = await savedThreadId(page);
+  const { thread } = await api(`/api/v1/posts/${id}`);
+  assert.deepEqual(
+    thread.posts.map((p: any) => ({ quote: p.quote, langs: p.langs, contentWarning: p.contentWarning })),
+    [{ quote: null, langs: ['de'], contentWarning: 'Finale spoilers' }],
+  );
+}
+
 test('editor network options: who can reply, quotes, polls, quotes of posts, languages, content warnings; calendar marks', {
   skip,
   timeout: 600_000,
@@ -285,6 +338,7 @@ test('editor network options: who can reply, quotes, polls, quotes of posts, lan
     await bluesky(page, width);
     await contentWarning(page, width);
     await threads(page, width, day);
+    await mastodon(page, width);
   }
   assert.deepEqual(pageErrors, []);
 });

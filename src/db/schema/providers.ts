@@ -1,6 +1,9 @@
 import type { ColumnType, Selectable } from 'kysely';
 
 export type ProviderKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
+
+/** Each network's name as people write it, for messages. */
+export const NETWORK_NAMES: Record<ProviderKind, string> = { THREADS: 'Threads', BLUESKY: 'Bluesky', MASTODON: 'Mastodon' };
 type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
 
 export interface ProvidersTable {

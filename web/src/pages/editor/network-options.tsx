@@ -42,14 +42,26 @@ const REPLY_LABELS: Record<ReplyControl, string> = {
 };
 const ALL_REPLY_CONTROLS = Object.keys(REPLY_LABELS) as ReplyControl[];
 
+const MAX_LANGS = 3;
+
+interface Takes {
+  replyControls: readonly ReplyControl[];
+  quotesDisabled: boolean;
+  quotes: boolean;
+  polls: boolean;
+  /** How many of a post's language tags the network publishes (0: none). */
+  langs: number;
+  contentWarning: boolean;
+}
+
 /** What each network takes; a network missing here is offered `everyone` and nothing else. */
-const TAKES: Partial<
-  Record<string, { replyControls: readonly ReplyControl[]; quotesDisabled: boolean; polls: boolean; langs: boolean; contentWarning: boolean }>
-> = {
-  THREADS: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: false, polls: true, langs: false, contentWarning: false },
-  BLUESKY: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: true, polls: false, langs: true, contentWarning: false },
+const TAKES: Partial<Record<string, Takes>> = {
+  THREADS: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: false, quotes: true, polls: true, langs: 0, contentWarning: false },
+  BLUESKY: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: true, quotes: true, polls: false, langs: MAX_LANGS, contentWarning: false },
+  // A Mastodon status has a language (the first tag) and a content warning (spoiler_text), no quote.
+  MASTODON: { replyControls: ['everyone'], quotesDisabled: false, quotes: false, polls: false, langs: 1, contentWarning: true },
 };
-const NOTHING = { replyControls: ['everyone'] as const, quotesDisabled: false, polls: false, langs: false, contentWarning: false };
+const NOTHING: Takes = { replyControls: ['everyone'], quotesDisabled: false, quotes: false, polls: false, langs: 0, contentWarning: false };
 const takes = (network: Network) => TAKES[network] ?? NOTHING;
 const networkName = (network: Network) => (NETWORK_NAMES as Record<string, string>)[network] ?? network;
 
@@ -58,7 +70,6 @@ const QUOTE_HINTS: Partial<Record<string, string>> = {
   BLUESKY: 'The id of a published Skein post, or a bsky.app post URL, or an at:// post URI.',
 };
 const POLL = { min: 2, max: 4, chars: 25 } as const;
-const MAX_LANGS = 3;
 
 /** The API paths these fields show their faults at (the editor's message shows the others). */
 export const OPTION_FAULT_PATHS = /^(replyControl|quotesDisabled|posts\.\d+\.(quote|poll(\..*)?|langs(\..*)?|contentWarning))$/;
@@ -183,7 +194,8 @@ export function PostOptions(props: {
   const faulty = props.error?.errors.some((e) => OPTION_FAULT_PATHS.test(e.path) && e.path.startsWith(`${path}.`)) ?? false;
   const showPoll = offered.polls || options.poll !== null;
   // A field shown for a value the network ignores stays while it is being cleared.
-  const [held] = useState(() => ({ langs: options.langs !== '', warning: options.contentWarning !== '' }));
+  const [held] = useState(() => ({ quote: options.quote !== '', langs: options.langs !== '', warning: options.contentWarning !== '' }));
+  const showQuote = offered.quotes || held.quote || options.quote !== '';
   const showLangs = offered.langs || held.langs || options.langs !== '';
   const showWarning = offered.contentWarning || held.warning || options.contentWarning !== '';
   const pollFault = faultAt(props.error, `${path}.poll`);
@@ -192,18 +204,30 @@ export function PostOptions(props: {
   useEffect(() => {
     if (faulty) setOpen(true);
   }, [faulty]);
-  const summary = ['Quote', offered.polls ? 'poll' : null, offered.langs ? 'languages' : null, offered.contentWarning ? 'content warning' : null].filter(
-    Boolean,
-  );
+  const offeredNames = [
+    offered.quotes ? 'quote' : null,
+    offered.polls ? 'poll' : null,
+    offered.langs ? 'languages' : null,
+    offered.contentWarning ? 'content warning' : null,
+  ].filter((name): name is string => name !== null);
+  const summary = (offeredNames.length ? offeredNames : ['options']).join(', ').replace(/, ([^,]*)$/, ' and $1');
 
   return (
     <details class="post-options" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
-        {summary.join(', ').replace(/, ([^,]*)$/, ' and $1')} of post {n}
+        {summary[0]!.toUpperCase()}
+        {summary.slice(1)} of post {n}
       </summary>
-      <Field label={`Post ${n} quotes`} name={`${path}.quote`} error={faultAt(props.error, `${path}.quote`)} hint={QUOTE_HINTS[network] ?? 'Optional.'}>
-        {(control) => <input {...control} value={options.quote} spellcheck={false} onInput={(e) => set({ quote: e.currentTarget.value })} />}
-      </Field>
+      {showQuote && (
+        <Field
+          label={`Post ${n} quotes`}
+          name={`${path}.quote`}
+          error={faultAt(props.error, `${path}.quote`)}
+          hint={offered.quotes ? (QUOTE_HINTS[network] ?? 'Optional.') : `${networkName(network)} has no quotes: clear it to save the thread.`}
+        >
+          {(control) => <input {...control} value={options.quote} spellcheck={false} onInput={(e) => set({ quote: e.currentTarget.value })} />}
+        </Field>
+      )}
       {showLangs && (
         <Field
           label={`Post ${n} languages`}
@@ -211,7 +235,7 @@ export function PostOptions(props: {
           error={faultAt(props.error, `${path}.langs`)}
           hint={
             offered.langs
-              ? `Up to ${MAX_LANGS} language tags, separated by commas: en, pt-BR.`
+              ? `Up to ${MAX_LANGS} language tags, separated by commas: en, pt-BR.${offered.langs < MAX_LANGS ? ` ${networkName(network)} publishes the first.` : ''}`
               : `${networkName(network)} takes no languages: kept with the post, but not sent.`
           }
         >
