@@ -18,6 +18,7 @@ type FailureKind =
   | 'foreign-unlike-unknown'
   | 'refused-but-changed'
   | 'other-tenant-changed'
+  | 'unauthenticated-served'
   | 'no-answer';
 
 export interface Failure {
@@ -243,6 +244,8 @@ export function checkAnswer({ route, request, method, answer, before, after, cal
       const fault = problemFaults(answer, method);
       if (fault) fail('not-problem-json', `${status} ${fault}`);
     }
+    // A route that needs a key serves nobody without one, however its path is spelled.
+    if (route.needsKey && !authenticated && status < 400) fail('unauthenticated-served', `${status} without a valid key (path ${request.path})`);
     const rawPath = Object.values(request.params).some((v) => typeof v !== 'string' && !(v instanceof Ref));
     // 414 and 431 are answered before any route is chosen (a too-long id, too-large headers).
     const beforeRouting = status === 414 || status === 431;

@@ -314,6 +314,7 @@ type MutationName =
   | 'auth'
   | 'header'
   | 'raw-path-bytes'
+  | 'encoded-path'
   | 'http';
 
 const MUTATIONS: MutationName[] = [
@@ -340,6 +341,7 @@ const MUTATIONS: MutationName[] = [
   'auth',
   'header',
   'raw-path-bytes',
+  'encoded-path',
   'http',
 ];
 
@@ -622,6 +624,23 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       label(`${name} = ${JSON.stringify(raw)} unencoded`);
       r.params[name] = new Raw(raw);
       r.transport = 'http';
+      return r;
+    }
+    case 'encoded-path': {
+      // A letter of the route's fixed part sent %-encoded (`/%61pi/v1/…`): the router decodes it,
+      // so the request reaches the same route, and must meet the same key check.
+      const letters = [...r.path.matchAll(/[a-z]/g)].map((match) => match.index).filter((i) => !/[:*][\w-]*$/.test(r.path.slice(0, i + 1)));
+      if (letters.length === 0) return original;
+      const at = pick(letters, m.a);
+      const encoded = `%${r.path.charCodeAt(at).toString(16).toUpperCase()}`;
+      r.path = `${r.path.slice(0, at)}${encoded}${r.path.slice(at + 1)}`;
+      label(r.path);
+      // Mostly without a key, the case this mutation is for.
+      if (m.b % 4 !== 0)
+        r.auth = pick(
+          AUTHS.filter((a) => a !== 'b' && a !== 'x-api-key' && a !== 'both-headers'),
+          m.b >> 2,
+        );
       return r;
     }
     case 'http':

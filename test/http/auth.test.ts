@@ -25,6 +25,19 @@ describeEachDb('API keys and authentication', (env) => {
     assert.equal(bodies.size, 1);
   });
 
+  test('a key is needed by the route reached, however its path is spelled (%-encoded letters)', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    for (const url of ['/%61pi/v1/providers/threads/setup', '/%61pi/v1/account', '/api/v1/%61ccount', '/ap%69/v1/posts', '/%61%70%69/v1/keys']) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 401, `${url}: ${res.body}`);
+      assert.equal(res.json().code, 'UNAUTHENTICATED');
+      // The same spelling with a key reaches the route (so the 401 is not a 404 in disguise).
+      const keyed = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${user.key}` } });
+      assert.ok(![401, 404].includes(keyed.statusCode), `${url} with a key: ${keyed.statusCode}`);
+    }
+  });
+
   test('keys: create shows the key once, list never shows it, revoke is effective at once', async () => {
     const { app, ctx, clock } = env();
     const user = await createUser(ctx);
