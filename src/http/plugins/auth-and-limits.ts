@@ -72,8 +72,7 @@ async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Pr
  */
 function routeNeedsKey(request: FastifyRequest): boolean {
   if (request.is404) return false;
-  const route = request.routeOptions.url;
-  return route !== undefined && route.startsWith('/api/') && !request.routeOptions.config?.public;
+  return request.routeOptions.url?.startsWith('/api/') === true && !request.routeOptions.config?.public;
 }
 
 /** Liveness and readiness probes: never limited, so a load balancer can always ask. */
