@@ -11,7 +11,7 @@ import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type PostTarget, postTarget } from './content-rules.js';
 import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults } from './media.js';
-import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
+import { mediaItems, threadMediaReach, threadsMediaFaults } from './media-reach.js';
 import { readScheduleAt } from './schedule-time.js';
 import { requireAccessibleThread } from './thread-access.js';
 
@@ -83,8 +83,10 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
 export async function createFollowUp(ctx: AppContext, account: AccountRow, threadId: string, input: CreateFollowUpInput): Promise<FollowUpView> {
   const now = ctx.clock.now();
   const media = mediaItems(input.media);
-  const reach = mediaReach(
+  const reach = await threadMediaReach(
     ctx,
+    account,
+    threadId,
     media.map((m) => m.url),
   ); // resolved while the transaction starts
   const row = await ctx.db.transaction().execute(async (trx) => {

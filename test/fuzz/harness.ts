@@ -7,7 +7,7 @@ import type { DbKind } from '../../src/db/database.js';
 import { createTestEnv } from '../helpers/context.js';
 import { escapes, installNetworkGuard } from './network-guard.js';
 import { Ref } from './nodes.js';
-import { allRefs, type Concrete, curlLine, type FuzzRequest, fuzzRequest, type Keys, render, unknownTwin } from './requests.js';
+import { allRefs, type Concrete, curlLine, type FuzzRequest, fuzzRequest, HUGE_MEDIA_DOMAIN, type Keys, render, unknownTwin } from './requests.js';
 import { enumerateRoutes, type RouteSpec, routeKey } from './routes.js';
 import { type TenantName, World } from './world.js';
 
@@ -19,6 +19,7 @@ type FailureKind =
   | 'refused-but-changed'
   | 'other-tenant-changed'
   | 'unauthenticated-served'
+  | 'resolved-huge-list'
   | 'no-answer';
 
 export interface Failure {
@@ -325,6 +326,10 @@ export class Runner {
     this.statuses[status] = (this.statuses[status] ?? 0) + 1;
     failures.push(...checkAnswer({ route, request, method: concrete.method, answer, before, after, caller, authenticated }));
     this.blockedNetwork += escapes.length - escapesBefore;
+    // A media list over its count is refused before any host in it is resolved.
+    const hugeLookups = escapes.slice(escapesBefore).filter((e) => e.startsWith('lookup ') && e.endsWith(`.${HUGE_MEDIA_DOMAIN}`));
+    if (request.mutations.some((m) => m.startsWith('huge-media')) && hugeLookups.length > 0)
+      fail('resolved-huge-list', `${hugeLookups.length} names of a huge media list looked up (${hugeLookups.slice(0, 3).join(', ')}…)`);
 
     if (twin && authenticated && allRefs(request).some((r) => r.owner === 'foreign')) {
       const other = unknownTwin(request);

@@ -213,6 +213,8 @@ const NASTY_STRINGS = [
   'personal',
 ];
 const HUGE_SIZES = [10_000, 300_000, 1_100_000];
+/** The hosts of the huge-media mutation: never resolvable (RFC 6761), so any lookup is an escape. */
+export const HUGE_MEDIA_DOMAIN = 'z.invalid';
 const DEPTHS = [64, 1_000, 20_000];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
 const CONTENT_TYPES: Array<string | null> = [
@@ -315,6 +317,7 @@ type MutationName =
   | 'header'
   | 'raw-path-bytes'
   | 'encoded-path'
+  | 'huge-media'
   | 'http';
 
 const MUTATIONS: MutationName[] = [
@@ -342,6 +345,7 @@ const MUTATIONS: MutationName[] = [
   'header',
   'raw-path-bytes',
   'encoded-path',
+  'huge-media',
   'http',
 ];
 
@@ -641,6 +645,25 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
           AUTHS.filter((a) => a !== 'b' && a !== 'x-api-key' && a !== 'both-headers'),
           m.b >> 2,
         );
+      return r;
+    }
+    case 'huge-media': {
+      // A media list of up to 30,000 URLs (under the 1 MiB body limit), each on its own host: refused for its count,
+      // before any of them is resolved (the harness fails a request of it that looked a name up).
+      const count = pick([30_000, 21, 5_000], m.b);
+      const list: Node = Array.from({ length: count }, (_, i) => new Obj([['url', `http://${i.toString(36)}.${HUGE_MEDIA_DOMAIN}`]]));
+      const slot = bodySlots().filter((s) => /(^|\.)media$/.test(s.path));
+      if (slot.length > 0) {
+        const target = pick(slot, m.a);
+        label(`${target.path} = [${count} URLs]`);
+        target.set(list);
+        return r;
+      }
+      // No media list yet: one added to an object that holds a post's text (a post, a follow-up).
+      const holders = [r.body, ...bodySlots().map((s) => s.get())].filter((n): n is Obj => n instanceof Obj && n.entries.some(([k]) => k === 'text'));
+      if (holders.length === 0) return original;
+      label(`media = [${count} URLs] added`);
+      pick(holders, m.a).entries.push(['media', list]);
       return r;
     }
     case 'http':
