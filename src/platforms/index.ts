@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.js';
 import { findMediaFile } from '../repos/media.js';
 import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
+import { blueskyAddressPolicy, blueskyFetch } from './bluesky/address-policy.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './bluesky/sessions.js';
 import { MastodonClient } from './mastodon/client.js';
 import { MastodonPlatform } from './mastodon/platform.js';
 import type { Platforms } from './platform.js';
@@ -33,7 +35,8 @@ export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
   return {
     platforms: createPlatforms(ctx),
     threads: createThreadsClient(ctx),
-    connectBluesky: (input) => connectBluesky(input),
+    // The connect's agent under the same address policy as publishing's (address-policy.ts).
+    connectBluesky: (input) => connectBluesky({ ...input, fetch: blueskyFetch(blueskyAddressPolicy(ctx), DEFAULT_REQUEST_TIMEOUT_MS) }),
     mastodon: createMastodonClient(ctx),
   };
 }
@@ -81,6 +84,7 @@ export function createPlatforms(ctx: NetworkDeps): Platforms {
       allowPrivateMedia: ctx.config.media.allowPrivate,
       linkCards: { onSkip: (url, reason) => ctx.logger.info({ url, reason }, 'no link card for a Bluesky post') },
       defaultServiceUrl: ctx.config.bluesky.serviceUrl,
+      lookup: ctx.dnsLookup,
       uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
       clock: ctx.clock,
       onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),

@@ -209,6 +209,8 @@ describeEachDb(
       const strict = new BlueskyPlatform({
         sessions: { load: async () => null, save: async () => {} },
         allowPrivateMedia: false,
+        // The PDS on loopback is the operator's BLUESKY_SERVICE_URL (trusted by the address policy).
+        defaultServiceUrl: pds.url,
         media: { allowAddress: (address) => address === '127.0.0.1' },
         clock: ctx.clock,
       });
