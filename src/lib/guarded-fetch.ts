@@ -143,7 +143,13 @@ export async function permittedAddresses(url: URL, lookup: LookupAll, allowAddre
     if (addresses.length === 0) throw new GuardedFetchError('not-found', `${host} does not resolve`);
   }
   const refused = addresses.find((a) => !allowAddress(a.address, url));
-  if (refused) throw new GuardedFetchError('refused-address', `${host} resolves to a private or reserved address (${refused.address}), not a public one`);
+  // The message reaches users (a webhook's fault, a failed post): it names the host they gave,
+  // never the address it resolved to (which would map the server's network for them).
+  if (refused)
+    throw new GuardedFetchError(
+      'refused-address',
+      family ? `${host} is a private or reserved address, not a public one` : `${host} resolves to a private or reserved address, not a public one`,
+    );
   return addresses;
 }
 
