@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, FollowUpRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import { httpUrlOrNull } from '../lib/http-url.js';
 import { newId } from '../lib/ids.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
@@ -52,7 +53,7 @@ function followUpView(row: FollowUpRow): FollowUpView {
     status: row.status,
     dueAt: iso(row.due_at),
     publishedAt: iso(row.published_at),
-    permaLink: row.permalink,
+    permaLink: httpUrlOrNull(row.permalink),
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
   };
 }
