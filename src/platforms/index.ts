@@ -92,7 +92,7 @@ export function createPlatforms(ctx: NetworkDeps): Platforms {
         client: createThreadsClient(ctx),
         mediaCheck: {
           allowPrivate: ctx.config.media.allowPrivate,
-          ownPrefix: `${ctx.config.http.publicUrl.replace(/\/$/, '')}/media/`,
+          publicUrl: ctx.config.http.publicUrl,
           lookup: ctx.dnsLookup,
         },
       }),

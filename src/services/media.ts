@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, MediaFileRow, ProviderKind } from '../db/schema/index.js';
 import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
+import { ownUpload } from '../lib/own-upload.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
@@ -274,8 +275,8 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
  */
 export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
   const kind = target?.kind ?? null;
-  const own = `${ctx.config.http.publicUrl}/media/`;
-  const ids = lists.flatMap((list) => list.items.flatMap((item) => (item.url.startsWith(own) ? [uploadIdOf(item.url)] : [])));
+  const isOwn = (url: string) => ownUpload(url, ctx.config.http.publicUrl) !== null;
+  const ids = lists.flatMap((list) => list.items.flatMap((item) => (isOwn(item.url) ? [uploadIdOf(item.url)] : [])));
   const named = ids.filter((id) => id !== null);
   const rows = named.length ? await repo.findMediaFiles(db, named) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -283,7 +284,7 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
   for (const list of lists) {
     let videos = 0;
     for (const item of list.items) {
-      if (item.url.startsWith(own)) {
+      if (isOwn(item.url)) {
         const id = uploadIdOf(item.url);
         const row = id ? byId.get(id) : undefined;
         const inWorkspace = row && (workspace.teamId ? row.team_id === workspace.teamId : row.team_id === null && row.account_id === workspace.ownerAccountId);

@@ -81,6 +81,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   app.get('/media/:name', {
     config: { public: true },
+    // Served on the app's own origin: an upload opened directly (an SVG, an HTML file named .png)
+    // runs no script and reaches no cookie of this origin, whatever its bytes say.
+    onRequest: async (_request, reply) => {
+      reply.header('content-security-policy', 'sandbox');
+    },
     schema: {
       tags,
       summary: "An upload's bytes, for anyone with its url (the networks fetch it): ETag, immutable caching, Range",
