@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import type { AccountRow, MediaFileRow, ProviderKind } from '../db/schema/index.js';
-import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
+import { AppError, ConflictError, type FieldFault, LimitReachedError, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
 import { ownUpload } from '../lib/own-upload.js';
 import { iso } from '../lib/time.js';
@@ -61,6 +61,12 @@ class UploadCutOffError extends AppError {
   }
 }
 
+/** The media quota (SKEIN_MEDIA_QUOTA_MB) would be passed. */
+function overQuota(quota: number, used: number): LimitReachedError {
+  const mib = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MiB`;
+  return new LimitReachedError(`The workspace's uploads would pass its media quota of ${mib(quota)} (${mib(used)} used); delete some uploads first.`);
+}
+
 /**
  * Stores one upload in the addressed workspace (the bytes first, then its row). A declared
  * length over the largest upload (1 GiB, and some room for a multipart envelope) is refused
@@ -75,6 +81,10 @@ export async function uploadMedia(
 ): Promise<MediaView> {
   if (declared.bytes !== null && declared.bytes > LIMITS.videoBytes + (declared.multipart ? MULTIPART_ENVELOPE_BYTES : 0)) throw tooLarge('VIDEO');
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const quota = ctx.config.mediaQuotaBytes;
+  const used = quota === null ? 0 : await repo.mediaBytesOf(ctx.db, workspace);
+  // A declared length that cannot fit is refused before a byte is read; the stored size decides.
+  if (quota !== null && used + Math.max(declared.multipart ? 0 : (declared.bytes ?? 0), 1) > quota) throw overQuota(quota, used);
   const body = await openBody();
   if (!body) throw unsupported('The upload is empty.');
   const id = newMediaId();
@@ -85,6 +95,10 @@ export async function uploadMedia(
     if (err instanceof AppError) throw err;
     if (body.destroyed || (body as Readable & { aborted?: boolean }).aborted) throw new UploadCutOffError(err);
     throw err;
+  }
+  if (quota !== null && used + stored.bytes > quota) {
+    await ctx.media.delete(stored.storageKey).catch(() => undefined);
+    throw overQuota(quota, used);
   }
   try {
     const row = await repo.insertMediaFile(ctx.db, {

@@ -46,7 +46,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       summary:
         'Upload one image (JPEG, PNG, WebP, GIF: 8 MiB, 50 megapixels) or video (MP4, MOV: 1 GiB): the raw bytes as the body, or multipart/form-data with one part named file. The kind is read from the bytes.',
       querystring: UploadQuery,
-      response: withProblems({ 201: Media }),
+      response: withProblems({ 201: Media }, [409]),
     },
     handler: async (request, reply) => {
       const length = request.headers['content-length'];

@@ -179,6 +179,7 @@ export interface paths {
                         posts: {
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -679,6 +680,7 @@ export interface paths {
                     "application/json": {
                         content?: string;
                         topic?: string | null;
+                        /** @description Up to 20 items; each network allows fewer (content rules) */
                         media?: {
                             /** @description Public http(s) image URL */
                             url: string;
@@ -830,6 +832,7 @@ export interface paths {
                             id?: string;
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -1299,6 +1302,7 @@ export interface paths {
                         posts: {
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -2060,6 +2064,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5126,6 +5139,7 @@ export interface paths {
                         text: string;
                         /** @description Minutes after the thread's last post is published: 5 to 10,080 (7 days) */
                         delayMinutes: number;
+                        /** @description Up to 20 items; each network allows fewer (content rules) */
                         media?: {
                             /** @description Public http(s) image URL */
                             url: string;
@@ -5671,6 +5685,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6184,6 +6207,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
