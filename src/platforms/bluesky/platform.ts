@@ -54,7 +54,7 @@ export interface BlueskyPlatformOptions {
   defaultServiceUrl?: string;
   /** The HTTP client for XRPC calls (tests count logins with it); the guarded fetch by default. */
   fetch?: typeof globalThis.fetch;
-  /** Name resolution for the guarded fetch and the PDS check (ctx.dnsLookup). */
+  /** Name resolution for the guarded fetch, the PDS check, media downloads and link cards (ctx.dnsLookup). */
   lookup?: LookupAll;
   requestTimeoutMs?: number;
   media?: Omit<MediaFetchOptions, 'allowPrivate'>;
@@ -95,8 +95,10 @@ export class BlueskyPlatform implements Platform {
   constructor(options: BlueskyPlatformOptions) {
     this.#uploads = options.uploads ?? null;
     this.#clock = options.clock ?? systemClock;
-    this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
-    this.#linkCards = { ...options.linkCards, allowPrivate: options.allowPrivateMedia };
+    // Media downloads and link-card pages resolve names with the same resolver as the agent.
+    const lookup = options.lookup ? { lookup: options.lookup } : {};
+    this.#media = { ...lookup, ...options.media, allowPrivate: options.allowPrivateMedia };
+    this.#linkCards = { ...lookup, ...options.linkCards, allowPrivate: options.allowPrivateMedia };
     const defaultServiceUrl = options.defaultServiceUrl ?? DEFAULT_SERVICE_URL;
     const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const policy: BlueskyAddressPolicy = {

@@ -495,6 +495,23 @@ describe('the address policy (private addresses not allowed, the guarded fetch, 
     assert.equal((await listRecords(alice, POST)).length, before);
   });
 
+  test("one resolver for everything the platform fetches: a media host is resolved by the platform's lookup", async () => {
+    const names: string[] = [];
+    const lookup = async (hostname: string) => {
+      names.push(hostname);
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: true, defaultServiceUrl: pds.url, lookup });
+    const media = `${files.base.replace('127.0.0.1', 'media.skein-test')}/wide.png`;
+    const { ref } = await publish(
+      platform,
+      platformAccount(alice, pds.url, 'prov-policy-4'),
+      newPost('resolved by the platform', [{ url: media, altText: null }]),
+    );
+    assert.match(ref.networkPostId, new RegExp(`^at://${alice.did}/${POST}/`));
+    assert.ok(names.includes('media.skein-test'), names.join(', '));
+  });
+
   test('with private addresses allowed (tests), the guarded fetch carries a whole publish: login, blob upload, record', async () => {
     const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: true, defaultServiceUrl: pds.url });
     const { ref } = await publish(
