@@ -1,4 +1,3 @@
-import { lookup as systemLookup } from 'node:dns/promises';
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { type Db, type DbHandle, type DbKind, openPostgres, pgliteHandle } from './db/database.js';
@@ -14,6 +13,7 @@ import type { Clock } from './lib/clock.js';
 import { shiftedClock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { createNameResolver } from './lib/name-resolver.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
@@ -130,7 +130,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       apiKeys,
       threadViews,
       metrics,
-      dnsLookup: overrides.dnsLookup ?? ((hostname) => systemLookup(hostname, { all: true, verbatim: true })),
+      dnsLookup: overrides.dnsLookup ?? ownResolver(closers),
       media,
       network: () => {
         network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
@@ -143,6 +143,13 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     await closeAll(closers);
     throw err;
   }
+}
+
+/** Name resolution on the event loop, bounded in time and number (src/lib/name-resolver.ts). */
+function ownResolver(closers: Array<() => Promise<void> | void>): LookupAll {
+  const resolver = createNameResolver();
+  closers.push(() => resolver.close());
+  return resolver.lookup;
 }
 
 async function openConfiguredDb(

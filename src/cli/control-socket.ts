@@ -36,7 +36,7 @@ export type ControlAnswer = { ok: true; text: string; json: unknown } | { ok: fa
 /** The socket's path for a data folder, or null where Unix sockets are not files (Windows). */
 export function controlSocketPath(dataDir: string): string | null {
   if (process.platform === 'win32') return null;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const real = realpathSync(dataDir);
   const inDataDir = join(real, 'control', 'skein.sock');
   if (Buffer.byteLength(inDataDir) <= MAX_SOCKET_PATH) return inDataDir;

@@ -26,6 +26,8 @@ export interface Config {
    * S3-compatible bucket when `s3` is set (every instance and worker then shares them).
    */
   mediaStorage: { dir: string; s3: { bucket: string; endpoint: string | null; region: string } | null };
+  /** SKEIN_MEDIA_QUOTA_MB: the bytes of uploads one workspace may keep; null: no quota. */
+  mediaQuotaBytes: number | null;
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
   /** Sign-in attempts (web app), counted apart from the request limits. */
   /** `perEmailAndIp`: attempts for one email from one address (SKEIN_SIGN_IN_PER_ACCOUNT). */
@@ -59,6 +61,11 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** Megabytes (MiB) to bytes; 0 turns the quota off. */
+function mediaQuota(mb: number): number | null {
+  return mb === 0 ? null : mb * 1024 * 1024;
 }
 
 function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
@@ -167,6 +174,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
     bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
     media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
     mediaStorage: { dir: `${dataDir.replace(/\/+$/, '')}/media`, s3: mediaS3(env) },
+    mediaQuotaBytes: mediaQuota(int(env, 'SKEIN_MEDIA_QUOTA_MB', 10_240, 0, 100_000_000)),
     rateLimit: {
       perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),

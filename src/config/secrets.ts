@@ -22,7 +22,7 @@ export function loadSecrets(dataDir: string, env: Record<string, string | undefi
     try {
       skeinSecret = readFileSync(file, 'utf8').trim();
     } catch {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       skeinSecret = randomBytes(32).toString('base64url');
       try {
         writeFileSync(file, `${skeinSecret}\n`, { mode: 0o600, flag: 'wx' });

@@ -40,7 +40,7 @@ const ANSWER_MS = 5000;
  * See docs/decisions.md ("Data folder lock").
  */
 export async function acquireDataDirLock(dataDir: string, options: DataDirLockOptions = {}): Promise<DataDirLock> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const address = dataDirLockAddress(dataDir, options.kind);
   const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
   for (;;) {
@@ -70,7 +70,7 @@ export async function dataDirLockHolder(dataDir: string, options: Pick<DataDirLo
 }
 
 function dataDirLockAddress(dataDir: string, kind = defaultKind()): { kind: 'abstract' | 'file' | 'pipe'; path: string } {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const real = realpathSync(dataDir);
   const hash = createHash('sha256').update(real).digest('hex').slice(0, 32);
   if (kind === 'abstract') return { kind, path: `\0skein-datadir-${hash}` };

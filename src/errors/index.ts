@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RANGE_NOT_SATISFIABLE'
   | 'MEDIA_IN_USE'
+  | 'LIMIT_REACHED'
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
@@ -154,6 +155,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE', message: string) {
     super(409, code, message);
+  }
+}
+
+/** A workspace (or account) is at one of its limits: webhooks, API keys, time slots, the media quota. */
+export class LimitReachedError extends AppError {
+  constructor(message: string) {
+    super(409, 'LIMIT_REACHED', message);
   }
 }
 

@@ -43,6 +43,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   RANGE_NOT_SATISFIABLE: 'Range not satisfiable',
   MEDIA_IN_USE: 'Media in use',
+  LIMIT_REACHED: 'Limit reached',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   RATE_LIMITED: 'Too many requests',
   UPSTREAM_FAILED: 'Upstream failure',

@@ -15,7 +15,8 @@ import { isIP, type LookupFunction } from 'node:net';
 
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** dns.lookup (getaddrinfo, on libuv's threads): for callers with no resolver of their own. */
+export const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 export type GuardedFetchFault =
   /** Not an absolute http(s) URL. */
@@ -43,18 +44,23 @@ export class GuardedFetchError extends Error {
   }
 }
 
+/** The address policy (addressPolicy(allowPrivate) from ip-policy.ts); `url` is the URL being requested. */
+export type AllowAddress = (address: string, url: URL) => boolean;
+
 export interface GuardedFetchOptions {
   /** The address policy: addressPolicy(allowPrivate) from ip-policy.ts. */
-  allowAddress: (address: string) => boolean;
+  allowAddress: AllowAddress;
   /** For the whole exchange, body included. */
   timeoutMs: number;
   /** 0: a redirect is the answer (webhooks); else each is followed and checked. */
   maxRedirects: number;
-  method?: 'GET' | 'HEAD' | 'POST';
+  method?: string;
   headers?: Record<string, string>;
   body?: Buffer;
   /** Name resolution, all addresses; dns.lookup by default. */
   lookup?: LookupAll;
+  /** The caller's own cancellation, on top of the deadline. */
+  signal?: AbortSignal;
 }
 
 export interface GuardedResponse {
@@ -95,7 +101,8 @@ function parseHttpUrl(raw: string): URL {
  * GuardedFetchError for everything that is not an HTTP answer.
  */
 export async function guardedFetch(raw: string | URL, options: GuardedFetchOptions): Promise<GuardedResponse> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   const first = typeof raw === 'string' ? parseHttpUrl(raw) : raw;
   let url = first;
   try {
@@ -120,7 +127,7 @@ export async function guardedFetch(raw: string | URL, options: GuardedFetchOptio
  * Every address `url`'s host resolves to, each allowed by `allowAddress`: 'refused-address'
  * naming the first one refused, 'not-found' when the name does not exist.
  */
-export async function permittedAddresses(url: URL, lookup: LookupAll, allowAddress: (address: string) => boolean): Promise<LookupAddress[]> {
+export async function permittedAddresses(url: URL, lookup: LookupAll, allowAddress: AllowAddress): Promise<LookupAddress[]> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
   let addresses: LookupAddress[];
@@ -135,8 +142,14 @@ export async function permittedAddresses(url: URL, lookup: LookupAll, allowAddre
     }
     if (addresses.length === 0) throw new GuardedFetchError('not-found', `${host} does not resolve`);
   }
-  const refused = addresses.find((a) => !allowAddress(a.address));
-  if (refused) throw new GuardedFetchError('refused-address', `${host} resolves to a private or reserved address (${refused.address}), not a public one`);
+  const refused = addresses.find((a) => !allowAddress(a.address, url));
+  // The message reaches users (a webhook's fault, a failed post): it names the host they gave,
+  // never the address it resolved to (which would map the server's network for them).
+  if (refused)
+    throw new GuardedFetchError(
+      'refused-address',
+      family ? `${host} is a private or reserved address, not a public one` : `${host} resolves to a private or reserved address, not a public one`,
+    );
   return addresses;
 }
 
@@ -218,4 +231,58 @@ function asFetchError(err: unknown, signal: AbortSignal, timeoutMs: number, url:
   if (signal.aborted) return new GuardedFetchError('timeout', `no answer from ${shownUrl(url)} within ${timeoutMs / 1000} s`, { cause: err });
   const reason = err instanceof Error ? err.message : String(err);
   return new GuardedFetchError('network', `request to ${shownUrl(url)} failed: ${reason}`, { cause: err });
+}
+
+export interface FetchApiOptions {
+  allowAddress: AllowAddress;
+  lookup?: LookupAll;
+  /** The whole call's deadline, by URL (a blob upload may get longer). */
+  timeoutMs: (url: URL) => number;
+  /** Redirects followed (each checked) for a GET or HEAD; any other method's redirect is the answer. */
+  maxRedirects: number;
+  /** The largest answer body read; a larger one fails the call. */
+  maxResponseBytes: number;
+}
+
+/** Statuses whose Response carries no body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The guarded fetch behind the WHATWG `fetch` signature, for a library that takes a fetch of its
+ * own (@atproto/api's agent): every request it makes meets the address policy, its redirects
+ * are checked, the socket is pinned to the checked addresses, the body is capped and the call
+ * has a deadline. A refusal is thrown as GuardedFetchError (a fetch failure to the library).
+ */
+export function guardedFetchApi(options: FetchApiOptions): typeof globalThis.fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = parseHttpUrl(request.url);
+    const method = request.method.toUpperCase();
+    const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const res = await guardedFetch(url, {
+      allowAddress: options.allowAddress,
+      timeoutMs: options.timeoutMs(url),
+      maxRedirects: method === 'GET' || method === 'HEAD' ? options.maxRedirects : 0,
+      method,
+      headers,
+      ...(body ? { body } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+      signal: request.signal,
+    });
+    const answer = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [value]) answer.append(name, one);
+    }
+    if (method === 'HEAD' || NULL_BODY.has(res.status)) {
+      res.close();
+      return new Response(null, { status: res.status, headers: answer });
+    }
+    const bytes = await res.read(options.maxResponseBytes);
+    return new Response(new Uint8Array(bytes), { status: res.status, headers: answer });
+  };
 }

@@ -27,17 +27,17 @@ const V4_REFUSED: readonly Range[] = [
   ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
 ];
 
-/** IPv6 ranges refused outright (embedded IPv4 forms are handled separately). */
-const V6_REFUSED: readonly Range[] = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard-only
-  ['2001::', 32], // Teredo (its IPv4 part is obfuscated, so it cannot be checked)
+/**
+ * IPv6 is an allow-list: global unicast (2000::/3) only, minus its ranges that are not global
+ * (IANA's IPv6 special-purpose registry). Everything outside 2000::/3 (loopback, unique local,
+ * link-local, multicast, the local-use NAT64 prefix 64:ff9b:1::/48, discard-only, unassigned
+ * space...) is refused, but for the forms that carry an IPv4 address, checked by that address.
+ */
+const V6_GLOBAL_UNICAST: Range = ['2000::', 3];
+const V6_NOT_GLOBAL: readonly Range[] = [
+  ['2001::', 23], // IETF protocol assignments: Teredo (its IPv4 part is obfuscated), benchmarking, ORCHID...
   ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
+  ['3fff::', 20], // documentation (RFC 9637)
 ];
 
 export function isPublicAddress(address: string): boolean {
@@ -54,20 +54,20 @@ function isPublicV4(value: bigint): boolean {
 function isPublicV6(value: bigint): boolean {
   const embedded = embeddedV4(value);
   if (embedded !== null) return isPublicV4(embedded);
-  return !V6_REFUSED.some(([prefix, bits]) => inRange(value, v6ToBigInt(prefix), bits, 128));
+  if (!inRange(value, v6ToBigInt(V6_GLOBAL_UNICAST[0]), V6_GLOBAL_UNICAST[1], 128)) return false;
+  return !V6_NOT_GLOBAL.some(([prefix, bits]) => inRange(value, v6ToBigInt(prefix), bits, 128));
 }
 
 /**
- * The IPv4 address inside IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64
- * (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::) addresses: these reach an IPv4 host, so that
- * host is what must be checked.
+ * The IPv4 address inside IPv4-mapped (::ffff:a.b.c.d), well-known NAT64 (64:ff9b::a.b.c.d) and
+ * 6to4 (2002:aabb:ccdd::) addresses: these reach an IPv4 host, so that host is what must be
+ * checked. (The deprecated IPv4-compatible ::a.b.c.d is outside 2000::/3: refused.)
  */
 function embeddedV4(value: bigint): bigint | null {
   const low32 = value & 0xffffffffn;
   if (inRange(value, v6ToBigInt('::ffff:0:0'), 96, 128)) return low32;
   if (inRange(value, v6ToBigInt('64:ff9b::'), 96, 128)) return low32;
   if (inRange(value, v6ToBigInt('2002::'), 16, 128)) return (value >> 80n) & 0xffffffffn;
-  if (value > 1n && value >> 32n === 0n) return low32;
   return null;
 }
 

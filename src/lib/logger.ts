@@ -23,6 +23,42 @@ const REDACT_PATHS = [
   'access_token',
 ];
 
+/**
+ * Query parameters whose values are credentials: an OAuth callback's `code` and `state`, tokens
+ * and keys, and the signature parts of a signed storage URL (S3's X-Amz-*, Google's X-Goog-*).
+ */
+const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|id_token|key|api_key|signature|sig|x-amz-.*|x-goog-.*)$/i;
+
+/** A URL (absolute, or a request's path and query) as logged: every secret parameter's value redacted. */
+function loggedUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const hash = url.indexOf('#', query);
+  const params = url.slice(query + 1, hash === -1 ? undefined : hash).split('&');
+  const shown = params.map((part) => {
+    const eq = part.indexOf('=');
+    let name = eq === -1 ? part : part.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replaceAll('+', ' '));
+    } catch {
+      // An undecodable name is judged as written.
+    }
+    return eq !== -1 && SECRET_PARAMS.test(name) ? `${part.slice(0, eq)}=[redacted]` : part;
+  });
+  return `${url.slice(0, query)}?${shown.join('&')}`;
+}
+
+/** Fastify's request serializer, with the URL's secret parameters redacted. */
+function requestSerializer(req: { method?: string; url?: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? loggedUrl(req.url) : req.url,
+    host: req.host ?? req.hostname,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export type LogFormat = 'json' | 'pretty';
 
 /**
@@ -30,7 +66,12 @@ export type LogFormat = 'json' | 'pretty';
  * person at a terminal (pino-pretty, in this thread, loaded only then); `json` one object a line.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // `url` fields of Skein's own log calls (a link that got no card, say) are redacted the same way.
+    serializers: { req: requestSerializer, url: (url: unknown) => (typeof url === 'string' ? loggedUrl(url) : url) },
+  };
   if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
   return destination ? pino(options, destination) : pino(options);
 }

@@ -65,7 +65,7 @@ export class LocalMediaStorage implements MediaStorage {
   async close(): Promise<void> {}
 
   #mkdir(): Promise<void> {
-    this.#ready ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
+    this.#ready ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
     return this.#ready;
   }
 }

@@ -1,10 +1,13 @@
 import type { AppContext } from '../context.js';
+import { httpUrlOrNull } from '../lib/http-url.js';
 import { findMediaFile } from '../repos/media.js';
 import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
+import { blueskyAddressPolicy, blueskyFetch } from './bluesky/address-policy.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './bluesky/sessions.js';
 import { MastodonClient } from './mastodon/client.js';
 import { MastodonPlatform } from './mastodon/platform.js';
-import type { Platforms } from './platform.js';
+import type { Platform, Platforms } from './platform.js';
 import { ThreadsClient } from './threads/client.js';
 import { ThreadsPlatform } from './threads/platform.js';
 
@@ -33,7 +36,8 @@ export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
   return {
     platforms: createPlatforms(ctx),
     threads: createThreadsClient(ctx),
-    connectBluesky: (input) => connectBluesky(input),
+    // The connect's agent under the same address policy as publishing's (address-policy.ts).
+    connectBluesky: (input) => connectBluesky({ ...input, fetch: blueskyFetch(blueskyAddressPolicy(ctx), DEFAULT_REQUEST_TIMEOUT_MS) }),
     mastodon: createMastodonClient(ctx),
   };
 }
@@ -65,31 +69,53 @@ function createMastodonClient(ctx: NetworkDeps): MastodonClient {
   return new MastodonClient({ allowPrivate: ctx.config.media.allowPrivate, lookup: ctx.dnsLookup, now: () => ctx.clock.now().getTime() });
 }
 
+/**
+ * A platform whose permalinks are http(s) or null, whatever its network answered: they are stored,
+ * served and put in links (decisions.md "Security rules").
+ */
+export function withHttpPermalinks<P extends Platform>(platform: P): P {
+  const publishPost = platform.publishPost.bind(platform);
+  const lookUpPermalink = platform.lookUpPermalink.bind(platform);
+  platform.publishPost = async (input) => {
+    const ref = await publishPost(input);
+    return { ...ref, permalink: httpUrlOrNull(ref.permalink) };
+  };
+  platform.lookUpPermalink = async (account, ref) => httpUrlOrNull(await lookUpPermalink(account, ref));
+  return platform;
+}
+
 /** The publishing clients, one per network. */
 export function createPlatforms(ctx: NetworkDeps): Platforms {
   return {
-    THREADS: new ThreadsPlatform({
-      client: createThreadsClient(ctx),
-      mediaCheck: {
-        allowPrivate: ctx.config.media.allowPrivate,
-        ownPrefix: `${ctx.config.http.publicUrl.replace(/\/$/, '')}/media/`,
+    THREADS: withHttpPermalinks(
+      new ThreadsPlatform({
+        client: createThreadsClient(ctx),
+        mediaCheck: {
+          allowPrivate: ctx.config.media.allowPrivate,
+          publicUrl: ctx.config.http.publicUrl,
+          lookup: ctx.dnsLookup,
+        },
+      }),
+    ),
+    BLUESKY: withHttpPermalinks(
+      new BlueskyPlatform({
+        sessions: providerSessionStore(ctx),
+        allowPrivateMedia: ctx.config.media.allowPrivate,
+        linkCards: { onSkip: (url, reason) => ctx.logger.info({ url, reason }, 'no link card for a Bluesky post') },
+        defaultServiceUrl: ctx.config.bluesky.serviceUrl,
         lookup: ctx.dnsLookup,
-      },
-    }),
-    BLUESKY: new BlueskyPlatform({
-      sessions: providerSessionStore(ctx),
-      allowPrivateMedia: ctx.config.media.allowPrivate,
-      linkCards: { onSkip: (url, reason) => ctx.logger.info({ url, reason }, 'no link card for a Bluesky post') },
-      defaultServiceUrl: ctx.config.bluesky.serviceUrl,
-      uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
-      clock: ctx.clock,
-      onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),
-    }),
-    MASTODON: new MastodonPlatform({
-      client: createMastodonClient(ctx),
-      uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
-      allowPrivateMedia: ctx.config.media.allowPrivate,
-      lookup: ctx.dnsLookup,
-    }),
+        uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
+        clock: ctx.clock,
+        onSessionSaveError: (err) => ctx.logger.warn({ err }, 'saving a Bluesky session failed; the next publish may log in again'),
+      }),
+    ),
+    MASTODON: withHttpPermalinks(
+      new MastodonPlatform({
+        client: createMastodonClient(ctx),
+        uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
+        allowPrivateMedia: ctx.config.media.allowPrivate,
+        lookup: ctx.dnsLookup,
+      }),
+    ),
   };
 }

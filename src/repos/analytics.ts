@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { httpUrlOrNull } from '../lib/http-url.js';
 import type { DbOrTrx } from './types.js';
 
 export const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
@@ -97,7 +98,7 @@ export async function topPosts(db: DbOrTrx, range: AnalyticsRange, limit: number
     const top = {
       threadId: row.thread_id as string,
       postId: row.id as string,
-      permaLink: (row.permalink as string | null) ?? null,
+      permaLink: httpUrlOrNull(row.permalink as string | null),
       publishedAt: new Date(row.published_at as Date | string),
     } as TopPostRow;
     for (const m of METRICS) top[m] = toNumber(row[m]);

@@ -24,6 +24,15 @@ export function listMediaFiles(db: DbOrTrx, workspace: Workspace): Promise<Media
   return inWorkspace(db.selectFrom('media_files').selectAll(), workspace).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
+/** The bytes of a workspace's uploads (its media quota's use). */
+export async function mediaBytesOf(db: DbOrTrx, workspace: Workspace): Promise<number> {
+  const row = await inWorkspace(
+    db.selectFrom('media_files').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('bytes'), eb.lit(0)).as('n')),
+    workspace,
+  ).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deleteMediaFile(db: DbOrTrx, id: string): Promise<void> {
   await db.deleteFrom('media_files').where('id', '=', id).execute();
 }

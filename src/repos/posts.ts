@@ -325,7 +325,7 @@ export function postPublished(postId: string, ref: PublishedPostRef, now: Date):
       FROM threads AS t
       WHERE p.id = ${postId}::text AND p.status <> 'PUBLISHED' AND t.id = p.thread_id
       RETURNING t.account_id, t.team_id,
-        jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', p.permalink, 'teamId', t.team_id) AS data`;
+        jsonb_build_object('threadId', t.id, 'providerId', t.provider_id, 'postId', p.id, 'permaLink', CASE WHEN p.permalink ~* '^https?://' THEN p.permalink END, 'teamId', t.team_id) AS data`;
 }
 
 export async function savePostAnalytics(db: DbOrTrx, postId: string, analytics: unknown, now: Date): Promise<void> {

@@ -17,6 +17,14 @@ export function listWebhooks(db: DbOrTrx, workspace: Workspace): Promise<Webhook
   return inWorkspace(db.selectFrom('webhooks').selectAll(), workspace).orderBy('created_at').orderBy('id').execute();
 }
 
+export async function countWebhooks(db: DbOrTrx, workspace: Workspace): Promise<number> {
+  const row = await inWorkspace(
+    db.selectFrom('webhooks').select((eb) => eb.fn.countAll<string>().as('n')),
+    workspace,
+  ).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function deleteWebhook(db: DbOrTrx, id: string): Promise<void> {
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }

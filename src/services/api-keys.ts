@@ -1,10 +1,13 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, ApiKeyRow } from '../db/schema/index.js';
-import { NotFoundError, UnauthenticatedError, ValidationError } from '../errors/index.js';
+import { LimitReachedError, NotFoundError, UnauthenticatedError, ValidationError } from '../errors/index.js';
 import { API_KEY_PATTERN, generateApiKey, SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import * as apiKeysRepo from '../repos/api-keys.js';
+
+/** Active API keys one account may have. */
+export const MAX_API_KEYS_PER_ACCOUNT = 25;
 
 export interface ApiKeyView {
   id: string;
@@ -23,6 +26,8 @@ function view(row: ApiKeyRow): ApiKeyView {
 export async function createApiKey(ctx: AppContext, account: AccountRow, name = 'default'): Promise<ApiKeyView & { key: string }> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new ValidationError({ path: 'name', message: 'must be 1 to 100 characters' });
+  if ((await apiKeysRepo.listActiveApiKeys(ctx.db, account.id)).length >= MAX_API_KEYS_PER_ACCOUNT)
+    throw new LimitReachedError(`An account has at most ${MAX_API_KEYS_PER_ACCOUNT} keys; revoke one first.`);
   const key = generateApiKey();
   const row = await apiKeysRepo.insertApiKey(ctx.db, {
     id: newId(),

@@ -1,10 +1,8 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { AppContext } from '../context.js';
 import type { AccountRow, OAuthStateRow, ProviderRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
-import { isPublicAddress } from '../lib/ip-policy.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
+import { blueskyAddressPolicy, pdsAllowed } from '../platforms/bluesky/address-policy.js';
 import { PublishError } from '../platforms/platform.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
@@ -42,7 +40,7 @@ export async function blueskyConnectFaults(ctx: AppContext, input: unknown): Pro
   if (typeof appPassword === 'string' && !appPassword.trim()) faults.push({ path: 'appPassword', message: 'must not be empty' });
   if (typeof service !== 'string') return faults;
   if (!isHttpUrl(service)) faults.push({ path: 'service', message: 'must be an http or https URL' });
-  else if (service !== ctx.config.bluesky.serviceUrl && !ctx.config.media.allowPrivate && !(await resolvesToPublicAddresses(service))) {
+  else if (!(await pdsAllowed(blueskyAddressPolicy(ctx), service))) {
     // The app password is sent there: never to this server's own network on a user's say-so.
     faults.push({ path: 'service', message: 'must be a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests)' });
   }
@@ -65,6 +63,15 @@ export async function connectBlueskyAccount(
     connected = await connectBluesky({ service, identifier: input.identifier, appPassword: input.appPassword });
   } catch (err) {
     throw networkFailure(err, 'appPassword', 'Bluesky');
+  }
+  // The PDS the account's DID document names is where every later call goes: held to the same
+  // address policy as `service`, before it is stored.
+  if (!(await pdsAllowed(blueskyAddressPolicy(ctx), connected.pdsUrl))) {
+    throw new ValidationError({
+      path: 'identifier',
+      message:
+        'names an account whose server (the PDS of its DID document) is not at a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests)',
+    });
   }
   const provider = await addProvider(ctx, account.id, workspace, {
     kind: 'BLUESKY',
@@ -321,15 +328,4 @@ export async function disconnectProvider(ctx: AppContext, account: AccountRow, p
   if (!row || !(await canAccess(ctx.db, account.id, { account_id: row.account_id, team_id: row.team_id }))) throw new NotFoundError(`Provider ${providerId}`);
   if (row.kind === 'MASTODON') await revokeMastodonToken(ctx, row);
   return revokeProvider(ctx.db, providerId, ctx.clock.now());
-}
-
-/** True when every address the URL's host resolves to is public (none private, loopback, link-local...). */
-async function resolvesToPublicAddresses(url: string): Promise<boolean> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  try {
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
-    return addresses.length > 0 && addresses.every((a) => isPublicAddress(a.address));
-  } catch {
-    return false;
-  }
 }

@@ -16,6 +16,17 @@ const LIMITS = {
   autoRepostHours: { min: 1, max: 168 },
 } as const;
 
+/**
+ * The most media items one post (or follow-up) may hold on any network: the largest fixed limit
+ * (THREADS' carousel). The request schemas cap every media list at it, so a list is refused for its
+ * count before any of its hosts is resolved (decisions.md "Security rules"); a Mastodon server
+ * that allows more is held to it too.
+ */
+export const MEDIA_ITEMS_MAX = Math.max(LIMITS.THREADS.media, LIMITS.BLUESKY.media);
+
+/** The most posts one thread may hold (the request schemas' cap). */
+export const POSTS_PER_THREAD_MAX = LIMITS.postsPerThread;
+
 export interface MediaInput {
   url: string;
   altText?: string | null;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, FollowUpRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
+import { httpUrlOrNull } from '../lib/http-url.js';
 import { newId } from '../lib/ids.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
@@ -11,7 +12,7 @@ import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type PostTarget, postTarget } from './content-rules.js';
 import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults } from './media.js';
-import { mediaItems, mediaReach, threadsMediaFaults } from './media-reach.js';
+import { mediaItems, threadMediaReach, threadsMediaFaults } from './media-reach.js';
 import { readScheduleAt } from './schedule-time.js';
 import { requireAccessibleThread } from './thread-access.js';
 
@@ -52,7 +53,7 @@ function followUpView(row: FollowUpRow): FollowUpView {
     status: row.status,
     dueAt: iso(row.due_at),
     publishedAt: iso(row.published_at),
-    permaLink: row.permalink,
+    permaLink: httpUrlOrNull(row.permalink),
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
   };
 }
@@ -83,8 +84,10 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
 export async function createFollowUp(ctx: AppContext, account: AccountRow, threadId: string, input: CreateFollowUpInput): Promise<FollowUpView> {
   const now = ctx.clock.now();
   const media = mediaItems(input.media);
-  const reach = mediaReach(
+  const reach = await threadMediaReach(
     ctx,
+    account,
+    threadId,
     media.map((m) => m.url),
   ); // resolved while the transaction starts
   const row = await ctx.db.transaction().execute(async (trx) => {

@@ -1,9 +1,12 @@
 import type { AppContext } from '../context.js';
-import type { FieldFault } from '../errors/index.js';
+import type { AccountRow } from '../db/schema/index.js';
+import { type FieldFault, foundOrNull } from '../errors/index.js';
 import { GuardedFetchError, permittedAddresses } from '../lib/guarded-fetch.js';
 import { isPublicAddress } from '../lib/ip-policy.js';
+import { getProvider } from '../repos/providers.js';
 import type { Network } from './content-rules.js';
-import { isRecord } from './content-rules.js';
+import { isRecord, MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from './content-rules.js';
+import { requireAccessibleThread } from './thread-access.js';
 
 /**
  * Threads fetches a post's media itself, from Meta's servers: a URL whose host is loopback,
@@ -14,9 +17,19 @@ import { isRecord } from './content-rules.js';
  * Each distinct host of a request is resolved once, all at once, within RESOLVE_TIMEOUT_MS; a
  * lookup that neither answers nor fails in time lets the URL pass (a slow resolver is not a
  * fault of the post; the check just before the container is made still stands).
+ *
+ * No request can tie up the resolver (decisions.md "Security rules"): a media list over its
+ * count (or a thread over its posts) is a schema fault and none of its hosts is resolved; at most
+ * MAX_HOSTS_RESOLVED distinct hosts are resolved per request (the URLs of any further host pass
+ * here, and meet the check at publish); a thread's media are resolved only once the caller's
+ * access to the thread is known (threadMediaReach); and the lookup itself (ctx.dnsLookup,
+ * src/lib/name-resolver.ts) is bounded in time and concurrency, off libuv's thread pool.
  */
 
 const RESOLVE_TIMEOUT_MS = 3_000;
+
+/** Distinct hosts resolved for one request, at most. */
+export const MAX_HOSTS_RESOLVED = 10;
 
 export interface MediaAt {
   /** The fault's path: `posts.0.media.1.url`. */
@@ -42,6 +55,7 @@ export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: 
     for (const url of urls) {
       const host = hostOf(url);
       if (host === null || verdicts.has(host.hostname)) continue;
+      if (verdicts.size >= MAX_HOSTS_RESOLVED) break;
       verdicts.set(host.hostname, Promise.race([verdictOf(ctx, host), deadline]));
     }
   }
@@ -69,15 +83,30 @@ export function threadsMediaFaults(ctx: Pick<AppContext, 'config' | 'dnsLookup'>
   ).faults(kind, items);
 }
 
-/** The media of posts as the client sent them (`posts.N.media.M.url`), well-formed items only. */
+/**
+ * Starts resolving the media hosts of an edit or follow-up of thread `threadId` once the caller's
+ * access to it is known, and only for a THREADS thread: nobody has a host resolved through
+ * another's thread (or one that is not there). The write's transaction checks access again.
+ */
+export async function threadMediaReach(ctx: AppContext, account: AccountRow, threadId: string, urls: string[]): Promise<MediaReach> {
+  if (urls.length === 0 || ctx.config.media.allowPrivate) return mediaReach(ctx, []);
+  const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
+  const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
+  return mediaReach(ctx, kind === 'THREADS' ? urls : []);
+}
+
+/**
+ * The media of posts as the client sent them (`posts.N.media.M.url`), well-formed items only;
+ * none of a thread over its count of posts (a fault already).
+ */
 export function mediaOfPosts(posts: unknown, prefix = 'posts'): MediaAt[] {
-  if (!Array.isArray(posts)) return [];
+  if (!Array.isArray(posts) || posts.length > POSTS_PER_THREAD_MAX) return [];
   return posts.flatMap((post: unknown, i) => (isRecord(post) ? mediaItems(post.media, `${prefix}.${i}.media`) : []));
 }
 
-/** `media.M.url` of one post's (or follow-up's) media list. */
+/** `media.M.url` of one post's (or follow-up's) media list; none of a list over its count (a fault already). */
 export function mediaItems(media: unknown, prefix = 'media'): MediaAt[] {
-  if (!Array.isArray(media)) return [];
+  if (!Array.isArray(media) || media.length > MEDIA_ITEMS_MAX) return [];
   return media.flatMap((item: unknown, i) => (isRecord(item) && typeof item.url === 'string' ? [{ path: `${prefix}.${i}.url`, url: item.url }] : []));
 }
 

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import type { AccountRow, MediaFileRow, ProviderKind } from '../db/schema/index.js';
-import { AppError, ConflictError, type FieldFault, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
+import { AppError, ConflictError, type FieldFault, LimitReachedError, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
+import { ownUpload } from '../lib/own-upload.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
@@ -60,6 +61,12 @@ class UploadCutOffError extends AppError {
   }
 }
 
+/** The media quota (SKEIN_MEDIA_QUOTA_MB) would be passed. */
+function overQuota(quota: number, used: number): LimitReachedError {
+  const mib = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MiB`;
+  return new LimitReachedError(`The workspace's uploads would pass its media quota of ${mib(quota)} (${mib(used)} used); delete some uploads first.`);
+}
+
 /**
  * Stores one upload in the addressed workspace (the bytes first, then its row). A declared
  * length over the largest upload (1 GiB, and some room for a multipart envelope) is refused
@@ -74,6 +81,10 @@ export async function uploadMedia(
 ): Promise<MediaView> {
   if (declared.bytes !== null && declared.bytes > LIMITS.videoBytes + (declared.multipart ? MULTIPART_ENVELOPE_BYTES : 0)) throw tooLarge('VIDEO');
   const workspace = await resolveWorkspace(ctx.db, account, teamId);
+  const quota = ctx.config.mediaQuotaBytes;
+  const used = quota === null ? 0 : await repo.mediaBytesOf(ctx.db, workspace);
+  // A declared length that cannot fit is refused before a byte is read; the stored size decides.
+  if (quota !== null && used + Math.max(declared.multipart ? 0 : (declared.bytes ?? 0), 1) > quota) throw overQuota(quota, used);
   const body = await openBody();
   if (!body) throw unsupported('The upload is empty.');
   const id = newMediaId();
@@ -84,6 +95,10 @@ export async function uploadMedia(
     if (err instanceof AppError) throw err;
     if (body.destroyed || (body as Readable & { aborted?: boolean }).aborted) throw new UploadCutOffError(err);
     throw err;
+  }
+  if (quota !== null && used + stored.bytes > quota) {
+    await ctx.media.delete(stored.storageKey).catch(() => undefined);
+    throw overQuota(quota, used);
   }
   try {
     const row = await repo.insertMediaFile(ctx.db, {
@@ -274,8 +289,8 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
  */
 export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
   const kind = target?.kind ?? null;
-  const own = `${ctx.config.http.publicUrl}/media/`;
-  const ids = lists.flatMap((list) => list.items.flatMap((item) => (item.url.startsWith(own) ? [uploadIdOf(item.url)] : [])));
+  const isOwn = (url: string) => ownUpload(url, ctx.config.http.publicUrl) !== null;
+  const ids = lists.flatMap((list) => list.items.flatMap((item) => (isOwn(item.url) ? [uploadIdOf(item.url)] : [])));
   const named = ids.filter((id) => id !== null);
   const rows = named.length ? await repo.findMediaFiles(db, named) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -283,7 +298,7 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
   for (const list of lists) {
     let videos = 0;
     for (const item of list.items) {
-      if (item.url.startsWith(own)) {
+      if (isOwn(item.url)) {
         const id = uploadIdOf(item.url);
         const row = id ? byId.get(id) : undefined;
         const inWorkspace = row && (workspace.teamId ? row.team_id === workspace.teamId : row.team_id === null && row.account_id === workspace.ownerAccountId);

@@ -35,7 +35,7 @@ import {
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults, postMediaLists } from './media.js';
-import { mediaItems, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
+import { mediaItems, mediaOfPosts, threadMediaReach, threadsMediaFaults } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { checkQuotedPosts } from './quotes.js';
 import { anchorColumns, checkRepeat, NO_REPEAT, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
@@ -71,8 +71,10 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
   }
   const now = ctx.clock.now();
   const media = mediaItems(patch.media);
-  const reach = mediaReach(
+  const reach = await threadMediaReach(
     ctx,
+    account,
+    threadId,
     media.map((m) => m.url),
   ); // resolved while the transaction starts
   return ctx.db.transaction().execute(async (trx) => {
@@ -245,8 +247,10 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
   const now = ctx.clock.now();
   const { posts } = input;
   const media = mediaOfPosts(posts);
-  const reach = mediaReach(
+  const reach = await threadMediaReach(
     ctx,
+    account,
+    threadId,
     media.map((m) => m.url),
   ); // resolved while the transaction starts
   const result = await ctx.db.transaction().execute(async (trx) => {

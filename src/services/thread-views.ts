@@ -1,4 +1,5 @@
 import type { PublishStatus, ReplyControl } from '../db/schema/index.js';
+import { httpUrlOrNull } from '../lib/http-url.js';
 import type { RepeatUnit } from '../lib/recurrence.js';
 import { iso } from '../lib/time.js';
 import type { PostAggregate, ThreadAggregate } from '../repos/threads.js';
@@ -87,7 +88,7 @@ function postView(aggregate: PostAggregate, autoRepostHours: number | null): Pos
     ...draftPostView(aggregate),
     status: post.status,
     publishedAt: iso(post.published_at),
-    permaLink: post.permalink,
+    permaLink: httpUrlOrNull(post.permalink),
     autoRepostDelay: autoRepostHours !== null && post.post_order === 0 ? [String(autoRepostHours)] : [],
     analytics: (post.analytics as Record<string, unknown> | null) ?? null,
     error: post.error_code ? { code: post.error_code, message: post.error_message ?? '' } : null,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, TimeSlotRow } from '../db/schema/index.js';
-import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import { ConflictError, type FieldFault, LimitReachedError, NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso, isValidTimeZone } from '../lib/time.js';
 import { nextFreeInstants } from '../lib/weekly-slots.js';
@@ -8,6 +8,9 @@ import * as repo from '../repos/time-slots.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
 import { requireProviderInWorkspace } from './providers.js';
+
+/** Time slots one workspace may have, over all its accounts. */
+export const MAX_TIME_SLOTS_PER_WORKSPACE = 500;
 
 /** "Within 366 days" of now: how far the queue looks for a free instant. */
 const QUEUE_HORIZON_MS = 366 * 86_400_000;
@@ -58,6 +61,8 @@ export async function createTimeSlot(ctx: AppContext, account: AccountRow, input
   if (faults.length) throw new ValidationError(faults);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   const provider = await requireProviderInWorkspace(ctx.db, workspace, input.providerId);
+  if ((await repo.listTimeSlots(ctx.db, workspace)).length >= MAX_TIME_SLOTS_PER_WORKSPACE)
+    throw new LimitReachedError(`A workspace has at most ${MAX_TIME_SLOTS_PER_WORKSPACE} time slots; delete one first.`);
   const row = await repo.insertTimeSlot(ctx.db, {
     id: newId(),
     provider_id: provider.id,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { type AccountRow, WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRow } from '../db/schema/index.js';
-import { type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
+import { type FieldFault, LimitReachedError, NotFoundError, ValidationError } from '../errors/index.js';
 import { GuardedFetchError, permittedAddresses } from '../lib/guarded-fetch.js';
 import { newId } from '../lib/ids.js';
 import { addressPolicy } from '../lib/ip-policy.js';
@@ -9,6 +9,9 @@ import { generateWebhookSecret, webhookUrlFault } from '../lib/webhook-http.js';
 import { insertPing } from '../repos/webhook-outbox.js';
 import * as repo from '../repos/webhooks.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
+
+/** Webhooks one workspace may have (decisions.md "Security rules": every stored set is bounded). */
+export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 
 /** decisions.md: the deliveries list shows the latest 100 attempts. */
 const DELIVERIES_SHOWN = 100;
@@ -79,6 +82,8 @@ export async function createWebhook(ctx: AppContext, account: AccountRow, input:
   if (input.events.length === 0) faults.push({ path: 'events', message: 'must list at least one event type' });
   if (faults.length) throw new ValidationError(faults);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
+  if ((await repo.countWebhooks(ctx.db, workspace)) >= MAX_WEBHOOKS_PER_WORKSPACE)
+    throw new LimitReachedError(`A workspace has at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first.`);
   const secret = generateWebhookSecret();
   const row = await repo.insertWebhook(ctx.db, {
     id: newId(),

@@ -80,6 +80,13 @@ test('an invalid variable stops `skein serve` with one line naming it', () => {
   assert.match(res.stderr, /^skein: PORT: must be a whole number/);
 });
 
+test('media quota: 10 GiB a workspace by default; SKEIN_MEDIA_QUOTA_MB sets it, 0 turns it off', () => {
+  assert.equal(loadConfig({}, false).mediaQuotaBytes, 10_240 * 1024 * 1024);
+  assert.equal(loadConfig({ SKEIN_MEDIA_QUOTA_MB: '500' }, false).mediaQuotaBytes, 500 * 1024 * 1024);
+  assert.equal(loadConfig({ SKEIN_MEDIA_QUOTA_MB: '0' }, false).mediaQuotaBytes, null);
+  assert.throws(() => loadConfig({ SKEIN_MEDIA_QUOTA_MB: '-1' }, false), /SKEIN_MEDIA_QUOTA_MB/);
+});
+
 test('media storage: SKEIN_DATA_DIR/media by default; SKEIN_MEDIA_S3_* checked, and needing a bucket', () => {
   assert.deepEqual(loadConfig({ SKEIN_DATA_DIR: '/srv/skein/' }, false).mediaStorage, { dir: '/srv/skein/media', s3: null });
   assert.deepEqual(

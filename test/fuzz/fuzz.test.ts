@@ -90,6 +90,7 @@ describe('fuzz properties', () => {
     body: null,
     csv: false,
     statuses: new Set([201, 400, 401, 404, 413, 415, 429, 502]),
+    needsKey: true,
   };
   const request = { route: 'POST /api/v1/providers/bluesky', params: {}, mutations: [] } as unknown as FuzzRequest;
   const problem = (status: number, extra: object = {}): Answer => ({
@@ -98,8 +99,8 @@ describe('fuzz properties', () => {
     body: Buffer.from(JSON.stringify({ type: 't', title: 't', detail: 'd', code: 'X', status, ...extra })),
   });
   const same = { a: { threads: '1' }, b: { threads: '2' } };
-  const check = (answer: Answer | null, after = same, caller: 'a' | 'b' = 'a') =>
-    checkAnswer({ route, request, method: 'POST', answer, before: same, after, caller, authenticated: true }).map((f) => f.kind);
+  const check = (answer: Answer | null, after = same, caller: 'a' | 'b' = 'a', authenticated = true) =>
+    checkAnswer({ route, request, method: 'POST', answer, before: same, after, caller, authenticated }).map((f) => f.kind);
 
   test('each property is checked: 5xx, problem+json, documented status, unchanged rows', () => {
     assert.deepEqual(check(problem(400)), []);
@@ -117,6 +118,22 @@ describe('fuzz properties', () => {
     assert.deepEqual(check(problem(400), callerChanged), ['refused-but-changed']);
     assert.deepEqual(check({ status: 201, headers: {}, body: Buffer.from('{}') }, callerChanged), []);
     assert.deepEqual(check({ status: 201, headers: {}, body: Buffer.from('{}') }, otherChanged), ['other-tenant-changed']);
+    assert.deepEqual(check({ status: 201, headers: {}, body: Buffer.from('{}') }, same, 'a', false), ['unauthenticated-served']);
+    assert.deepEqual(check(problem(401), same, 'a', false), []);
+  });
+
+  test('the encoded-path mutation spells a letter of the fixed path %-encoded, never one of a parameter', () => {
+    const setup: RouteSpec = { ...route, method: 'GET', path: '/api/v1/providers/:id' };
+    const seen = new Set<string>();
+    for (const r of fc.sample(fuzzRequest(setup), { seed: 7, numRuns: 3_000 })) {
+      const mutated = r.mutations.find((m) => m.startsWith('encoded-path'));
+      if (!mutated) continue;
+      assert.match(r.path, /%[0-9A-F]{2}/, mutated);
+      assert.ok(r.path.endsWith(':id'), r.path);
+      assert.equal(decodeURIComponent(r.path), setup.path);
+      seen.add(r.path);
+    }
+    assert.ok(seen.size > 5, [...seen].join(' '));
   });
 
   test("another account's id and an unknown one compare equal only when the answers match but for the id", () => {

@@ -7,7 +7,7 @@ import type { DbKind } from '../../src/db/database.js';
 import { createTestEnv } from '../helpers/context.js';
 import { escapes, installNetworkGuard } from './network-guard.js';
 import { Ref } from './nodes.js';
-import { allRefs, type Concrete, curlLine, type FuzzRequest, fuzzRequest, type Keys, render, unknownTwin } from './requests.js';
+import { allRefs, type Concrete, curlLine, type FuzzRequest, fuzzRequest, HUGE_MEDIA_DOMAIN, type Keys, render, unknownTwin } from './requests.js';
 import { enumerateRoutes, type RouteSpec, routeKey } from './routes.js';
 import { type TenantName, World } from './world.js';
 
@@ -18,6 +18,8 @@ type FailureKind =
   | 'foreign-unlike-unknown'
   | 'refused-but-changed'
   | 'other-tenant-changed'
+  | 'unauthenticated-served'
+  | 'resolved-huge-list'
   | 'no-answer';
 
 export interface Failure {
@@ -243,6 +245,8 @@ export function checkAnswer({ route, request, method, answer, before, after, cal
       const fault = problemFaults(answer, method);
       if (fault) fail('not-problem-json', `${status} ${fault}`);
     }
+    // A route that needs a key serves nobody without one, however its path is spelled.
+    if (route.needsKey && !authenticated && status < 400) fail('unauthenticated-served', `${status} without a valid key (path ${request.path})`);
     const rawPath = Object.values(request.params).some((v) => typeof v !== 'string' && !(v instanceof Ref));
     // 414 and 431 are answered before any route is chosen (a too-long id, too-large headers).
     const beforeRouting = status === 414 || status === 431;
@@ -322,6 +326,10 @@ export class Runner {
     this.statuses[status] = (this.statuses[status] ?? 0) + 1;
     failures.push(...checkAnswer({ route, request, method: concrete.method, answer, before, after, caller, authenticated }));
     this.blockedNetwork += escapes.length - escapesBefore;
+    // A media list over its count is refused before any host in it is resolved.
+    const hugeLookups = escapes.slice(escapesBefore).filter((e) => e.startsWith('lookup ') && e.endsWith(`.${HUGE_MEDIA_DOMAIN}`));
+    if (request.mutations.some((m) => m.startsWith('huge-media')) && hugeLookups.length > 0)
+      fail('resolved-huge-list', `${hugeLookups.length} names of a huge media list looked up (${hugeLookups.slice(0, 3).join(', ')}…)`);
 
     if (twin && authenticated && allRefs(request).some((r) => r.owner === 'foreign')) {
       const other = unknownTwin(request);

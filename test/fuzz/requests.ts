@@ -213,6 +213,8 @@ const NASTY_STRINGS = [
   'personal',
 ];
 const HUGE_SIZES = [10_000, 300_000, 1_100_000];
+/** The hosts of the huge-media mutation: never resolvable (RFC 6761), so any lookup is an escape. */
+export const HUGE_MEDIA_DOMAIN = 'z.invalid';
 const DEPTHS = [64, 1_000, 20_000];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
 const CONTENT_TYPES: Array<string | null> = [
@@ -314,6 +316,8 @@ type MutationName =
   | 'auth'
   | 'header'
   | 'raw-path-bytes'
+  | 'encoded-path'
+  | 'huge-media'
   | 'http';
 
 const MUTATIONS: MutationName[] = [
@@ -340,6 +344,8 @@ const MUTATIONS: MutationName[] = [
   'auth',
   'header',
   'raw-path-bytes',
+  'encoded-path',
+  'huge-media',
   'http',
 ];
 
@@ -622,6 +628,42 @@ function applyMutation(original: FuzzRequest, m: Mutation): FuzzRequest {
       label(`${name} = ${JSON.stringify(raw)} unencoded`);
       r.params[name] = new Raw(raw);
       r.transport = 'http';
+      return r;
+    }
+    case 'encoded-path': {
+      // A letter of the route's fixed part sent %-encoded (`/%61pi/v1/…`): the router decodes it,
+      // so the request reaches the same route, and must meet the same key check.
+      const letters = [...r.path.matchAll(/[a-z]/g)].map((match) => match.index).filter((i) => !/[:*][\w-]*$/.test(r.path.slice(0, i + 1)));
+      if (letters.length === 0) return original;
+      const at = pick(letters, m.a);
+      const encoded = `%${r.path.charCodeAt(at).toString(16).toUpperCase()}`;
+      r.path = `${r.path.slice(0, at)}${encoded}${r.path.slice(at + 1)}`;
+      label(r.path);
+      // Mostly without a key, the case this mutation is for.
+      if (m.b % 4 !== 0)
+        r.auth = pick(
+          AUTHS.filter((a) => a !== 'b' && a !== 'x-api-key' && a !== 'both-headers'),
+          m.b >> 2,
+        );
+      return r;
+    }
+    case 'huge-media': {
+      // A media list of up to 30,000 URLs (under the 1 MiB body limit), each on its own host: refused for its count,
+      // before any of them is resolved (the harness fails a request of it that looked a name up).
+      const count = pick([30_000, 21, 5_000], m.b);
+      const list: Node = Array.from({ length: count }, (_, i) => new Obj([['url', `http://${i.toString(36)}.${HUGE_MEDIA_DOMAIN}`]]));
+      const slot = bodySlots().filter((s) => /(^|\.)media$/.test(s.path));
+      if (slot.length > 0) {
+        const target = pick(slot, m.a);
+        label(`${target.path} = [${count} URLs]`);
+        target.set(list);
+        return r;
+      }
+      // No media list yet: one added to an object that holds a post's text (a post, a follow-up).
+      const holders = [r.body, ...bodySlots().map((s) => s.get())].filter((n): n is Obj => n instanceof Obj && n.entries.some(([k]) => k === 'text'));
+      if (holders.length === 0) return original;
+      label(`media = [${count} URLs] added`);
+      pick(holders, m.a).entries.push(['media', list]);
       return r;
     }
     case 'http':

@@ -18,6 +18,8 @@ export interface RouteSpec {
   csv: boolean;
   /** Status codes the operation documents. */
   statuses: Set<number>;
+  /** Under /api and not declared open (`security: []`): a caller without a valid key gets a 401. */
+  needsKey: boolean;
 }
 
 export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
@@ -51,6 +53,7 @@ interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema: JsonSchema }> };
   responses?: Record<string, unknown>;
+  security?: unknown[];
 }
 
 interface OpenApi {
@@ -83,13 +86,14 @@ function fromOperation(method: string, path: string, operation: OpenApiOperation
     body: json ? { schema: json.schema, required: operation.requestBody?.required === true } : null,
     csv: operation.requestBody?.content?.['text/csv'] !== undefined,
     statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
+    needsKey: path.startsWith('/api/') && !(Array.isArray(operation.security) && operation.security.length === 0),
   };
 }
 
 function hiddenRoute(method: string, path: string): RouteSpec {
   const params = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name: name!, schema: { type: 'string' } }));
   if (path.endsWith('*')) params.push({ name: '*', schema: { type: 'string' } });
-  return { method, path, documented: false, params, query: null, headers: null, body: null, csv: false, statuses: new Set() };
+  return { method, path, documented: false, params, query: null, headers: null, body: null, csv: false, statuses: new Set(), needsKey: false };
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { enumerateRoutes } from '../fuzz/routes.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
 
@@ -23,6 +24,33 @@ describeEachDb('API keys and authentication', (env) => {
       bodies.add(res.json().detail);
     }
     assert.equal(bodies.size, 1);
+  });
+
+  test('a key is needed by the route reached, however its path is spelled (%-encoded letters)', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    for (const url of ['/%61pi/v1/providers/threads/setup', '/%61pi/v1/account', '/api/v1/%61ccount', '/ap%69/v1/posts', '/%61%70%69/v1/keys']) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 401, `${url}: ${res.body}`);
+      assert.equal(res.json().code, 'UNAUTHENTICATED');
+      // The same spelling with a key reaches the route (so the 401 is not a 404 in disguise).
+      const keyed = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${user.key}` } });
+      assert.ok(![401, 404].includes(keyed.statusCode), `${url} with a key: ${keyed.statusCode}`);
+    }
+  });
+
+  test('every route that needs a key answers 401 without one, its path %-encoded or not', async () => {
+    const { app } = env();
+    const keyed = enumerateRoutes(app).filter((r) => r.needsKey);
+    assert.ok(keyed.length > 30, `${keyed.length} keyed routes`);
+    for (const route of keyed) {
+      const path = route.path.replace(/:(\w+)/g, 'x').replace('*', 'x');
+      for (const url of [path, path.replace(/^\/api\//, '/%61pi/')]) {
+        const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {};
+        const res = await app.inject({ method: route.method as 'GET', url, ...body });
+        assert.equal(res.statusCode, 401, `${route.method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
   });
 
   test('keys: create shows the key once, list never shows it, revoke is effective at once', async () => {

@@ -63,6 +63,9 @@ describeEachDb('media: uploads and serving', (env) => {
     assert.equal(served.headers['content-length'], String(png.length));
     assert.equal(served.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(served.headers['x-content-type-options'], 'nosniff');
+    // An upload opened directly runs no script on this origin, whatever its bytes.
+    assert.equal(served.headers['content-security-policy'], 'sandbox');
+    assert.equal((await app.inject({ method: 'GET', url: '/media/AAAAAAAAAAAAAAAAAAAAAA.png' })).headers['content-security-policy'], 'sandbox');
     const etag = String(served.headers.etag);
     assert.match(etag, /^"[0-9a-f]{32}"$/);
     const again = await app.inject({ method: 'GET', url: `/media/${media.id}.png`, headers: { 'if-none-match': etag } });
@@ -71,6 +74,7 @@ describeEachDb('media: uploads and serving', (env) => {
 
     const ranged = await app.inject({ method: 'GET', url: `/media/${media.id}.png`, headers: { range: 'bytes=0-7' } });
     assert.equal(ranged.statusCode, 206);
+    assert.equal(ranged.headers['content-security-policy'], 'sandbox');
     assert.equal(ranged.headers['content-range'], `bytes 0-7/${png.length}`);
     assert.deepEqual(ranged.rawPayload, png.subarray(0, 8));
     const tail = await app.inject({ method: 'GET', url: `/media/${media.id}.png`, headers: { range: 'bytes=-10' } });

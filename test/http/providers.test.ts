@@ -10,7 +10,7 @@ const fakeBlueskyLogin: BlueskyConnector = async (input) => {
   return {
     did: 'did:plc:fakeconnect',
     handle: input.identifier,
-    pdsUrl: 'https://pds.example.test',
+    pdsUrl: 'https://pds.example.com',
     session: { did: 'did:plc:fakeconnect', handle: input.identifier, accessJwt: 'a', refreshJwt: 'r', active: true },
   };
 };

@@ -89,6 +89,8 @@ describeEachDb(
           ['url'],
           url,
         );
+        // The address a name resolved to is never echoed (only the host the user gave).
+        if (!/\d+\.\d+\.\d+\.\d+|\[/.test(new URL(url).host)) assert.doesNotMatch(res.body, /127\.0\.0\.1|169\.254\.169\.254/, url);
       }
     });
 

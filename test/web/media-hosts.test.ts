@@ -24,7 +24,30 @@ const V4 = [
   '93.184.216.34',
   '11.0.0.1',
 ];
-const V6 = ['::1', '::', 'fd00::1', 'fc12::7', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:8.8.8.8', '2001:4860:4860::8888', '2606:4700::1111'];
+const V6 = [
+  '::1',
+  '::',
+  'fd00::1',
+  'fc12::7',
+  'fe80::1',
+  '::ffff:127.0.0.1',
+  '::ffff:10.0.0.1',
+  '::ffff:8.8.8.8',
+  '2001:4860:4860::8888',
+  '2606:4700::1111',
+  // The allow-list of global unicast: NAT64 and 6to4 by their IPv4, the rest of the space refused.
+  '64:ff9b::808:808',
+  '64:ff9b::a00:1',
+  '64:ff9b:1::808:808',
+  '2002:808:808::1',
+  '2002:c0a8:101::1',
+  '2001::1',
+  '2001:db8::1',
+  '3fff::1',
+  '100::1',
+  '4000::1',
+  'ff02::1',
+];
 
 test('an address literal: the editor warns exactly when the server refuses it', () => {
   for (const ip of V4) {

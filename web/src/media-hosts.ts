@@ -54,5 +54,25 @@ function ipv6Reason(ip: string): string | null {
   if (ip === '::') return 'the address is unspecified';
   if (/^f[cd]/.test(ip)) return 'the address is private (unique local)';
   if (/^fe[89ab]/.test(ip)) return 'the address is link-local';
+  // As the server's policy (src/lib/ip-policy.ts): global unicast (2000::/3) only, minus its
+  // non-global ranges; NAT64 (64:ff9b::/96) and 6to4 (2002::/16) judged by the IPv4 they carry.
+  const groups = hextets(ip);
+  if (!groups) return null;
+  const [g0, g1, , , , , g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  if (g0 === 0x64 && g1 === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return ipv4Reason([g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff]);
+  if (g0 === 0x2002) return ipv4Reason([g1 >> 8, g1 & 0xff, groups[2]! >> 8, groups[2]! & 0xff]);
+  if (g0 < 0x2000 || g0 > 0x3fff) return 'the address is not a global one';
+  if ((g0 === 0x2001 && (g1 <= 0x1ff || g1 === 0xdb8)) || (g0 === 0x3fff && g1 < 0x1000)) return 'the address is reserved';
   return null;
+}
+
+/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (hex, `::` once), or null. */
+function hextets(ip: string): number[] | null {
+  const [head = '', tail] = ip.split('::');
+  const part = (text: string) => (text ? text.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const before = part(head);
+  const after = tail === undefined ? [] : part(tail);
+  const zeros = tail === undefined ? 0 : 8 - before.length - after.length;
+  const groups = [...before, ...new Array<number>(Math.max(zeros, 0)).fill(0), ...after];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }

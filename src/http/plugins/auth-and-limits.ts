@@ -56,6 +56,15 @@ async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Pr
   request.sessionToken = sessionToken;
 }
 
+/**
+ * Whether the route a request reached needs a key: decided by the matched route's own path (the
+ * router decodes the URL, so `/%61pi/v1/…` reaches `/api/v1/…`), never by the raw URL's spelling.
+ */
+function routeNeedsKey(request: FastifyRequest): boolean {
+  if (request.is404) return false;
+  return request.routeOptions.url?.startsWith('/api/') === true && !request.routeOptions.config?.public;
+}
+
 /** Liveness and readiness probes: never limited, so a load balancer can always ask. */
 const PROBES = new Set(['/healthz', '/readyz']);
 
@@ -72,7 +81,7 @@ export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ct
     const url = request.url;
     const query = url.indexOf('?');
     if (PROBES.has(query === -1 ? url : url.slice(0, query))) return;
-    const needsKey = url.startsWith('/api/') && !request.is404 && !request.routeOptions.config?.public;
+    const needsKey = routeNeedsKey(request);
     let authError: unknown = null;
     if (needsKey) {
       try {
@@ -107,5 +116,10 @@ export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ct
       throw new RateLimitedError(result.retryAfterSeconds ?? 1);
     }
     if (authError) throw authError;
+  });
+  // A second lock on the same door: no handler of a keyed route runs without its caller, whatever
+  // the hook above decided (a handler that never calls `caller(request)` is still covered).
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (routeNeedsKey(request) && !request.account) throw new UnauthenticatedError();
   });
 });

@@ -46,7 +46,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       tags: ['Keys'],
       summary: 'Create an API key; its value is shown in this response only',
       body: Type.Object({ name: Type.String() }),
-      response: withProblems({ 201: Type.Object({ id: Id, key: Type.String(), name: Type.String(), last4: Type.String(), createdAt: IsoDateTime }) }),
+      response: withProblems({ 201: Type.Object({ id: Id, key: Type.String(), name: Type.String(), last4: Type.String(), createdAt: IsoDateTime }) }, [409]),
     },
     handler: async (request, reply) => {
       const { id, key, name, last4, createdAt } = await createApiKey(ctx, caller(request), request.body.name);

@@ -46,7 +46,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       summary:
         'Upload one image (JPEG, PNG, WebP, GIF: 8 MiB, 50 megapixels) or video (MP4, MOV: 1 GiB): the raw bytes as the body, or multipart/form-data with one part named file. The kind is read from the bytes.',
       querystring: UploadQuery,
-      response: withProblems({ 201: Media }),
+      response: withProblems({ 201: Media }, [409]),
     },
     handler: async (request, reply) => {
       const length = request.headers['content-length'];
@@ -81,6 +81,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   app.get('/media/:name', {
     config: { public: true },
+    // Served on the app's own origin: an upload opened directly (an SVG, an HTML file named .png)
+    // runs no script and reaches no cookie of this origin, whatever its bytes say.
+    onRequest: async (_request, reply) => {
+      reply.header('content-security-policy', 'sandbox');
+    },
     schema: {
       tags,
       summary: "An upload's bytes, for anyone with its url (the networks fetch it): ETag, immutable caching, Range",

@@ -88,7 +88,10 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         }),
       }),
     },
-    handler: async () => threadsSetup(ctx),
+    handler: async (request) => {
+      caller(request);
+      return threadsSetup(ctx);
+    },
   });
 
   app.get('/api/v1/providers/threads/connect', {

@@ -24,7 +24,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       tags,
       summary: 'Add a webhook to a workspace: its events are POSTed, signed, to url (the secret is shown only in this answer)',
       body: CreateWebhookBody,
-      response: withProblems({ 201: CreatedWebhook }),
+      response: withProblems({ 201: CreatedWebhook }, [409]),
     },
     handler: async (request, reply) => reply.status(201).send(await createWebhook(ctx, caller(request), request.body)),
   });

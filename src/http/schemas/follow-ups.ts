@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Id, NullableIsoDateTime } from './common.js';
-import { MediaInput } from './threads.js';
+import { MediaList } from './threads.js';
 
 const FollowUpStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
@@ -9,7 +9,7 @@ const DelayMinutes = Type.Integer({ minimum: 5, maximum: 10_080, description: "M
 export const CreateFollowUpBody = Type.Object({
   text: Type.String({ description: "The reply's text (the thread's network's content rules apply)" }),
   delayMinutes: DelayMinutes,
-  media: Type.Optional(Type.Array(MediaInput)),
+  media: Type.Optional(MediaList),
 });
 
 export const FollowUp = Type.Object({

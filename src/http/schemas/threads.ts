@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
+import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/content-rules.js';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
-export const MediaInput = Type.Object({
+const MediaInput = Type.Object({
   url: Type.String({ description: 'Public http(s) image URL' }),
   altText: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** A post's (or follow-up's) media: counted by the schema, before any host in it is resolved. */
+export const MediaList = Type.Array(MediaInput, {
+  maxItems: MEDIA_ITEMS_MAX,
+  description: `Up to ${MEDIA_ITEMS_MAX} items; each network allows fewer (content rules)`,
 });
 
 // The bounds hold on every network; Threads also needs each range inside the text, without
@@ -52,7 +59,7 @@ const threadOptionInputs = {
 const PostInput = Type.Object({
   text: Type.String(),
   topic: Type.Optional(Topic),
-  media: Type.Optional(Type.Array(MediaInput)),
+  media: Type.Optional(MediaList),
   spoilerRanges: Type.Optional(SpoilerRanges),
   isSpoilerMedia: Type.Optional(Type.Boolean()),
   linkPreview: Type.Optional(
@@ -99,7 +106,7 @@ const SeriesView = Type.Union([Type.Object({ id: Id, occurrence: Type.Integer({ 
 
 export const CreatePostBody = Type.Object({
   providerId: Type.String(),
-  posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
+  posts: Type.Array(PostInput, { minItems: 1, maxItems: POSTS_PER_THREAD_MAX }),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
@@ -220,13 +227,13 @@ export const TeamQuery = Type.Object({ teamId: TeamIdQuery });
 export const EditPostBody = Type.Object({
   content: Type.Optional(Type.String()),
   topic: Type.Optional(Topic),
-  media: Type.Optional(Type.Array(MediaInput)),
+  media: Type.Optional(MediaList),
   spoilerRanges: Type.Optional(SpoilerRanges),
   isSpoilerMedia: Type.Optional(Type.Boolean()),
 });
 
 export const EditThreadBody = Type.Object({
-  posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: 25 }),
+  posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: POSTS_PER_THREAD_MAX }),
   tags: Type.Optional(TagNames),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),

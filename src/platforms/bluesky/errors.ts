@@ -1,4 +1,5 @@
 import type { XRPCError } from '@atproto/api';
+import { GuardedFetchError } from '../../lib/guarded-fetch.js';
 import { PublishError } from '../platform.js';
 import { atproto } from './sdk.js';
 
@@ -40,6 +41,16 @@ function isXrpc(err: unknown): err is XRPCError {
 
 export function toPublishError(err: unknown, action: string, nowMs: number = Date.now()): PublishError {
   if (err instanceof PublishError) return err;
+  // The address policy refused where the agent was sent (a PDS on a private address): no retry
+  // cures that, a reconnect to a public server does. The address itself is never shown.
+  if (isXrpc(err) && refusedByPolicy(err.cause)) {
+    return new PublishError(
+      'auth',
+      'AUTH_FAILED',
+      `Bluesky ${action} refused: the account's server is not at a public address (SKEIN_ALLOW_PRIVATE_MEDIA=1 allows private ones, for tests); reconnect the account`,
+      { cause: err },
+    );
+  }
   if (!isXrpc(err)) {
     return new PublishError('transient', 'BLUESKY_UNAVAILABLE', `Bluesky ${action} failed: ${describe(err)}`, { outcomeUnknown: true, cause: err });
   }
@@ -58,6 +69,14 @@ export function toPublishError(err: unknown, action: string, nowMs: number = Dat
     return new PublishError('permanent', 'INVALID_MEDIA', text, { cause: err });
   }
   return new PublishError('permanent', 'REJECTED', text, { cause: err });
+}
+
+/** A GuardedFetchError('refused-address') in the cause chain of an agent's error (@atproto/api wraps fetch's errors). */
+function refusedByPolicy(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof GuardedFetchError && e.fault === 'refused-address') return true;
+  }
+  return false;
 }
 
 function isTransientStatus(status: number): boolean {

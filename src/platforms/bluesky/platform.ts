@@ -10,6 +10,7 @@ import type {
 } from '@atproto/api';
 import { parseBlueskyPostRef } from '../../lib/bluesky-refs.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
+import type { LookupAll } from '../../lib/guarded-fetch.js';
 import { mediaTypeOfUrl } from '../../lib/media-type.js';
 import {
   type Analytics,
@@ -26,6 +27,7 @@ import {
   type QuoteTarget,
   type ReplyTarget,
 } from '../platform.js';
+import { type BlueskyAddressPolicy, blueskyFetch, requirePdsAllowed } from './address-policy.js';
 import { isXrpcError, toPublishError } from './errors.js';
 import { agentHandleResolver, buildFacets, type Facet } from './facets.js';
 import { type ExternalEmbed, firstLink, type LinkCardOptions, linkCard } from './link-card.js';
@@ -50,8 +52,10 @@ export interface BlueskyPlatformOptions {
   allowPrivateMedia: boolean;
   /** For accounts without a serviceUrl (BLUESKY_SERVICE_URL). */
   defaultServiceUrl?: string;
-  /** The HTTP client for XRPC calls (tests count logins with it). */
+  /** The HTTP client for XRPC calls (tests count logins with it); the guarded fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /** Name resolution for the guarded fetch, the PDS check, media downloads and link cards (ctx.dnsLookup). */
+  lookup?: LookupAll;
   requestTimeoutMs?: number;
   media?: Omit<MediaFetchOptions, 'allowPrivate'>;
   /** Link cards (link-card.ts): page fetch timeout and name resolution; told why a link got no card. */
@@ -91,13 +95,23 @@ export class BlueskyPlatform implements Platform {
   constructor(options: BlueskyPlatformOptions) {
     this.#uploads = options.uploads ?? null;
     this.#clock = options.clock ?? systemClock;
-    this.#media = { ...options.media, allowPrivate: options.allowPrivateMedia };
-    this.#linkCards = { ...options.linkCards, allowPrivate: options.allowPrivateMedia };
+    // Media downloads and link-card pages resolve names with the same resolver as the agent.
+    const lookup = options.lookup ? { lookup: options.lookup } : {};
+    this.#media = { ...lookup, ...options.media, allowPrivate: options.allowPrivateMedia };
+    this.#linkCards = { ...lookup, ...options.linkCards, allowPrivate: options.allowPrivateMedia };
+    const defaultServiceUrl = options.defaultServiceUrl ?? DEFAULT_SERVICE_URL;
+    const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const policy: BlueskyAddressPolicy = {
+      allowPrivate: options.allowPrivateMedia,
+      trustedServiceUrl: defaultServiceUrl,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    };
     this.#pool = new AgentPool({
       sessions: options.sessions,
-      defaultServiceUrl: options.defaultServiceUrl ?? DEFAULT_SERVICE_URL,
-      fetch: withTimeout(options.fetch ?? globalThis.fetch, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      defaultServiceUrl,
+      fetch: withTimeout(options.fetch ?? blueskyFetch(policy, timeoutMs), timeoutMs),
       onSaveError: options.onSessionSaveError ?? (() => {}),
+      checkService: (service) => requirePdsAllowed(policy, service),
     });
   }
 

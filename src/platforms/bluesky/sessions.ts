@@ -26,6 +26,8 @@ export interface AgentOptions {
   defaultServiceUrl: string;
   fetch: typeof globalThis.fetch;
   onSaveError: (err: unknown) => void;
+  /** Refuses a PDS the address policy does not allow, before an agent is made for it. */
+  checkService?: (service: string) => Promise<void>;
 }
 
 interface PooledAgent {
@@ -102,6 +104,7 @@ export class AgentPool {
       pending = pending.then(() => this.options.sessions.save(account.providerId, copy)).catch(this.options.onSaveError);
     };
     const service = account.serviceUrl ?? this.options.defaultServiceUrl;
+    await this.options.checkService?.(service);
     const agent = new (atproto().AtpAgent)({ service, fetch: this.options.fetch, persistSession: persist });
     const saved = await this.options.sessions.load(account.providerId);
     const resumable = saved !== null && !refused.has(saved.refreshJwt);

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { MediaFileRow } from '../../db/schema/index.js';
+import { ownUpload } from '../../lib/own-upload.js';
 import type { MediaStorage } from '../../media/storage.js';
 import { PublishError } from '../platform.js';
 import { overBlueskyVideoLimits, overLimitsError, spool, type VideoForBluesky } from './video.js';
@@ -14,10 +15,11 @@ export interface StoredMediaSource {
 
 /** The upload row a URL of this server's `<PUBLIC_URL>/media/` names; null for any other URL. */
 async function storedUpload(url: string, source: StoredMediaSource | null): Promise<MediaFileRow | null> {
-  if (!source || !url.startsWith(`${source.publicUrl}/media/`)) return null;
-  const match = /^([A-Za-z0-9_-]{1,64})\.([a-z0-9]{1,8})$/.exec(url.slice(source.publicUrl.length + '/media/'.length));
-  const row = match ? await source.find(match[1]!) : undefined;
-  if (!row || row.ext !== match![2]) throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} no longer exists`);
+  if (!source) return null;
+  const own = ownUpload(url, source.publicUrl);
+  if (!own) return null;
+  const row = await source.find(own.id);
+  if (!row || row.ext !== own.ext) throw new PublishError('permanent', 'INVALID_MEDIA', `the upload ${url} no longer exists`);
   return row;
 }
 

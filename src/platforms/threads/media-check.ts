@@ -1,5 +1,6 @@
 import { type GuardedFetchError, guardedFetch, type LookupAll, shownUrl } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
+import { ownUpload } from '../../lib/own-upload.js';
 import { PublishError } from '../platform.js';
 
 /**
@@ -15,8 +16,8 @@ import { PublishError } from '../platform.js';
 export interface MediaCheckOptions {
   /** SKEIN_ALLOW_PRIVATE_MEDIA (tests). */
   allowPrivate: boolean;
-  /** URLs starting with this are Skein's own uploads: `<PUBLIC_URL>/media/`. */
-  ownPrefix?: string;
+  /** PUBLIC_URL: the URLs of Skein's own uploads (`<PUBLIC_URL>/media/<id>.<ext>`, told by ownUpload) are not requested. */
+  publicUrl?: string;
   lookup?: LookupAll;
   timeoutMs?: number;
   /** Replaces the public-address rule; for tests that need a finer policy than allowPrivate. */
@@ -29,7 +30,7 @@ const MAX_REDIRECTS = 5;
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 
 export async function checkMediaReachable(url: string, options: MediaCheckOptions): Promise<void> {
-  if (options.ownPrefix && url.startsWith(options.ownPrefix)) return;
+  if (options.publicUrl && ownUpload(url, options.publicUrl)) return;
   const shown = shownUrl(url);
   let status: number;
   let type: string;

@@ -35,11 +35,15 @@ export interface LocalNetwork<N extends TestNetworkNoAppView> {
   close(): Promise<void>;
 }
 
-export async function startPds(): Promise<LocalNetwork<TestNetworkNoAppView>> {
+/**
+ * `didDocWithSession`: a login's answer carries the account's DID document, as Bluesky's own
+ * entryway does (the agent then goes to the PDS it names: http://localhost:<port> here).
+ */
+export async function startPds(options: { didDocWithSession?: boolean } = {}): Promise<LocalNetwork<TestNetworkNoAppView>> {
   const sandbox = await enterSandbox();
   try {
     const { TestNetworkNoAppView } = await import('@atproto/dev-env');
-    const network = await TestNetworkNoAppView.create({});
+    const network = await TestNetworkNoAppView.create(options.didDocWithSession ? { pds: { enableDidDocWithSession: true } } : {});
     return wrap(network, () => sandbox.leave());
   } catch (err) {
     await sandbox.leave();

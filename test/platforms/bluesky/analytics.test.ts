@@ -24,7 +24,7 @@ after(async () => {
 });
 
 test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView', async () => {
-  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
+  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false, defaultServiceUrl: net.url });
   const account = platformAccount(alice, net.url);
   const log = progressLog();
   const ref = await platform.publishPost({
@@ -49,7 +49,7 @@ test('fetchAnalytics reads likes, reposts, replies and quotes from the AppView',
 });
 
 test('a post missing from the AppView: transient while its record exists (not indexed yet), permanent once it is gone', async () => {
-  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
+  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false, defaultServiceUrl: net.url });
   const account = platformAccount(alice, net.url);
   const isError = (kind: string, code: string) => (err: unknown) => err instanceof PublishError && err.kind === kind && err.code === code;
 

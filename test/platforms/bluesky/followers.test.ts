@@ -32,7 +32,7 @@ after(async () => {
 });
 
 test("fetchFollowers reads the profile's followersCount from the AppView", async () => {
-  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false });
+  const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false, defaultServiceUrl: net.url });
   assert.equal(await platform.fetchFollowers(platformAccount(alice, net.url)), 2);
   assert.equal(await platform.fetchFollowers(platformAccount(bob, net.url)), 1);
   assert.equal(await platform.fetchFollowers(platformAccount(carol, net.url)), 0);

@@ -74,6 +74,8 @@ function platform(options: { allowPrivate?: boolean; timeoutMs?: number } = {}) 
   const bluesky = new BlueskyPlatform({
     sessions: new MemorySessions(),
     allowPrivateMedia: options.allowPrivate ?? true,
+    // The PDS on loopback is the operator's BLUESKY_SERVICE_URL (trusted by the address policy).
+    defaultServiceUrl: pds.url,
     linkCards: { timeoutMs: options.timeoutMs ?? 2_000, onSkip: (_url, reason) => skipped.push(reason) },
   });
   return { bluesky, skipped };

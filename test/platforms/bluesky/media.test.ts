@@ -63,8 +63,32 @@ describe('isPublicAddress', () => {
     '64:ff9b::a00:1',
     '2002:c0a8:0101::1',
     '2001:db8::1',
+    // IPv6 is an allow-list of global unicast: the local-use NAT64 prefix, whatever IPv4 it
+    // carries, documentation, IETF assignments (Teredo, benchmarking), and anything outside 2000::/3.
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1::808:808',
+    '3fff::1',
+    '2001::1',
+    '2001:2::1',
+    '2001:10::1',
+    '100::1',
+    '4000::1',
+    'e000::1',
+    '::8.8.8.8',
   ];
-  const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '11.0.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::1'];
+  const allowed = [
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2a00:1450:4001::1',
+    '64:ff9b::808:808',
+    '::ffff:8.8.8.8',
+    '2002:0808:0808::1',
+  ];
 
   for (const address of refused) test(`refuses ${address}`, () => assert.equal(isPublicAddress(address), false));
   for (const address of allowed) test(`allows ${address}`, () => assert.equal(isPublicAddress(address), true));
@@ -101,7 +125,8 @@ describe('SSRF guard without allowPrivate', () => {
     ];
     await assert.rejects(
       permittedAddresses(new URL('https://cdn.example/a.png'), lookup, isPublicAddress),
-      (err) => err instanceof GuardedFetchError && err.fault === 'refused-address' && /10\.0\.0\.7/.test(err.message),
+      // The message names the host, never the address it resolved to (messages reach users).
+      (err) => err instanceof GuardedFetchError && err.fault === 'refused-address' && /cdn\.example/.test(err.message) && !/10\.0\.0\.7/.test(err.message),
     );
   });
 

@@ -220,7 +220,8 @@ describe('publishPost', () => {
   });
 
   test('a private media URL is refused when private media is not allowed, and nothing is posted', async () => {
-    const { platform } = makePlatform({ allowPrivateMedia: false });
+    // The PDS on loopback is the operator's BLUESKY_SERVICE_URL (trusted); the media URL is not.
+    const { platform } = makePlatform({ allowPrivateMedia: false, defaultServiceUrl: pds.url });
     const post = newPost('should not appear', [{ url: `${files.base}/wide.png`, altText: null }]);
     const err = await rejection(publish(platform, platformAccount(alice, pds.url), post));
     assert.equal(err.kind, 'permanent');
@@ -451,5 +452,76 @@ describe('sessions', () => {
     sessions.sessions.set(account.providerId, { ...connected.session, accessJwt: expireAccessToken(connected.session.accessJwt), refreshJwt: 'revoked' });
     const err = await rejection(publish(platform, account, newPost('never')));
     assert.equal(err.kind, 'auth');
+  });
+});
+
+describe('the address policy (private addresses not allowed, the guarded fetch, BLUESKY_SERVICE_URL trusted)', () => {
+  /** A PDS whose logins answer with the DID document, as Bluesky's entryway does. */
+  let entryway: LocalNetwork<TestNetworkNoAppView>;
+  let dave: LocalAccount;
+  before(async () => {
+    entryway = await startPds({ didDocWithSession: true });
+    dave = await entryway.createAccount('dave');
+  });
+  after(async () => {
+    await entryway?.close();
+  });
+
+  /** The production set-up: no fetch of the test's own, so every call goes through the guarded fetch. */
+  function guardedPlatform(serviceUrl = pds.url) {
+    return new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: false, defaultServiceUrl: serviceUrl });
+  }
+  const NO_ADDRESS = /127\.0\.0\.1|::1|\blocalhost\b/;
+
+  test('the PDS that the DID document names, on loopback, is refused: nothing is posted, and no address is shown', async () => {
+    // entryway.url (127.0.0.1) is the operator's BLUESKY_SERVICE_URL, so the login goes there;
+    // the login's answer carries dave's DID document, which names http://localhost:<port> as
+    // his PDS, where the agent then goes.
+    const before = (await listRecords(dave, POST)).length;
+    const err = await rejection(publish(guardedPlatform(entryway.url), platformAccount(dave, entryway.url, 'prov-policy-1'), newPost('must not be posted')));
+    assert.equal(err.kind, 'auth');
+    assert.equal(err.code, 'AUTH_FAILED');
+    assert.match(err.message, /not at a public address/);
+    assert.doesNotMatch(err.message, NO_ADDRESS);
+    assert.equal((await listRecords(dave, POST)).length, before);
+  });
+
+  test('a stored PDS URL on loopback: no agent is made for it', async () => {
+    const before = (await listRecords(alice, POST)).length;
+    const stored = alice.agent.pdsUrl!.href.replace(/\/$/, '');
+    const err = await rejection(publish(guardedPlatform(), platformAccount(alice, stored, 'prov-policy-2'), newPost('must not be posted either')));
+    assert.equal(err.kind, 'auth');
+    assert.match(err.message, /not at a public address/);
+    assert.equal((await listRecords(alice, POST)).length, before);
+  });
+
+  test("one resolver for everything the platform fetches: a media host is resolved by the platform's lookup", async () => {
+    const names: string[] = [];
+    const lookup = async (hostname: string) => {
+      names.push(hostname);
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: true, defaultServiceUrl: pds.url, lookup });
+    const media = `${files.base.replace('127.0.0.1', 'media.skein-test')}/wide.png`;
+    const { ref } = await publish(
+      platform,
+      platformAccount(alice, pds.url, 'prov-policy-4'),
+      newPost('resolved by the platform', [{ url: media, altText: null }]),
+    );
+    assert.match(ref.networkPostId, new RegExp(`^at://${alice.did}/${POST}/`));
+    assert.ok(names.includes('media.skein-test'), names.join(', '));
+  });
+
+  test('with private addresses allowed (tests), the guarded fetch carries a whole publish: login, blob upload, record', async () => {
+    const platform = new BlueskyPlatform({ sessions: new MemorySessions(), allowPrivateMedia: true, defaultServiceUrl: pds.url });
+    const { ref } = await publish(
+      platform,
+      platformAccount(alice, pds.url, 'prov-policy-3'),
+      newPost('through the guarded fetch', [{ url: `${files.base}/wide.png`, altText: null }]),
+    );
+    assert.match(ref.networkPostId, new RegExp(`^at://${alice.did}/${POST}/`));
+    const { value } = await readPost(ref.networkPostId);
+    assert.equal(value.text, 'through the guarded fetch');
+    assert.equal((value.embed as { images: unknown[] }).images.length, 1);
   });
 });

@@ -47,7 +47,10 @@ describe('XRPC failures during publishPost', () => {
     return (res) => void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   }
 
-  async function publishFails(platform = new BlueskyPlatform({ sessions, allowPrivateMedia: false })): Promise<PublishError> {
+  // The fake PDS on loopback is the operator's BLUESKY_SERVICE_URL (trusted by the address policy).
+  async function publishFails(
+    platform = new BlueskyPlatform({ sessions, allowPrivateMedia: false, defaultServiceUrl: account.serviceUrl! }),
+  ): Promise<PublishError> {
     const attempt = platform.publishPost({
       account,
       post: newPost('hello'),
@@ -87,7 +90,7 @@ describe('XRPC failures during publishPost', () => {
 
   test('a PDS that does not answer times out as transient with unknown outcome', async () => {
     answer = () => {}; // never responds
-    const err = await publishFails(new BlueskyPlatform({ sessions, allowPrivateMedia: false, requestTimeoutMs: 300 }));
+    const err = await publishFails(new BlueskyPlatform({ sessions, allowPrivateMedia: false, requestTimeoutMs: 300, defaultServiceUrl: account.serviceUrl! }));
     assert.equal(err.kind, 'transient');
     assert.equal(err.options.outcomeUnknown, true);
   });

@@ -500,7 +500,7 @@ describe('the media check before a container is made', () => {
       redirecting.result,
       (err: PublishError) => err.kind === 'permanent' && err.code === 'MEDIA_UNREACHABLE' && /127\.0\.0\.2/.test(err.message),
     );
-    const own = await check(t, `${cdn.base}/media/abc.jpg`, { allowPrivate: false, ownPrefix: `${cdn.base}/media/` });
+    const own = await check(t, `${cdn.base}/media/abc.jpg`, { allowPrivate: false, publicUrl: cdn.base });
     await own.result;
     assert.equal(own.env.fake.published.length, 1);
   });

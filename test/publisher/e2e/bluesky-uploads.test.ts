@@ -209,6 +209,8 @@ describeEachDb(
       const strict = new BlueskyPlatform({
         sessions: { load: async () => null, save: async () => {} },
         allowPrivateMedia: false,
+        // The PDS on loopback is the operator's BLUESKY_SERVICE_URL (trusted by the address policy).
+        defaultServiceUrl: pds.url,
         media: { allowAddress: (address) => address === '127.0.0.1' },
         clock: ctx.clock,
       });
@@ -217,7 +219,7 @@ describeEachDb(
         [`${cdn.base}/long.mp4`, /181\.0 s long; Bluesky takes an MP4 of at most 3 minutes and 100 MB/],
         [`${cdn.base}/movie.mp4`, /video\/quicktime file; Bluesky takes an MP4/],
         [`${cdn.base}/missing.mp4`, /HTTP 404/],
-        [`${cdn.base}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${port}/clip.mp4`)}`, /private or reserved address \(127\.0\.0\.2\)/],
+        [`${cdn.base}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${port}/clip.mp4`)}`, /127\.0\.0\.2 is a private or reserved address/],
       ];
       const threadIds: string[] = [];
       for (const [url] of cases) threadIds.push(await postNow(env, user, providerId, [{ text: `bad video ${threadIds.length}`, media: [{ url }] }]));

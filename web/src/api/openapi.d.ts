@@ -179,6 +179,7 @@ export interface paths {
                         posts: {
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -668,6 +669,7 @@ export interface paths {
                     "application/json": {
                         content?: string;
                         topic?: string | null;
+                        /** @description Up to 20 items; each network allows fewer (content rules) */
                         media?: {
                             /** @description Public http(s) image URL */
                             url: string;
@@ -819,6 +821,7 @@ export interface paths {
                             id?: string;
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -1288,6 +1291,7 @@ export interface paths {
                         posts: {
                             text: string;
                             topic?: string | null;
+                            /** @description Up to 20 items; each network allows fewer (content rules) */
                             media?: {
                                 /** @description Public http(s) image URL */
                                 url: string;
@@ -2049,6 +2053,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5276,6 +5289,7 @@ export interface paths {
                         text: string;
                         /** @description Minutes after the thread's last post is published: 5 to 10,080 (7 days) */
                         delayMinutes: number;
+                        /** @description Up to 20 items; each network allows fewer (content rules) */
                         media?: {
                             /** @description Public http(s) image URL */
                             url: string;
@@ -5821,6 +5835,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6334,6 +6357,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

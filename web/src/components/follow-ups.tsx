@@ -3,6 +3,7 @@ import type { Network, Provider } from '../api/providers.js';
 import type { FollowUp } from '../api/threads.js';
 import { useApp } from '../app.js';
 import { FormMessage, formMessage, useSubmit } from '../form.js';
+import { networkHref } from '../network-links.js';
 import { countText } from '../text-rules.js';
 import { formatInZone } from '../time.js';
 import { Field } from './field.js';
@@ -52,10 +53,10 @@ export function FollowUps({ threadId, network, limits, zone }: { threadId: strin
               <p class="hint">
                 {f.delayMinutes} min after · {f.status}
                 {f.dueAt ? ` · due ${formatInZone(f.dueAt, zone)}` : ''}
-                {f.permaLink && (
+                {networkHref(f.permaLink) && (
                   <>
                     {' · '}
-                    <a href={f.permaLink} target="_blank" rel="noopener noreferrer">
+                    <a href={networkHref(f.permaLink)!} target="_blank" rel="noopener noreferrer">
                       view
                     </a>
                   </>

@@ -1,4 +1,5 @@
 import type { PostAnalytics, Thread } from '../api/threads.js';
+import { networkHref } from '../network-links.js';
 import { formatInZone } from '../time.js';
 
 const METRICS: Array<keyof Omit<PostAnalytics, 'fetchedAt'>> = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'];
@@ -24,9 +25,9 @@ export function PublishedThread({ thread, zone }: { thread: Thread; zone: string
             </ul>
           )}
           {post.publishedAt && <p class="hint">Published {formatInZone(post.publishedAt, zone)}</p>}
-          {post.permaLink && (
+          {networkHref(post.permaLink) && (
             <p>
-              <a href={post.permaLink} target="_blank" rel="noopener noreferrer">
+              <a href={networkHref(post.permaLink)!} target="_blank" rel="noopener noreferrer">
                 View on the network
               </a>
             </p>

@@ -7,6 +7,7 @@ import { FormMessage } from '../form.js';
 import { providerLabel, useProviders } from '../providers.js';
 import { addDays, formatDay, formatInZone, todayIn } from '../time.js';
 import './analytics.css';
+import { networkHref } from '../network-links.js';
 
 /**
  * Analytics: per account, views, likes, replies and reposts per day over a range (small bar
@@ -314,8 +315,8 @@ function TopPosts({ posts }: { posts: TopPost[] | null }) {
                     </td>
                   ))}
                   <td data-label="Post">
-                    {p.permaLink ? (
-                      <a href={p.permaLink} target="_blank" rel="noopener noreferrer">
+                    {networkHref(p.permaLink) ? (
+                      <a href={networkHref(p.permaLink)!} target="_blank" rel="noopener noreferrer">
                         Open<span class="visually-hidden"> the post of {formatInZone(p.publishedAt, account.timezone, { dateStyle: 'medium' })}</span>
                       </a>
                     ) : (

@@ -2,6 +2,7 @@ import type { ProviderAnalytics } from '../../api/analytics.js';
 import type { Provider } from '../../api/providers.js';
 import { type TaggedThread, threadPath } from '../../api/threads.js';
 import { useApp } from '../../app.js';
+import { networkHref } from '../../network-links.js';
 import { providerLabel } from '../../providers.js';
 import { dateKey, formatInZone, partsIn } from '../../time.js';
 import { snippet } from './attention.js';
@@ -137,10 +138,10 @@ export function LastWeek(props: { threads: TaggedThread[] | null; analytics: Pro
               <a href={threadPath(top.threadId)}>{topText ? (topText.length > 100 ? `${topText.slice(0, 99)}…` : topText) : 'A post'}</a>{' '}
               <span class="account">{topProvider ? providerLabel(topProvider) : ''}</span>: {n(top.views)} views, {n(top.likes)} likes, published{' '}
               <time dateTime={top.publishedAt}>{formatInZone(top.publishedAt, account.timezone, { dateStyle: 'medium' })}</time>
-              {top.permaLink && (
+              {networkHref(top.permaLink) && (
                 <>
                   {' '}
-                  · <a href={top.permaLink}>View on the network</a>
+                  · <a href={networkHref(top.permaLink)!}>View on the network</a>
                 </>
               )}
             </p>
