@@ -9,8 +9,11 @@ export type ReplyControl = 'everyone' | 'following' | 'followers' | 'mentioned' 
 
 export const REPLY_CONTROLS: readonly ReplyControl[] = ['everyone', 'following', 'followers', 'mentioned', 'nobody'];
 
+/** The network options of Create Post and Edit Entire Thread. */
+export type NetworkOption = 'replyControl' | 'quotesDisabled' | 'quote' | 'poll' | 'langs' | 'contentWarning';
+
 /** How an account of the network is connected: OAuth, a token pasted in, or an app password. */
-type ConnectMethod = 'oauth' | 'token' | 'appPassword';
+export type ConnectMethod = 'oauth' | 'token' | 'appPassword';
 
 /** A network's limits on a thread, as `GET /api/v1/networks` answers them. */
 export interface Limits {
