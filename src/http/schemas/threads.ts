@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { NETWORK_KINDS, NETWORKS } from '../../networks/index.js';
+import { POLL } from '../../networks/network.js';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
+
+/** The most posts a thread may have on any network (each network's own bound is its entry's postsPerThread). */
+const MAX_POSTS = Math.max(...NETWORK_KINDS.map((kind) => NETWORKS[kind].limits.postsPerThread));
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
@@ -27,7 +32,7 @@ const ReplyControlSchema = Type.Union(
 );
 const QuotesDisabled = Type.Boolean({ description: 'BLUESKY: no one may quote the posts (a postgate on each); default false' });
 const Poll = Type.Object(
-  { options: Type.Array(Type.String(), { description: '2 to 4 options of 1 to 25 characters' }) },
+  { options: Type.Array(Type.String(), { description: `${POLL.minOptions} to ${POLL.maxOptions} options of 1 to ${POLL.optionChars} characters` }) },
   { description: 'THREADS, a post without media' },
 );
 const Quote = Type.Union([Type.String(), Type.Null()], {
@@ -99,7 +104,7 @@ const SeriesView = Type.Union([Type.Object({ id: Id, occurrence: Type.Integer({ 
 
 export const CreatePostBody = Type.Object({
   providerId: Type.String(),
-  posts: Type.Array(PostInput, { minItems: 1, maxItems: 25 }),
+  posts: Type.Array(PostInput, { minItems: 1, maxItems: MAX_POSTS }),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),
   autoRepost: Type.Optional(Type.Object({ enabled: Type.Boolean(), delays: Type.Optional(Type.Array(Type.String())) })),
@@ -226,7 +231,7 @@ export const EditPostBody = Type.Object({
 });
 
 export const EditThreadBody = Type.Object({
-  posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: 25 }),
+  posts: Type.Array(Type.Object({ id: Type.Optional(Type.String()), ...PostInput.properties }), { minItems: 1, maxItems: MAX_POSTS }),
   tags: Type.Optional(TagNames),
   scheduleAt: Type.Optional(LocalDateTime),
   queue: Type.Optional(Queue),
