@@ -86,3 +86,18 @@ export const POLL = { minOptions: 2, maxOptions: 4, optionChars: 25 } as const;
 /** The language tags a post may hold, whatever its network publishes of them. */
 export const MAX_LANGS = 3;
 export const CONTENT_WARNING_CHARS = 500;
+
+/** A size as its network states it: `1 GiB`, `99 MiB`, `100 MB` (decimal), else bytes. */
+function sizeSaid(bytes: number): string {
+  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
+  if (bytes % 1024 ** 2 === 0) return `${bytes / 1024 ** 2} MiB`;
+  if (bytes % 1_000_000 === 0) return `${bytes / 1_000_000} MB`;
+  return `${bytes} bytes`;
+}
+
+/** What a network takes of one video, said: `5 minutes and 1 GiB` (decisions.md "Media"). */
+export function videoLimitSaid({ videoSeconds, videoBytes }: Limits): string {
+  if (videoSeconds === null) return sizeSaid(videoBytes);
+  const length = videoSeconds % 60 === 0 ? `${videoSeconds / 60} minutes` : `${videoSeconds} seconds`;
+  return `${length} and ${sizeSaid(videoBytes)}`;
+}

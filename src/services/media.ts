@@ -10,7 +10,7 @@ import { ingestMedia } from '../media/ingest.js';
 import { LIMITS, tooLarge, unsupported } from '../media/kinds.js';
 import type { ByteRange } from '../media/storage.js';
 import { NETWORKS } from '../networks/index.js';
-import type { Limits } from '../networks/network.js';
+import { videoLimitSaid } from '../networks/network.js';
 import * as repo from '../repos/media.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -235,21 +235,6 @@ export function postMediaLists(posts: unknown): MediaList[] {
   return posts.flatMap((post: unknown, n) =>
     typeof post === 'object' && post !== null ? [mediaListAt((post as { media?: unknown }).media, `posts.${n}.media`)] : [],
   );
-}
-
-/** A size as its network states it: `1 GiB`, `99 MiB`, `100 MB` (decimal), else bytes. */
-function sizeSaid(bytes: number): string {
-  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
-  if (bytes % 1024 ** 2 === 0) return `${bytes / 1024 ** 2} MiB`;
-  if (bytes % 1_000_000 === 0) return `${bytes / 1_000_000} MB`;
-  return `${bytes} bytes`;
-}
-
-/** What a network takes of one video, said: `5 minutes and 1 GiB` (decisions.md "Media"). */
-function videoLimitSaid({ videoSeconds, videoBytes }: Limits): string {
-  if (videoSeconds === null) return sizeSaid(videoBytes);
-  const length = videoSeconds % 60 === 0 ? `${videoSeconds / 60} minutes` : `${videoSeconds} seconds`;
-  return `${length} and ${sizeSaid(videoBytes)}`;
 }
 
 function videoLimitFault(target: NonNullable<PostTarget>, row: MediaFileRow, path: string): FieldFault | null {
