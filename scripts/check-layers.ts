@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 /** For each layer, the layers it must never import (type-only imports included). */
 export const FORBIDDEN: Record<string, string[]> = {
-  lib: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker', 'media'],
+  lib: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker', 'media', 'networks'],
+  // The networks' facts, bundled by the web app too: nothing of ours but lib's plain helpers.
+  networks: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker', 'media', 'config', 'errors', 'metrics'],
   media: ['db', 'repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'context', 'app', 'server', 'worker'],
   db: ['repos', 'services', 'publisher', 'platforms', 'http', 'cli', 'media'],
   repos: ['services', 'publisher', 'platforms', 'http', 'cli', 'app', 'server', 'worker', 'media'],

@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import { BLUESKY } from '../networks/bluesky.js';
 
 /**
  * Every image Skein sends to a network goes through `prepareImage`: decoded by sharp (libvips),
@@ -22,8 +23,8 @@ export interface ImageLimits {
   maxSide: number;
 }
 
-/** Bluesky's per-image limits (docs/reference/bluesky-api.md: 1,000,000 bytes for older AppViews). */
-export const BLUESKY_IMAGE_LIMITS: ImageLimits = { maxBytes: 1_000_000, maxSide: 2000 };
+/** Bluesky's per-image limits (its entry in src/networks/). */
+export const BLUESKY_IMAGE_LIMITS: ImageLimits = { maxBytes: BLUESKY.limits.imageBytes, maxSide: BLUESKY.imageMaxSide };
 
 /** Decoding more pixels than this is refused before the pixels are decoded (a "pixel bomb"). */
 const MAX_INPUT_PIXELS = 50_000_000;

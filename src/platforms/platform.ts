@@ -13,8 +13,7 @@
  */
 
 import type { NetworkLimits, ReplyControl } from '../db/schema/index.js';
-
-type NetworkKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
+import type { NetworkKind } from '../networks/index.js';
 
 /** Credentials and identity of a connected account, tokens already decrypted. */
 export interface PlatformAccount {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow } from '../db/schema/index.js';
-import { NETWORK_NAMES } from '../db/schema/providers.js';
 import { ConflictError, UpstreamError } from '../errors/index.js';
+import { NETWORKS } from '../networks/index.js';
 import { PublishError } from '../platforms/platform.js';
 import { refreshPostsAnalytics } from '../platforms/post-analytics.js';
 import { decryptAccount } from '../platforms/rows.js';
@@ -39,7 +39,7 @@ export async function refreshThreadAnalytics(ctx: AppContext, account: AccountRo
     if (!(err instanceof PublishError)) throw err;
     if (err.kind === 'auth') await markProviderExpired(ctx.db, provider.id, provider.access_token_enc, ctx.clock.now());
     ctx.logger.warn({ threadId: thread.id, err }, 'refreshing analytics failed');
-    throw new UpstreamError(`${NETWORK_NAMES[provider.kind]} did not answer with the analytics: ${reason(err)}`, { cause: err });
+    throw new UpstreamError(`${NETWORKS[provider.kind].name} did not answer with the analytics: ${reason(err)}`, { cause: err });
   }
   return getThread(ctx, account, thread.id);
 }

@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.js';
 import type { WorkspaceSettingsRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
-import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
 import type { Workspace } from '../lib/workspace.js';
+import { BLUESKY } from '../networks/bluesky.js';
+import { THREADS } from '../networks/threads.js';
 import { findWorkspaceSettings, saveAutoPlugSettings } from '../repos/settings.js';
 import type { DbOrTrx } from '../repos/types.js';
 
@@ -34,8 +35,11 @@ export function autoPlugFaults(plug: unknown): FieldFault[] {
   const faults: FieldFault[] = [];
   if (typeof text === 'string') {
     if (enabled === true && text.trim() === '') faults.push({ path: 'text', message: 'must not be empty when enabled' });
-    if (utf8Bytes(text) > 500) faults.push({ path: 'text', message: 'must be at most 500 UTF-8 bytes (Threads limit)' });
-    if (graphemesUpTo(text, 300) > 300) faults.push({ path: 'text', message: 'must be at most 300 characters (Bluesky limit)' });
+    // The plug is a reply on either network: it must fit Threads' bytes and Bluesky's characters.
+    const bytes = THREADS.countText(text)[0]!;
+    const chars = BLUESKY.countText(text, { upTo: true }).find((m) => m.unit === 'characters')!;
+    if (bytes.count > bytes.max) faults.push({ path: 'text', message: `must be at most ${bytes.max} UTF-8 bytes (Threads limit)` });
+    if (chars.count > chars.max) faults.push({ path: 'text', message: `must be at most ${chars.max} characters (Bluesky limit)` });
   }
   if (Number.isInteger(minLikes) && ((minLikes as number) < 1 || (minLikes as number) > 1_000_000)) {
     faults.push({ path: 'minLikes', message: 'must be from 1 to 1000000' });

@@ -1,14 +1,15 @@
-import type { NetworkLimits, ProviderKind, ProviderRow, ReplyControl } from '../db/schema/index.js';
+import type { NetworkLimits, ProviderKind, ProviderRow } from '../db/schema/index.js';
 import type { FieldFault } from '../errors/index.js';
-import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
 import { isSkeinId } from '../lib/ids.js';
-import { graphemesUpTo, utf8Bytes } from '../lib/text.js';
+import { NETWORK_KINDS, NETWORKS } from '../networks/index.js';
+import { MASTODON_DEFAULTS } from '../networks/mastodon.js';
+import { CONTENT_WARNING_CHARS, MAX_LANGS, POLL, REPLY_CONTROLS, type TextMeasure } from '../networks/network.js';
 
-/** The content limits of decisions.md "Content rules", per network. */
+/**
+ * The content limits of decisions.md "Content rules" that every network shares; each network's
+ * own (text, media, options) are its entry in src/networks/.
+ */
 const LIMITS = {
-  THREADS: { textBytes: 500, textGraphemes: null, media: 20 },
-  BLUESKY: { textBytes: 3000, textGraphemes: 300, media: 4 },
-  postsPerThread: 25,
   spoilerRanges: 10,
   topicChars: 50,
   altTextChars: 1000,
@@ -22,10 +23,10 @@ const LIMITS = {
  * count before any of its hosts is resolved (decisions.md "Security rules"); a Mastodon server
  * that allows more is held to it too.
  */
-export const MEDIA_ITEMS_MAX = Math.max(LIMITS.THREADS.media, LIMITS.BLUESKY.media);
+export const MEDIA_ITEMS_MAX = Math.max(...NETWORK_KINDS.map((kind) => NETWORKS[kind].limits.mediaPerPost));
 
-/** The most posts one thread may hold (the request schemas' cap). */
-export const POSTS_PER_THREAD_MAX = LIMITS.postsPerThread;
+/** The most posts one thread may hold on any network (the request schemas' cap). */
+export const POSTS_PER_THREAD_MAX = Math.max(...NETWORK_KINDS.map((kind) => NETWORKS[kind].limits.postsPerThread));
 
 export interface MediaInput {
   url: string;
@@ -89,17 +90,20 @@ export function checkText(target: PostTarget, text: unknown, path: string, conte
   if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
   if (target === null) return [];
   const { kind } = target;
-  if (kind === 'MASTODON') return mastodonTextFaults(text, typeof contentWarning === 'string' ? contentWarning : '', target.limits, path);
-  const limits = LIMITS[kind];
-  const faults: FieldFault[] = [];
-  const bytes = utf8Bytes(text);
-  if (bytes > limits.textBytes) faults.push({ path, message: `is ${bytes} UTF-8 bytes; ${kind} allows at most ${limits.textBytes}` });
-  if (limits.textGraphemes !== null) {
-    if (graphemesUpTo(text, limits.textGraphemes) > limits.textGraphemes) {
-      faults.push({ path, message: `is more than ${limits.textGraphemes} characters (graphemes); ${kind} allows at most ${limits.textGraphemes}` });
-    }
-  }
-  return faults;
+  const warning = kind === 'MASTODON' && typeof contentWarning === 'string' ? contentWarning : '';
+  const measures = NETWORKS[kind].countText(text, { server: target.limits, contentWarning: warning, upTo: true });
+  return measures.filter((m) => m.count > m.max).map((m) => ({ path, message: textFault(target, m, warning !== '') }));
+}
+
+/** Why a text is too long for its network, as the network counts it. */
+function textFault(target: NonNullable<PostTarget>, measure: TextMeasure, withWarning: boolean): string {
+  const { kind } = target;
+  const { max } = measure;
+  if (measure.unit === 'bytes') return `is ${measure.count} UTF-8 bytes; ${kind} allows at most ${max}`;
+  if (kind !== 'MASTODON') return `is more than ${max} characters (graphemes); ${kind} allows at most ${max}`;
+  const perUrl = (target.limits ?? MASTODON_DEFAULTS).charactersReservedPerUrl;
+  const cw = withWarning ? ' with the content warning' : '';
+  return `is more than ${max} characters${cw} (a link counts as ${perUrl}); this MASTODON server allows at most ${max}`;
 }
 
 export function checkTopic(kind: Network, topic: unknown, path: string): FieldFault[] {
@@ -112,7 +116,7 @@ export function checkTopic(kind: Network, topic: unknown, path: string): FieldFa
 export function checkMedia(target: PostTarget, media: unknown, path: string): FieldFault[] {
   if (!Array.isArray(media)) return [];
   const faults: FieldFault[] = [];
-  const max = target === null ? null : target.kind === 'MASTODON' ? (target.limits ?? MASTODON_DEFAULTS).maxMediaAttachments : LIMITS[target.kind].media;
+  const max = target === null ? null : (target.limits?.maxMediaAttachments ?? NETWORKS[target.kind].limits.mediaPerPost);
   if (max !== null && media.length > max) faults.push({ path, message: `has ${media.length} items; ${target?.kind} allows at most ${max}` });
   media.forEach((item: unknown, i) => {
     if (!isRecord(item)) return;
@@ -176,85 +180,26 @@ export function checkPost(target: PostTarget, post: unknown, path: string): Fiel
   ];
 }
 
-/** Mastodon's own defaults (../shared/reference/mastodon-api.md §4), for a server whose limits were never read. */
-const MASTODON_DEFAULTS: NetworkLimits = {
-  maxCharacters: 500,
-  maxMediaAttachments: 4,
-  charactersReservedPerUrl: 23,
-  imageSizeLimit: null,
-  videoSizeLimit: null,
-  descriptionLimit: null,
-};
-const URL_IN_TEXT = /https?:\/\/[^\s<>"]+/gi;
-const MENTION_DOMAIN = /(@[a-z0-9_]+)@[a-z0-9.-]+\.[a-z]{2,}/gi;
-
-/**
- * The server's count (its StatusLengthValidator): graphemes of the content warning and the text,
- * every link counting as `characters_reserved_per_url` and `@user@domain` as `@user`.
- */
-function mastodonTextFaults(text: string, contentWarning: string, server: NetworkLimits | null, path: string): FieldFault[] {
-  const limits = server ?? MASTODON_DEFAULTS;
-  const counted = text.replace(URL_IN_TEXT, 'x'.repeat(limits.charactersReservedPerUrl)).replace(MENTION_DOMAIN, '$1') + contentWarning;
-  const length = graphemesUpTo(counted, limits.maxCharacters);
-  if (length <= limits.maxCharacters) return [];
-  const cw = contentWarning ? ' with the content warning' : '';
-  return [
-    {
-      path,
-      message: `is more than ${limits.maxCharacters} characters${cw} (a link counts as ${limits.charactersReservedPerUrl}); this MASTODON server allows at most ${limits.maxCharacters}`,
-    },
-  ];
-}
-
-/**
- * What each network does with the network options (decisions.md "Network options"). MASTODON:
- * `replyControl` `everyone` only, no quote and no poll; it sends `langs[0]` and `contentWarning`.
- */
-const OPTIONS: Record<
-  ProviderKind,
-  { replyControls: readonly ReplyControl[]; polls: boolean; quotes: boolean; quoteReference: RegExp[]; quoteExample: string }
-> = {
-  THREADS: {
-    replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
-    polls: true,
-    quotes: true,
-    quoteReference: [/^\d{1,30}$/],
-    quoteExample: 'a Threads media id (digits)',
-  },
-  BLUESKY: {
-    replyControls: ['everyone', 'following', 'followers', 'mentioned', 'nobody'],
-    polls: false,
-    quotes: true,
-    quoteReference: [BLUESKY_POST_URI, BLUESKY_POST_URL],
-    quoteExample: 'an at://…/app.bsky.feed.post/… URI or a https://bsky.app/profile/…/post/… URL',
-  },
-  MASTODON: { replyControls: ['everyone'], polls: false, quotes: false, quoteReference: [], quoteExample: '' },
-};
-
-const POLL = { minOptions: 2, maxOptions: 4, optionChars: 25 } as const;
-const MAX_LANGS = 3;
-const CONTENT_WARNING_CHARS = 500;
 /** The shape of a BCP 47 tag (`en`, `pt-BR`, `zh-Hant-TW`), not a registry lookup. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
 
-const REPLY_CONTROLS: readonly string[] = ['everyone', 'following', 'followers', 'mentioned', 'nobody'] satisfies ReplyControl[];
-
 /** A value no network knows is the schema's fault (its enum); here, one this network does not take. */
 export function checkReplyControl(kind: Network, value: unknown, path: string): FieldFault[] {
-  if (typeof value !== 'string' || !REPLY_CONTROLS.includes(value) || kind === null) return [];
-  const allowed = OPTIONS[kind].replyControls;
-  return allowed.includes(value as ReplyControl) ? [] : [{ path, message: `must be one of ${allowed.join(', ')} on ${kind}` }];
+  if (typeof value !== 'string' || !(REPLY_CONTROLS as readonly string[]).includes(value) || kind === null) return [];
+  const allowed: readonly string[] = NETWORKS[kind].options.replyControls;
+  return allowed.includes(value) ? [] : [{ path, message: `must be one of ${allowed.join(', ')} on ${kind}` }];
 }
 
 /** The network options of one post; a quote naming a Skein post is checked by checkQuotedPosts. */
 function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string): FieldFault[] {
   const faults: FieldFault[] = [];
   const { quote, poll, langs, contentWarning } = post;
-  if (typeof quote === 'string' && kind !== null && !OPTIONS[kind].quotes) faults.push({ path: `${path}.quote`, message: `${kind} has no quotes` });
+  const quotes = kind === null ? null : NETWORKS[kind].options.quote;
+  if (typeof quote === 'string' && kind !== null && quotes === null) faults.push({ path: `${path}.quote`, message: `${kind} has no quotes` });
   else if (typeof quote === 'string' && !isSkeinId(quote)) {
     if (quote.trim() === '') faults.push({ path: `${path}.quote`, message: 'must not be empty' });
-    else if (kind !== null && !OPTIONS[kind].quoteReference.some((re) => re.test(quote))) {
-      faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${OPTIONS[kind].quoteExample}` });
+    else if (quotes !== null && !quotes.references.some((re) => re.test(quote))) {
+      faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${quotes.example}` });
     }
   }
   if (isRecord(poll)) faults.push(...checkPoll(kind, poll, Array.isArray(post.media) && post.media.length > 0, `${path}.poll`));
@@ -272,7 +217,7 @@ function checkPostOptions(kind: Network, post: Record<string, unknown>, path: st
 }
 
 function checkPoll(kind: Network, poll: Record<string, unknown>, hasMedia: boolean, path: string): FieldFault[] {
-  if (kind !== null && !OPTIONS[kind].polls) return [{ path, message: `${kind} has no polls` }];
+  if (kind !== null && !NETWORKS[kind].options.polls) return [{ path, message: `${kind} has no polls` }];
   const faults: FieldFault[] = [];
   if (hasMedia) faults.push({ path, message: 'a poll goes only on a post without media' });
   const { options } = poll;

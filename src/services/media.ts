@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
-import type { AccountRow, MediaFileRow, ProviderKind } from '../db/schema/index.js';
+import type { AccountRow, MediaFileRow } from '../db/schema/index.js';
 import { AppError, ConflictError, type FieldFault, LimitReachedError, NotFoundError, RangeNotSatisfiableError } from '../errors/index.js';
 import { mediaTypeOfUrl } from '../lib/media-type.js';
 import { ownUpload } from '../lib/own-upload.js';
@@ -10,6 +10,8 @@ import type { Workspace } from '../lib/workspace.js';
 import { ingestMedia } from '../media/ingest.js';
 import { LIMITS, tooLarge, unsupported } from '../media/kinds.js';
 import type { ByteRange } from '../media/storage.js';
+import { NETWORKS } from '../networks/index.js';
+import { videoLimitSaid } from '../networks/network.js';
 import * as repo from '../repos/media.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
@@ -250,25 +252,19 @@ export function postMediaLists(posts: unknown): MediaList[] {
   );
 }
 
-/** What each network takes of one video (decisions.md "Media"); BLUESKY's 100 MB are decimal. */
-const VIDEO_LIMITS: Record<ProviderKind, { durationMs: number; bytes: number; said: string }> = {
-  THREADS: { durationMs: 5 * 60_000, bytes: 1024 ** 3, said: '5 minutes and 1 GiB' },
-  BLUESKY: { durationMs: 3 * 60_000, bytes: 100_000_000, said: '3 minutes and 100 MB' },
-  // Mastodon's default video_size_limit (99 MiB); it sets no duration.
-  MASTODON: { durationMs: Number.POSITIVE_INFINITY, bytes: 103_809_024, said: '99 MB' },
-};
-
 function videoLimitFault(target: NonNullable<PostTarget>, row: MediaFileRow, path: string): FieldFault | null {
   const { kind } = target;
   // app.bsky.embed.video accepts video/mp4 only.
   if (kind === 'BLUESKY' && row.mime_type !== 'video/mp4') return { path, message: `is a ${row.mime_type} (MOV) video; BLUESKY takes MP4 only` };
-  const limit = VIDEO_LIMITS[kind];
+  const limits = NETWORKS[kind].limits;
   const serverBytes = kind === 'MASTODON' ? target.limits?.videoSizeLimit : null;
-  const maxBytes = serverBytes ?? limit.bytes;
+  const maxBytes = serverBytes ?? limits.videoBytes;
   const over: string[] = [];
-  if (row.duration_ms !== null && row.duration_ms > limit.durationMs) over.push(`${(row.duration_ms / 1000).toFixed(1)} s long`);
+  if (row.duration_ms !== null && limits.videoSeconds !== null && row.duration_ms > limits.videoSeconds * 1000) {
+    over.push(`${(row.duration_ms / 1000).toFixed(1)} s long`);
+  }
   if (row.bytes > maxBytes) over.push(`${row.bytes} bytes`);
-  const said = serverBytes ? `${serverBytes} bytes (this server's limit)` : limit.said;
+  const said = serverBytes ? `${serverBytes} bytes (this server's limit)` : videoLimitSaid(limits);
   return over.length ? { path, message: `is a video of ${over.join(' and ')}; ${kind} takes a video of at most ${said}` } : null;
 }
 

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
+import { NETWORK_KINDS } from '../networks/index.js';
 import { findProviderByNetworkUser, findProviderInWorkspace, insertProvider, listProvidersInWorkspace, updateProviderConnection } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 
@@ -38,7 +39,7 @@ export function providerView(row: ProviderRow): ProviderView {
   };
 }
 
-export const PROVIDER_KINDS: ProviderKind[] = ['THREADS', 'BLUESKY', 'MASTODON'];
+const KINDS_SAID = `${NETWORK_KINDS.slice(0, -1).join(', ')} or ${NETWORK_KINDS.at(-1)}`;
 
 export interface NewProvider {
   kind: string;
@@ -59,7 +60,7 @@ export interface NewProvider {
  * same workspace updates the existing row (its threads keep pointing at it).
  */
 export async function addProvider(ctx: AppContext, accountId: string, workspace: Workspace, input: NewProvider): Promise<ProviderRow> {
-  if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new ValidationError({ path: 'kind', message: 'must be THREADS, BLUESKY or MASTODON' });
+  if (!NETWORK_KINDS.includes(input.kind as ProviderKind)) throw new ValidationError({ path: 'kind', message: `must be ${KINDS_SAID}` });
   if (!input.providerUserId.trim()) throw new ValidationError({ path: 'providerUserId', message: 'must not be empty' });
   const kind = input.kind as ProviderKind;
   const now = ctx.clock.now();

@@ -1,11 +1,13 @@
 /**
  * The editor's live counters (web/src/text-rules.ts, bundled for the browser) against the
- * server's content rules (src/services/content-rules.ts): over the same samples, the counter
- * says "too long" exactly when the server refuses the text for its length.
+ * server's content rules (src/services/content-rules.ts), both over the networks' own counts
+ * (src/networks/): over the same samples, the counter says "too long" exactly when the server
+ * refuses the text for its length.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { graphemesUpTo, utf8Bytes as serverBytes } from '../../src/lib/text.js';
+import { NETWORK_KINDS } from '../../src/networks/index.js';
+import { graphemesUpTo } from '../../src/networks/text.js';
 import { checkText } from '../../src/services/content-rules.js';
 import { countText, graphemes, utf8Bytes } from '../../web/src/text-rules.js';
 
@@ -29,11 +31,11 @@ const SAMPLES = [
   '   ',
 ];
 
-test('the editor counts text as the server does, on both networks', () => {
+test('the editor counts text as the server does, on every network', () => {
   for (const text of SAMPLES) {
-    assert.equal(utf8Bytes(text), serverBytes(text), `bytes of ${JSON.stringify(text.slice(0, 12))}`);
+    assert.equal(utf8Bytes(text), Buffer.byteLength(text, 'utf8'), `bytes of ${JSON.stringify(text.slice(0, 12))}`);
     assert.equal(Math.min(graphemes(text), 301), graphemesUpTo(text, 300), `graphemes of ${JSON.stringify(text.slice(0, 12))}`);
-    for (const network of ['THREADS', 'BLUESKY'] as const) {
+    for (const network of NETWORK_KINDS) {
       const refused = checkText({ kind: network, limits: null }, text, 'text').some((f) => !f.message.startsWith('must not be empty'));
       assert.equal(countText(network, text).over, refused, `${network}: ${JSON.stringify(text.slice(0, 12))} (${text.length} code units)`);
     }
@@ -41,4 +43,6 @@ test('the editor counts text as the server does, on both networks', () => {
   assert.equal(countText('THREADS', '   ').empty, true);
   assert.equal(countText('BLUESKY', 'é'.repeat(10)).label, '10 / 300 characters');
   assert.equal(countText('THREADS', 'é'.repeat(10)).label, '20 / 500 bytes');
+  assert.equal(countText('BLUESKY', 'a'.repeat(3001)).label, '3001 / 3000 bytes');
+  assert.equal(countText('MASTODON', `see https://example.com/${'a'.repeat(40)}`).label, '27 / 500 characters');
 });

@@ -1,38 +1,14 @@
+import { NETWORKS } from '../../src/networks/index.js';
+import type { ServerTextLimits } from '../../src/networks/network.js';
 import type { Network } from './api/providers.js';
 
 /**
- * The networks' text limits, counted as the server counts them (src/lib/text.ts and
- * src/services/content-rules.ts, which use Node's Buffer and so cannot be bundled): Threads 500
- * UTF-8 bytes; Bluesky 300 graphemes and 3,000 bytes. test/web/text-rules.test.ts compares both.
+ * The editor's counter of a post's text: the network's own count (its entry in src/networks/,
+ * which the server's content rules use too), with what the counter shows.
+ * test/web/text-rules.test.ts compares both.
  */
 
-const TEXT_LIMITS: Record<Exclude<Network, 'MASTODON'>, { bytes: number; graphemes: number | null }> = {
-  THREADS: { bytes: 500, graphemes: null },
-  BLUESKY: { bytes: 3000, graphemes: 300 },
-};
-
-/** A Mastodon server's own limit (read from it at connect); a link counts as `charactersReservedPerUrl`. */
-interface ServerTextLimit {
-  maxCharacters: number;
-  charactersReservedPerUrl: number;
-}
-
-const MASTODON_DEFAULT: ServerTextLimit = { maxCharacters: 500, charactersReservedPerUrl: 23 };
-const URL_IN_TEXT = /https?:\/\/[^\s<>"]+/gi;
-const MENTION_DOMAIN = /(@[a-z0-9_]+)@[a-z0-9.-]+\.[a-z]{2,}/gi;
-
-const encoder = new TextEncoder();
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-export function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
-}
-
-export function graphemes(text: string): number {
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
-}
+export { graphemes, utf8Bytes } from '../../src/networks/text.js';
 
 export interface TextCount {
   /** What the counter shows, e.g. "120 / 500 bytes". */
@@ -41,21 +17,9 @@ export interface TextCount {
   empty: boolean;
 }
 
-/** The counter of one post's text on one network: the measure that is closest to its limit. */
-export function countText(network: Network, text: string, server: ServerTextLimit | null = null): TextCount {
-  if (network === 'MASTODON') return countMastodon(text, server ?? MASTODON_DEFAULT);
-  const limits = TEXT_LIMITS[network];
-  const bytes = utf8Bytes(text);
-  const empty = text.trim() === '';
-  if (limits.graphemes === null) return { label: `${bytes} / ${limits.bytes} bytes`, over: bytes > limits.bytes, empty };
-  const chars = graphemes(text);
-  const overBytes = bytes > limits.bytes;
-  const label = overBytes ? `${bytes} / ${limits.bytes} bytes` : `${chars} / ${limits.graphemes} characters`;
-  return { label, over: overBytes || chars > limits.graphemes, empty };
-}
-
-/** As the server counts (src/services/content-rules.ts): graphemes, a link as the server's reserved length, `@user@domain` as `@user`. */
-function countMastodon(text: string, limit: ServerTextLimit): TextCount {
-  const chars = graphemes(text.replace(URL_IN_TEXT, 'x'.repeat(limit.charactersReservedPerUrl)).replace(MENTION_DOMAIN, '$1'));
-  return { label: `${chars} / ${limit.maxCharacters} characters`, over: chars > limit.maxCharacters, empty: text.trim() === '' };
+/** The counter of one post's text on one network: the first measure over its limit, else its last (Bluesky: characters). */
+export function countText(network: Network, text: string, server: ServerTextLimits | null = null): TextCount {
+  const measures = NETWORKS[network].countText(text, { server });
+  const shown = measures.find((m) => m.count > m.max) ?? measures.at(-1)!;
+  return { label: `${shown.count} / ${shown.max} ${shown.unit}`, over: shown.count > shown.max, empty: text.trim() === '' };
 }

@@ -1,9 +1,8 @@
 import type { ColumnType, Selectable } from 'kysely';
+import type { NetworkKind } from '../../networks/index.js';
 
-export type ProviderKind = 'THREADS' | 'BLUESKY' | 'MASTODON';
-
-/** Each network's name as people write it, for messages. */
-export const NETWORK_NAMES: Record<ProviderKind, string> = { THREADS: 'Threads', BLUESKY: 'Bluesky', MASTODON: 'Mastodon' };
+/** A provider's network: one of the registry's kinds (src/networks/). */
+export type ProviderKind = NetworkKind;
 type ProviderStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
 
 export interface ProvidersTable {

@@ -1,10 +1,11 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { RepeatUnit } from '../../lib/recurrence.js';
+import type { ReplyControl as NetworkReplyControl } from '../../networks/network.js';
 
 export type PublishStatus = 'READY' | 'PUBLISHING' | 'PUBLISHED' | 'FAILED';
 
-/** Who may reply to a thread (decisions.md "Network options"). */
-export type ReplyControl = 'everyone' | 'following' | 'followers' | 'mentioned' | 'nobody';
+/** Who may reply to a thread (decisions.md "Network options"): the networks' list (src/networks/network.ts). */
+export type ReplyControl = NetworkReplyControl;
 
 export interface ThreadsTable {
   id: string;

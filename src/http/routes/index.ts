@@ -9,6 +9,7 @@ import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
 import { mastodonRoutes } from './mastodon.js';
 import { mediaRoutes } from './media.js';
+import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
@@ -25,6 +26,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(accountRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
+  await app.register(networkRoutes, { ctx });
   await app.register(mastodonRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });

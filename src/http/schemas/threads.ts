@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { POLL } from '../../networks/network.js';
 import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/content-rules.js';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
@@ -34,7 +35,7 @@ const ReplyControlSchema = Type.Union(
 );
 const QuotesDisabled = Type.Boolean({ description: 'BLUESKY: no one may quote the posts (a postgate on each); default false' });
 const Poll = Type.Object(
-  { options: Type.Array(Type.String(), { description: '2 to 4 options of 1 to 25 characters' }) },
+  { options: Type.Array(Type.String(), { description: `${POLL.minOptions} to ${POLL.maxOptions} options of 1 to ${POLL.optionChars} characters` }) },
   { description: 'THREADS, a post without media' },
 );
 const Quote = Type.Union([Type.String(), Type.Null()], {

@@ -3848,6 +3848,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each network's facts: its name, limits, the network options it takes and how an account of it is connected */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            networks: {
+                                kind: "THREADS" | "BLUESKY" | "MASTODON";
+                                /** @description As people write it: Threads, Bluesky, Mastodon */
+                                name: string;
+                                limits: {
+                                    /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                    textPerPost: number;
+                                    postsPerThread: number;
+                                    mediaPerPost: number;
+                                    imagesPerPost: number;
+                                    videosPerPost: number;
+                                    imageBytes: number;
+                                    videoBytes: number;
+                                    /** @description null: the network sets no length */
+                                    videoSeconds: number | null;
+                                };
+                                /** @description The network options it takes (one it accepts and ignores is not listed) */
+                                options: ("replyControl" | "quotesDisabled" | "quote" | "poll" | "langs" | "contentWarning")[];
+                                /** @description How an account of it is connected */
+                                connect: ("oauth" | "token" | "appPassword")[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/mastodon/connect": {
         parameters: {
             query?: never;

@@ -9,7 +9,7 @@ import { faultAt, mediaBody, mediaDrafts, newPostDraft, type PostDraft, PostEdit
 import { PublishedThread } from '../components/published-thread.js';
 import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
-import { NETWORK_NAMES } from '../providers.js';
+import { NETWORK_NAMES, postsPerThread } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
 import { calendarHref } from './calendar-place.js';
 import './editor.css';
@@ -329,7 +329,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
               </PostEditor>
             ))}
           </ol>
-          <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= 25}>
+          <button type="button" class="add-post" onClick={() => setPosts([...posts, newPostDraft()])} disabled={posts.length >= postsPerThread([network])}>
             Add post
           </button>
           <ThreadOptions network={network} options={threadOptions} error={error} onChange={setThreadOptions} />

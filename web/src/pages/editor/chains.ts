@@ -1,3 +1,4 @@
+import { MASTODON_DEFAULTS } from '../../../../src/networks/mastodon.js';
 import type { Provider } from '../../api/providers.js';
 import type { NewThread } from '../../api/threads.js';
 import { type MediaDraft, mediaBody, type PostDraft } from '../../components/post-editor.js';
@@ -40,7 +41,7 @@ export type SplitEdits = Record<string, Record<string, SplitEdit>>;
 export function countPart(provider: Provider, text: string, warning: string): TextCount {
   const limits = provider.limits ?? null;
   if (provider.provider !== 'MASTODON' || !warning) return countText(provider.provider, text, limits);
-  const server = limits ?? { maxCharacters: 500, charactersReservedPerUrl: 23 };
+  const server = limits ?? MASTODON_DEFAULTS;
   return countText('MASTODON', text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) });
 }
 

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
+import { NETWORKS } from '../../../../src/networks/index.js';
+import { CONTENT_WARNING_CHARS, MAX_LANGS, type NetworkOptions, POLL } from '../../../../src/networks/network.js';
 import type { ApiError } from '../../api/client.js';
 import type { Network } from '../../api/providers.js';
 import type { NewThread, Thread } from '../../api/threads.js';
 import { Field } from '../../components/field.js';
 import { faultAt } from '../../components/post-editor.js';
-import { NETWORK_NAMES } from '../../providers.js';
 
 /**
  * The network options of the editor (decisions.md "Network options"): who may reply to the thread
  * and whether it may be quoted, and each post's quote, poll, languages and content warning.
- * Which network takes which option is the server's rule (`OPTIONS` in services/content-rules.ts);
- * the tables here only decide what the form offers, and the server's faults are shown at the
+ * Which network takes which option is its entry in src/networks/, which the server's content
+ * rules read too; the form offers what the entry takes, and the server's faults are shown at the
  * field they name. An option a network accepts and ignores is not offered on it, but one the
  * thread already holds (set through the API, or typed before the account was changed) is shown
  * with what the network does with it, so nothing is lost or said to work that does not.
@@ -40,36 +41,10 @@ const REPLY_LABELS: Record<ReplyControl, string> = {
   mentioned: 'Accounts mentioned in the thread',
   nobody: 'Nobody (only you)',
 };
-const ALL_REPLY_CONTROLS = Object.keys(REPLY_LABELS) as ReplyControl[];
 
-const MAX_LANGS = 3;
-
-interface Takes {
-  replyControls: readonly ReplyControl[];
-  quotesDisabled: boolean;
-  quotes: boolean;
-  polls: boolean;
-  /** How many of a post's language tags the network publishes (0: none). */
-  langs: number;
-  contentWarning: boolean;
-}
-
-/** What each network takes; a network missing here is offered `everyone` and nothing else. */
-const TAKES: Partial<Record<string, Takes>> = {
-  THREADS: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: false, quotes: true, polls: true, langs: 0, contentWarning: false },
-  BLUESKY: { replyControls: ALL_REPLY_CONTROLS, quotesDisabled: true, quotes: true, polls: false, langs: MAX_LANGS, contentWarning: false },
-  // A Mastodon status has a language (the first tag) and a content warning (spoiler_text), no quote.
-  MASTODON: { replyControls: ['everyone'], quotesDisabled: false, quotes: false, polls: false, langs: 1, contentWarning: true },
-};
-const NOTHING: Takes = { replyControls: ['everyone'], quotesDisabled: false, quotes: false, polls: false, langs: 0, contentWarning: false };
-const takes = (network: Network) => TAKES[network] ?? NOTHING;
-const networkName = (network: Network) => (NETWORK_NAMES as Record<string, string>)[network] ?? network;
-
-const QUOTE_HINTS: Partial<Record<string, string>> = {
-  THREADS: 'The id of a published Skein post, or a Threads media id (digits).',
-  BLUESKY: 'The id of a published Skein post, or a bsky.app post URL, or an at:// post URI.',
-};
-const POLL = { min: 2, max: 4, chars: 25 } as const;
+/** What each network takes: its entry in src/networks/. */
+const takes = (network: Network): NetworkOptions => NETWORKS[network].options;
+const networkName = (network: Network) => NETWORKS[network].name;
 
 /** The API paths these fields show their faults at (the editor's message shows the others). */
 export const OPTION_FAULT_PATHS = /^(replyControl|quotesDisabled|posts\.\d+\.(quote|poll(\..*)?|langs(\..*)?|contentWarning))$/;
@@ -195,7 +170,7 @@ export function PostOptions(props: {
   const showPoll = offered.polls || options.poll !== null;
   // A field shown for a value the network ignores stays while it is being cleared.
   const [held] = useState(() => ({ quote: options.quote !== '', langs: options.langs !== '', warning: options.contentWarning !== '' }));
-  const showQuote = offered.quotes || held.quote || options.quote !== '';
+  const showQuote = offered.quote !== null || held.quote || options.quote !== '';
   const showLangs = offered.langs || held.langs || options.langs !== '';
   const showWarning = offered.contentWarning || held.warning || options.contentWarning !== '';
   const pollFault = faultAt(props.error, `${path}.poll`);
@@ -205,7 +180,7 @@ export function PostOptions(props: {
     if (faulty) setOpen(true);
   }, [faulty]);
   const offeredNames = [
-    offered.quotes ? 'quote' : null,
+    offered.quote ? 'quote' : null,
     offered.polls ? 'poll' : null,
     offered.langs ? 'languages' : null,
     offered.contentWarning ? 'content warning' : null,
@@ -223,7 +198,7 @@ export function PostOptions(props: {
           label={`Post ${n} quotes`}
           name={`${path}.quote`}
           error={faultAt(props.error, `${path}.quote`)}
-          hint={offered.quotes ? (QUOTE_HINTS[network] ?? 'Optional.') : `${networkName(network)} has no quotes: clear it to save the thread.`}
+          hint={offered.quote ? offered.quote.hint : `${networkName(network)} has no quotes: clear it to save the thread.`}
         >
           {(control) => <input {...control} value={options.quote} spellcheck={false} onInput={(e) => set({ quote: e.currentTarget.value })} />}
         </Field>
@@ -249,7 +224,7 @@ export function PostOptions(props: {
           error={faultAt(props.error, `${path}.contentWarning`)}
           hint={
             offered.contentWarning
-              ? 'Shown in place of the post until the reader opens it; 1 to 500 characters.'
+              ? `Shown in place of the post until the reader opens it; 1 to ${CONTENT_WARNING_CHARS} characters.`
               : `${networkName(network)} shows no content warnings: kept with the post, but not published. Clear it to drop it.`
           }
         >
@@ -318,7 +293,7 @@ function PollBuilder(props: {
               label={`Option ${i + 1}`}
               name={`${path}.poll.options.${i}`}
               error={faultAt(props.error, `${path}.poll.options.${i}`)}
-              hint={`${[...option].length} / ${POLL.chars}`}
+              hint={`${[...option].length} / ${POLL.optionChars}`}
             >
               {(control) => (
                 <input
@@ -334,7 +309,7 @@ function PollBuilder(props: {
             <button
               type="button"
               aria-label={`Remove option ${i + 1} of the poll of post ${n}`}
-              disabled={poll.length <= POLL.min}
+              disabled={poll.length <= POLL.minOptions}
               onClick={() => props.onChange(poll.filter((_, k) => k !== i))}
             >
               ×
@@ -348,7 +323,7 @@ function PollBuilder(props: {
         </p>
       )}
       <div class="actions wrap">
-        <button type="button" disabled={poll.length >= POLL.max} onClick={() => props.onChange([...poll, ''])}>
+        <button type="button" disabled={poll.length >= POLL.maxOptions} onClick={() => props.onChange([...poll, ''])}>
           Add an option
         </button>
         <button type="button" onClick={() => props.onChange(null)}>
@@ -356,7 +331,7 @@ function PollBuilder(props: {
         </button>
       </div>
       <p class="hint">
-        {POLL.min} to {POLL.max} options of 1 to {POLL.chars} characters; only on a post without images or videos.
+        {POLL.minOptions} to {POLL.maxOptions} options of 1 to {POLL.optionChars} characters; only on a post without images or videos.
       </p>
     </fieldset>
   );

@@ -8,7 +8,7 @@ import { Field } from '../../components/field.js';
 import { faultAt, newPostDraft, type PostDraft, PostEditor, uploading } from '../../components/post-editor.js';
 import { TagInput } from '../../components/tag-input.js';
 import { FormMessage, useSubmit } from '../../form.js';
-import { NETWORK_NAMES } from '../../providers.js';
+import { NETWORK_NAMES, postsPerThread } from '../../providers.js';
 import { navigate } from '../../router.js';
 import { dateKey, partsIn } from '../../time.js';
 import { type Chain, chainsOf, countPart, editPart, importRows, type SplitEdits, sharedTag } from './chains.js';
@@ -133,7 +133,12 @@ export function SeveralAccounts(props: { providers: Provider[]; first: string; z
             </PostEditor>
           ))}
         </ol>
-        <button type="button" class="add-post" onClick={() => setPosts((all) => [...all, newPostDraft()])} disabled={posts.length >= 25}>
+        <button
+          type="button"
+          class="add-post"
+          onClick={() => setPosts((all) => [...all, newPostDraft()])}
+          disabled={posts.length >= postsPerThread(accounts.map((p) => p.provider))}
+        >
           Add post
         </button>
         {chains.length > 0 && <h2>As each account posts it</h2>}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { graphemesUpTo } from '../../src/lib/text.js';
+import { graphemesUpTo } from '../../src/networks/text.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const exactGraphemes = (text: string) => [...segmenter.segment(text)].length;

@@ -1,0 +1,103 @@
+/**
+ * What a network is to Skein (decisions.md "Networks in one place"): one module per network
+ * (threads.ts, bluesky.ts, mastodon.ts) fills this in, and index.ts lists them. Nothing here uses
+ * a Node-only API: the web app bundles these modules (its counters and the editor's options).
+ */
+
+/** Who may reply to a thread (decisions.md "Network options"), as the API names it. */
+export type ReplyControl = 'everyone' | 'following' | 'followers' | 'mentioned' | 'nobody';
+
+export const REPLY_CONTROLS: readonly ReplyControl[] = ['everyone', 'following', 'followers', 'mentioned', 'nobody'];
+
+/** The network options of Create Post and Edit Entire Thread. */
+export type NetworkOption = 'replyControl' | 'quotesDisabled' | 'quote' | 'poll' | 'langs' | 'contentWarning';
+
+/** How an account of the network is connected: OAuth, a token pasted in, or an app password. */
+export type ConnectMethod = 'oauth' | 'token' | 'appPassword';
+
+/** A network's limits on a thread, as `GET /api/v1/networks` answers them. */
+export interface Limits {
+  /** What `countText` is held to: bytes on Threads, characters (graphemes) elsewhere. */
+  textPerPost: number;
+  postsPerThread: number;
+  mediaPerPost: number;
+  imagesPerPost: number;
+  videosPerPost: number;
+  imageBytes: number;
+  videoBytes: number;
+  /** Null: the network sets no length. */
+  videoSeconds: number | null;
+}
+
+/** A post's text measured against one of its network's limits. */
+export interface TextMeasure {
+  unit: 'bytes' | 'characters';
+  /** With `upTo`, no more than `max + 1`. */
+  count: number;
+  max: number;
+}
+
+/** A server's own text limits (a Mastodon server's, read from it); null: the network's defaults. */
+export interface ServerTextLimits {
+  maxCharacters: number;
+  charactersReservedPerUrl: number;
+}
+
+export interface CountOptions {
+  /** The account's server's limits, on a network whose servers set their own. */
+  server?: ServerTextLimits | null;
+  /** Counted with the text on a network that counts it (Mastodon). */
+  contentWarning?: string;
+  /** Count no further than past the limit (the server: a long text costs no time); else the whole count (the editor's counter). */
+  upTo?: boolean;
+}
+
+/** The options a network takes, and what the editor offers of them. */
+export interface NetworkOptions {
+  /** The reply controls it takes (`everyone` only: it limits no replies). */
+  replyControls: readonly ReplyControl[];
+  /** Whether it takes `quotesDisabled`. */
+  quotesDisabled: boolean;
+  /** Its quote: the references it takes besides a Skein post's id; null: no quotes. */
+  quote: { references: readonly RegExp[]; example: string; hint: string } | null;
+  /** Whether a post may carry a poll (its shape: `POLL`). */
+  polls: boolean;
+  /** How many of a post's language tags it publishes (0: none; the API keeps up to `MAX_LANGS`). */
+  langs: number;
+  /** Whether it publishes a content warning. */
+  contentWarning: boolean;
+}
+
+export interface Network<K extends string = string> {
+  kind: K;
+  /** As people write it, for messages and labels. */
+  name: string;
+  limits: Limits;
+  /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
+  imageMaxSide?: number;
+  options: NetworkOptions;
+  connect: readonly ConnectMethod[];
+  /** The text's measures, in the order their faults are told; a text fits when each `count <= max`. */
+  countText(text: string, options?: CountOptions): TextMeasure[];
+}
+
+/** A poll (the networks that take one): 2 to 4 options of 1 to 25 characters. */
+export const POLL = { minOptions: 2, maxOptions: 4, optionChars: 25 } as const;
+/** The language tags a post may hold, whatever its network publishes of them. */
+export const MAX_LANGS = 3;
+export const CONTENT_WARNING_CHARS = 500;
+
+/** A size as its network states it: `1 GiB`, `99 MiB`, `100 MB` (decimal), else bytes. */
+function sizeSaid(bytes: number): string {
+  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
+  if (bytes % 1024 ** 2 === 0) return `${bytes / 1024 ** 2} MiB`;
+  if (bytes % 1_000_000 === 0) return `${bytes / 1_000_000} MB`;
+  return `${bytes} bytes`;
+}
+
+/** What a network takes of one video, said: `5 minutes and 1 GiB` (decisions.md "Media"). */
+export function videoLimitSaid({ videoSeconds, videoBytes }: Limits): string {
+  if (videoSeconds === null) return sizeSaid(videoBytes);
+  const length = videoSeconds % 60 === 0 ? `${videoSeconds / 60} minutes` : `${videoSeconds} seconds`;
+  return `${length} and ${sizeSaid(videoBytes)}`;
+}
