@@ -61,7 +61,7 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     const typed = values as Record<string, string | boolean | undefined>;
     if (command.long) {
       const early = command.name === 'serve' ? startEarly(config) : undefined;
-      const { LONG } = await import('./handlers.js');
+      const { LONG } = await import('./process-handlers.js');
       return await LONG[command.name]!(config, secrets, typed, early);
     }
     const [{ RUN }, { createContext }] = await Promise.all([import('./handlers.js'), import('../context.js')]);

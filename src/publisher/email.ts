@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppContext } from '../context.js';
 import { type ClaimedEmail, closeUnsentEmails, createDueDigests, digestEvents, type EmailSubject, emailQueue, emailSubjectOf } from '../repos/email.js';
 import { runDue } from './claim.js';
-import type { PublishDeps } from './publish-thread.js';
+import type { PublishDeps } from './deps.js';
 
 /**
  * Email notifications (docs/decisions.md "Email notifications (implementation)"), sent by the

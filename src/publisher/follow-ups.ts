@@ -5,11 +5,12 @@ import { followUpQueue } from '../repos/follow-ups.js';
 import { markProviderExpired } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { runDue } from './claim.js';
+import type { PublishDeps } from './deps.js';
 import { asPublishError, lastError } from './failures.js';
 import { onFollowUpFailed, onFollowUpPublished } from './follow-up-events.js';
 import { type JobTarget, loadThreadTarget, publishedRef } from './jobs/target.js';
 import { fencedProgress, queueProgressStore } from './lease.js';
-import { backoffMs, MAX_ATTEMPTS, type PublishDeps } from './publish-thread.js';
+import { backoffMs, MAX_ATTEMPTS } from './publish-thread.js';
 
 /**
  * Follow-up replies (decisions.md "Follow-up replies"): each row is published once, at its

@@ -2,7 +2,7 @@ import type { Logger } from '../lib/logger.js';
 import { LeaseLostError, type PostProgress, type PublishInput } from '../platforms/platform.js';
 import type { LeasedQueue, QueueColumn, QueueKey, QueueTableName } from '../repos/queue/leased-queue.js';
 import { leaseUntil, renewLease } from './claim.js';
-import type { PublishDeps } from './publish-thread.js';
+import type { PublishDeps } from './deps.js';
 
 /**
  * Where one post's network state lives (a post row, a plug job row, a follow-up row), and the

@@ -6,11 +6,12 @@ import type { Platforms } from '../platforms/platform.js';
 import { threadQueue } from '../repos/thread-queue.js';
 import { loadPublishWork, type PublishWork } from '../repos/threads.js';
 import { claimDue, claimerOf, nextDueAt, renewWorkerLeases } from './claim.js';
+import type { PublishDeps } from './deps.js';
 import { runDueEmails } from './email.js';
 import { runDueFollowUps } from './follow-ups.js';
 import { runDueJobs } from './jobs/run-job.js';
 import { keepLeasesAlive } from './lease.js';
-import { type PublishDeps, publishClaimedThread } from './publish-thread.js';
+import { publishClaimedThread } from './publish-thread.js';
 import { runDueWebhookDeliveries } from './webhooks.js';
 
 /** Follow-up replies, and follow-up jobs, claimed per round. */

@@ -1,15 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { isSkeinId } from '../lib/ids.js';
-import {
-  ContainerNotReady,
-  LeaseLostError,
-  type Platforms,
-  type PostOptions,
-  PublishError,
-  type PublishedRef,
-  type QuoteTarget,
-} from '../platforms/platform.js';
+import { ContainerNotReady, LeaseLostError, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../platforms/platform.js';
 import { decryptAccount } from '../platforms/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
@@ -18,17 +10,10 @@ import * as threadQueueRepo from '../repos/thread-queue.js';
 import { loadThreadPosts, type PostAggregate, type PublishWork } from '../repos/threads.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { renewLease } from './claim.js';
+import type { PublishDeps } from './deps.js';
 import { asPublishError, lastError } from './failures.js';
 import { followUpJobsPlan } from './jobs/enqueue.js';
 import { fencedProgress, LeaseWatch, queueProgressStore } from './lease.js';
-
-export interface PublishDeps {
-  ctx: AppContext;
-  platforms: Platforms;
-  workerId: string;
-  /** True once the worker shuts down: it finishes the post in flight, then hands its work back. */
-  stopping?: () => boolean;
-}
 
 export const MAX_ATTEMPTS = 12;
 

@@ -2,7 +2,7 @@ import { addressPolicy } from '../lib/ip-policy.js';
 import { postWebhook, signatureHeader } from '../lib/webhook-http.js';
 import { type ClaimedDelivery, deliveryQueue, recordAttempt } from '../repos/webhook-deliveries.js';
 import { runDue } from './claim.js';
-import type { PublishDeps } from './publish-thread.js';
+import type { PublishDeps } from './deps.js';
 
 /**
  * Webhook deliveries (decisions.md "Events: webhooks"), run by the publisher like its other

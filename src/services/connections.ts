@@ -1,12 +1,12 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow, OAuthStateRow, ProviderRow } from '../db/schema/index.js';
-import { ConflictError, type FieldFault, NotFoundError, UpstreamError, ValidationError } from '../errors/index.js';
+import { ConflictError, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
 import { blueskyAddressPolicy, pdsAllowed } from '../platforms/bluesky/address-policy.js';
 import { PublishError } from '../platforms/platform.js';
-import { scheduleFollowerJobs } from '../repos/followers.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 import { canAccess, resolveWorkspace } from './accounts.js';
+import { networkFailure, scheduleFollowerFetch } from './connect-shared.js';
 import { assertStateLive, type CallbackState, newConnectState, takeCallbackState, takeConfirmState } from './connect-states.js';
 import { completeMastodonConnect, revokeMastodonToken } from './mastodon-connect.js';
 import { addProvider } from './providers.js';
@@ -21,14 +21,6 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A network call failed: the user's input when the network refused it, otherwise the network. */
-export function networkFailure(err: unknown, field: string, what: string): Error {
-  if (err instanceof PublishError && (err.kind === 'auth' || err.kind === 'permanent')) {
-    return new ValidationError({ path: field, message: `${what} refused: ${err.message}` });
-  }
-  return new UpstreamError(`${what} could not be reached; try again.`, { cause: err });
 }
 
 /** The content rules of Connect Bluesky, over what is well-formed in `input` (it may have shape faults too). */
@@ -311,15 +303,6 @@ export async function checkThreadsToken(
     }
   }
   return { me, accessToken, expiresAt: new Date(ctx.clock.now().getTime() + THREADS_REFRESH_WINDOW_MS + UNKNOWN_TOKEN_REFRESH_AFTER_MS) };
-}
-
-/**
- * A connected (or reconnected) account gets its follower count at once unless it has one for
- * the current UTC day (decisions.md): its FOLLOWERS job is made due and the publisher woken.
- */
-export async function scheduleFollowerFetch(ctx: AppContext, provider: ProviderRow): Promise<ProviderRow> {
-  if ((await scheduleFollowerJobs(ctx.db, ctx.clock.now(), provider.id)) > 0) ctx.scheduleSignal.ring();
-  return provider;
 }
 
 /** Disconnect: Skein forgets the credentials; the threads stay (and fail if they come due). */

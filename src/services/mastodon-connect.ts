@@ -7,8 +7,8 @@ import type { MastodonApp, MastodonClient } from '../platforms/mastodon/client.j
 import { findMastodonApp, saveMastodonApp } from '../repos/mastodon-apps.js';
 import { findProviderByNetworkUser } from '../repos/providers.js';
 import { resolveWorkspace } from './accounts.js';
+import { networkFailure, scheduleFollowerFetch } from './connect-shared.js';
 import { newConnectState } from './connect-states.js';
-import { networkFailure, scheduleFollowerFetch } from './connections.js';
 import { addProvider } from './providers.js';
 
 /**

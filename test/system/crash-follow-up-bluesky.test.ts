@@ -100,7 +100,15 @@ test(`a worker killed (SIGKILL) while writing a follow-up reply to a real PDS, $
   const started = Date.now();
   console.log(`# crash-follow-up bluesky: seed ${seed}`);
   const spawn = () => {
-    const w = startWorker({ dbUrl: env.dbUrl, threadsApiUrl: 'http://127.0.0.1:9', leaseMs: LEASE_MS, pollMs: 100, name: `worker-${workers.length + 1}` });
+    // The PDS (and the proxy before it) is on loopback, as the API's environment allows (startBlueskySystem).
+    const w = startWorker({
+      dbUrl: env.dbUrl,
+      threadsApiUrl: 'http://127.0.0.1:9',
+      leaseMs: LEASE_MS,
+      pollMs: 100,
+      name: `worker-${workers.length + 1}`,
+      env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
+    });
     workers.push(w);
     return w;
   };

@@ -3,8 +3,8 @@ import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
 import type { PublishError } from '../../platforms/platform.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
+import type { PublishDeps } from '../deps.js';
 import { asPublishError, lastError } from '../failures.js';
-import type { PublishDeps } from '../publish-thread.js';
 import { jobBackoffMs, MAX_JOB_ATTEMPTS, nextFollowersRun } from './schedule.js';
 
 /**

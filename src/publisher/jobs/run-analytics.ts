@@ -2,7 +2,7 @@ import type { JobRow } from '../../db/schema/index.js';
 import { refreshPostsAnalytics } from '../../platforms/post-analytics.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { renewLease } from '../claim.js';
-import type { PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../deps.js';
 import { completeJob, rescheduleJob } from './outcome.js';
 import { nextAnalyticsRun, spreadOf } from './schedule.js';
 import type { JobTarget } from './target.js';

@@ -3,7 +3,7 @@ import { saveFollowerCount } from '../../repos/followers.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { saveProviderLimits } from '../../repos/providers.js';
 import { renewLease } from '../claim.js';
-import type { PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../deps.js';
 import { rescheduleJob } from './outcome.js';
 import { nextFollowersRun } from './schedule.js';
 import type { ProviderTarget } from './target.js';

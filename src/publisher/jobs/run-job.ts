@@ -2,7 +2,7 @@ import type { JobRow, ProviderRow, ThreadJobKind } from '../../db/schema/index.j
 import { LeaseLostError } from '../../platforms/platform.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { runDue } from '../claim.js';
-import type { PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../deps.js';
 import { failOrRetryJob } from './outcome.js';
 import { runAnalytics } from './run-analytics.js';
 import { runFollowers } from './run-followers.js';

@@ -1,7 +1,7 @@
 import type { JobRow } from '../../db/schema/index.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { renewLease } from '../claim.js';
-import type { PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../deps.js';
 import { completeJob } from './outcome.js';
 import { type JobTarget, publishedRef } from './target.js';
 

@@ -4,7 +4,7 @@ import { decryptAccount } from '../../platforms/rows.js';
 import { listPosts } from '../../repos/posts.js';
 import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
-import type { PublishDeps } from '../publish-thread.js';
+import type { PublishDeps } from '../deps.js';
 
 export { publishedRef } from '../../platforms/rows.js';
 
