@@ -1,7 +1,8 @@
-import { type ComponentChildren, createContext, type JSX } from 'preact';
-import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import type { Account, Session } from './api/account.js';
-import { type Api, createApi } from './api/index.js';
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Session } from './api/account.js';
+import { createApi } from './api/index.js';
+import { AppContext, type AppState } from './app-state.js';
 import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
 import { CalendarPage } from './pages/calendar.js';
@@ -20,20 +21,6 @@ import { navigate, onLinkClick, useLocation } from './router.js';
  * The app shell: who is signed in, the navigation, and which page a path shows. A page of the
  * signed-in part sends a signed-out visitor to /sign-in (and back after signing in).
  */
-
-export interface AppState {
-  api: Api;
-  account: Account;
-  setAccount(account: Account): void;
-}
-
-const AppContext = createContext<AppState | null>(null);
-
-export function useApp(): AppState {
-  const state = useContext(AppContext);
-  if (!state) throw new Error('useApp outside the signed-in app');
-  return state;
-}
 
 /** The pages of the signed-in app, in navigation order. */
 const PAGES: Array<{ path: string; label: string; page: () => JSX.Element }> = [

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Network, Provider } from '../api/providers.js';
 import type { FollowUp } from '../api/threads.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { FormMessage, formMessage, useSubmit } from '../form.js';
 import { networkHref } from '../network-links.js';
 import { countText } from '../text-rules.js';

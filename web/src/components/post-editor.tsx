@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
 import type { Network, Provider } from '../api/providers.js';
 import type { SpoilerRange } from '../api/threads.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { unreachableHost } from '../media-hosts.js';
 import { countText } from '../text-rules.js';
 import { Field } from './field.js';

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import type { ProviderAnalytics as AnalyticsView, Followers } from '../api/analytics.js';
 import type { ApiError } from '../api/client.js';
 import type { Provider } from '../api/providers.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { FormMessage } from '../form.js';
 import { providerLabel, useProviders } from '../providers.js';
 import { addDays, formatDay, formatInZone, todayIn } from '../time.js';

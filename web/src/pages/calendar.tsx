@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
 import type { Provider } from '../api/providers.js';
 import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from '../api/threads.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { RepeatBadge } from '../components/repeat-badge.js';
 import { ReplyLimitBadge } from '../components/reply-limit-badge.js';
 import { NETWORK_NAMES } from '../providers.js';

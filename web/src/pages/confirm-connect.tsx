@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { FormMessage, useSubmit } from '../form.js';
 import { navigate, useLocation } from '../router.js';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api/index.js';
 import type { ThreadsSetup } from '../api/providers.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../form.js';
 import { providerLabel } from '../providers.js';
 

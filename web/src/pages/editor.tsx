@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, isChangedElsewhere } from '../api/client.js';
 import type { Provider } from '../api/providers.js';
 import { providerOf, type Tag, type Thread, threadPath } from '../api/threads.js';
-import { useApp } from '../app.js';
+import { useApp } from '../app-state.js';
 import { Field } from '../components/field.js';
 import { FollowUps } from '../components/follow-ups.js';
 import { faultAt, mediaBody, mediaDrafts, newPostDraft, type PostDraft, PostEditor, uploading } from '../components/post-editor.js';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 import { providerLabel } from '../../providers.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage } from '../../form.js';
 import { useProviders } from '../../providers.js';
 import { navigate } from '../../router.js';

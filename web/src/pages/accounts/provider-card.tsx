@@ -1,6 +1,6 @@
 import { useId } from 'preact/hooks';
 import type { Provider, ProviderStatus } from '../../api/providers.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, useSubmit } from '../../form.js';
 import { NETWORK_NAMES, providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Provider, TimeSlot } from '../../api/providers.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, useSubmit } from '../../form.js';
 import { providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.js';
 import type { Provider } from '../../api/providers.js';
 import { type Tag, threadPath } from '../../api/threads.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { Field } from '../../components/field.js';
 import { faultAt, newPostDraft, type PostDraft, PostEditor, uploading } from '../../components/post-editor.js';
 import { TagInput } from '../../components/tag-input.js';

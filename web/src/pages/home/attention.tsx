@@ -3,7 +3,7 @@ import type { AttentionItem } from '../../api/attention.js';
 import { ApiError } from '../../api/client.js';
 import type { Provider } from '../../api/providers.js';
 import { type TaggedThread, threadPath } from '../../api/threads.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';
 import { startThreadsConnect } from '../connect-threads.js';

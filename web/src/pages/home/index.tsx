@@ -3,7 +3,7 @@ import type { ProviderAnalytics } from '../../api/analytics.js';
 import type { AttentionItem } from '../../api/attention.js';
 import { ApiError } from '../../api/client.js';
 import type { TaggedThread } from '../../api/threads.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage } from '../../form.js';
 import { useProviders } from '../../providers.js';
 import { addDays, todayIn } from '../../time.js';

@@ -1,7 +1,7 @@
 import type { ProviderAnalytics } from '../../api/analytics.js';
 import type { Provider } from '../../api/providers.js';
 import { type TaggedThread, threadPath } from '../../api/threads.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { networkHref } from '../../network-links.js';
 import { providerLabel } from '../../providers.js';
 import { dateKey, formatInZone, partsIn } from '../../time.js';

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/browser/esm/sync';
 import { useState } from 'preact/hooks';
 import { ApiError, type FieldFault } from '../../api/client.js';
 import type { ImportAnswer, ImportFile, NewThread } from '../../api/threads.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { navigate } from '../../router.js';
 import { dateKey, formatInZone, partsIn } from '../../time.js';
 import './import.css';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import type { Team } from '../../api/account.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 
 function timeZones(current: string): string[] {

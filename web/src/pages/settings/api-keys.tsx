@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiKey } from '../../api/account.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 import { formatInZone } from '../../time.js';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { AutoPlug } from '../../api/account.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 
 /** The active workspace's auto-plug: a reply posted once a thread's first post has enough likes. */

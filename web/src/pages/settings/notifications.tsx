@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { EmailDelivery, EmailKind, EmailSettings } from '../../api/notifications.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, useSubmit } from '../../form.js';
 
 const KINDS: { kind: EmailKind; label: string }[] = [

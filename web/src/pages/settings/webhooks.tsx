@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { Delivery, NewWebhookAnswer, Webhook, WebhookEvent } from '../../api/webhooks.js';
-import { useApp } from '../../app.js';
+import { useApp } from '../../app-state.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
 import { formatInZone } from '../../time.js';
 import './webhooks.css';
