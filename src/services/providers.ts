@@ -4,7 +4,9 @@ import { NotFoundError, ValidationError } from '../errors/index.js';
 import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
-import { NETWORK_KINDS } from '../networks/index.js';
+import { NETWORK_KINDS, NETWORKS } from '../networks/index.js';
+import { MASTODON_DEFAULTS } from '../networks/mastodon.js';
+import type { Limits } from '../networks/network.js';
 import { findProviderByNetworkUser, findProviderInWorkspace, insertProvider, listProvidersInWorkspace, updateProviderConnection } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 
@@ -16,8 +18,30 @@ export interface ProviderView {
   teamId: string | null;
   status: ProviderRow['status'];
   connectedAt: string;
-  /** The server's own limits (Mastodon's, read from the server); null for the other networks. */
-  limits: { maxCharacters: number; maxMediaAttachments: number; charactersReservedPerUrl: number } | null;
+  /** The account's own limits: its network's, with a Mastodon server's own laid over them. */
+  limits: Limits;
+  /** MASTODON: what a link counts as in its server's text count; null for the other networks. */
+  charactersReservedPerUrl: number | null;
+}
+
+/**
+ * An account's limits (decisions.md "Networks in one place"), in `GET /api/v1/networks`'
+ * shape: its network's, with what a Mastodon server said of itself (read at connect and
+ * daily; never read: the network's) laid over them. The number of images follows the media a
+ * status may carry, as in the network's entry.
+ */
+export function accountLimits(row: Pick<ProviderRow, 'kind' | 'network_limits'>): Limits {
+  const defaults: Limits = { ...NETWORKS[row.kind].limits };
+  const server = row.kind === 'MASTODON' ? row.network_limits : null;
+  if (!server) return defaults;
+  return {
+    ...defaults,
+    textPerPost: server.maxCharacters,
+    mediaPerPost: server.maxMediaAttachments,
+    imagesPerPost: server.maxMediaAttachments,
+    imageBytes: server.imageSizeLimit ?? defaults.imageBytes,
+    videoBytes: server.videoSizeLimit ?? defaults.videoBytes,
+  };
 }
 
 export function providerView(row: ProviderRow): ProviderView {
@@ -29,13 +53,8 @@ export function providerView(row: ProviderRow): ProviderView {
     teamId: row.team_id,
     status: row.status,
     connectedAt: iso(row.connected_at),
-    limits: row.network_limits
-      ? {
-          maxCharacters: row.network_limits.maxCharacters,
-          maxMediaAttachments: row.network_limits.maxMediaAttachments,
-          charactersReservedPerUrl: row.network_limits.charactersReservedPerUrl,
-        }
-      : null,
+    limits: accountLimits(row),
+    charactersReservedPerUrl: row.kind === 'MASTODON' ? (row.network_limits?.charactersReservedPerUrl ?? MASTODON_DEFAULTS.charactersReservedPerUrl) : null,
   };
 }
 

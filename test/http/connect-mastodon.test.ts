@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
+import { NETWORKS } from '../../src/networks/index.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
@@ -138,7 +139,7 @@ describeEachDb(
       }
     });
 
-    test("the provider list carries each Mastodon account's own server limits (null for the other networks)", async () => {
+    test("the provider list carries each Mastodon account's own server limits (the network's for the other networks)", async () => {
       const { ctx, app } = env();
       const user = await createUser(ctx);
       await createProvider(ctx, user.account, 'THREADS');
@@ -146,16 +147,18 @@ describeEachDb(
       const { accessToken } = small.createAccount('gina');
       const onSmall = await user.call(app, { method: 'POST', url: '/api/v1/providers/mastodon', payload: { instance: small.url, accessToken } });
       assert.equal(onSmall.statusCode, 201, onSmall.body);
-      assert.deepEqual(onSmall.json().limits, { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      assert.deepEqual(onSmall.json().limits, NETWORKS.MASTODON.limits);
+      assert.equal(onSmall.json().charactersReservedPerUrl, 23);
       const list = await user.call(app, { method: 'GET', url: '/api/v1/providers' });
       assert.equal(list.statusCode, 200, list.body);
       const limits = Object.fromEntries(
         list.json().providers.map((p: { provider: string; username: string; limits: unknown }) => [`${p.provider} ${p.username}`, p.limits]),
       );
-      assert.deepEqual(limits[`MASTODON ${onBig.username}`], { maxCharacters: 1000, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
-      assert.deepEqual(limits[`MASTODON gina@${small.domain}`], { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      assert.deepEqual(limits[`MASTODON ${onBig.username}`], { ...NETWORKS.MASTODON.limits, textPerPost: 1000 });
+      assert.deepEqual(limits[`MASTODON gina@${small.domain}`], NETWORKS.MASTODON.limits);
       const threads = list.json().providers.find((p: { provider: string }) => p.provider === 'THREADS');
-      assert.equal(threads.limits, null);
+      assert.deepEqual(threads.limits, NETWORKS.THREADS.limits);
+      assert.equal(threads.charactersReservedPerUrl, null);
     });
 
     test('the same account id on two servers is two accounts (a Mastodon id is its server own)', async () => {

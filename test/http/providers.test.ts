@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { NETWORKS } from '../../src/networks/index.js';
 import type { BlueskyConnector } from '../../src/platforms/index.js';
 import { describeEachDb } from '../helpers/context.js';
+import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';
 
 const logins: Array<{ service: string; identifier: string; appPassword: string }> = [];
@@ -83,3 +85,53 @@ describeEachDb('connecting a Bluesky account', (env) => {
     assert.deepEqual(await rowCounts(ctx), before);
   });
 });
+
+// A Mastodon server that allows more than Mastodon's defaults (500 characters, 4 media).
+let roomy: FakeMastodonApi;
+before(async () => {
+  roomy = await FakeMastodonApi.start({ maxCharacters: 1000, maxMediaAttachments: 6 });
+});
+after(async () => {
+  await roomy.close();
+});
+
+describeEachDb(
+  'each provider carries its own limits, in GET /api/v1/networks\' shape (decisions.md "Networks in one place")',
+  (env) => {
+    test("Threads and Bluesky answer their network's limits; a Mastodon account its server's over Mastodon's defaults", async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const threads = await createProvider(ctx, user.account, 'THREADS');
+      const bluesky = await createProvider(ctx, user.account, 'BLUESKY');
+      const { accessToken } = roomy.createAccount('hana');
+      const connected = await user.call(app, { method: 'POST', url: '/api/v1/providers/mastodon', payload: { instance: roomy.url, accessToken } });
+      assert.equal(connected.statusCode, 201, connected.body);
+      const mastodonLimits = { ...NETWORKS.MASTODON.limits, textPerPost: 1000, mediaPerPost: 6, imagesPerPost: 6 };
+      assert.deepEqual(connected.json().limits, mastodonLimits, 'the connect answer carries them too');
+      assert.equal(connected.json().charactersReservedPerUrl, 23);
+
+      const list = await user.call(app, { method: 'GET', url: '/api/v1/providers' });
+      assert.equal(list.statusCode, 200, list.body);
+      const byId = new Map(list.json().providers.map((p: { id: string }) => [p.id, p]));
+      const answered = (id: string) => byId.get(id) as { limits: unknown; charactersReservedPerUrl: unknown };
+      assert.deepEqual(answered(threads.id).limits, NETWORKS.THREADS.limits);
+      assert.deepEqual(answered(bluesky.id).limits, NETWORKS.BLUESKY.limits);
+      assert.equal(answered(threads.id).charactersReservedPerUrl, null);
+      assert.equal(answered(bluesky.id).charactersReservedPerUrl, null);
+      const mastodon = answered(connected.json().id);
+      assert.deepEqual(mastodon.limits, mastodonLimits);
+      assert.deepEqual(Object.keys(mastodon.limits as object).sort(), Object.keys(NETWORKS.MASTODON.limits).sort(), 'exactly the registry shape');
+
+      // The same shape as GET /api/v1/networks answers for each network.
+      const networks = (await user.call(app, { method: 'GET', url: '/api/v1/networks' })).json().networks as Array<{ kind: string; limits: unknown }>;
+      assert.deepEqual(answered(threads.id).limits, networks.find((n) => n.kind === 'THREADS')!.limits);
+      assert.deepEqual(answered(bluesky.id).limits, networks.find((n) => n.kind === 'BLUESKY')!.limits);
+
+      // Disconnect answers the provider with its limits as well.
+      const gone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${bluesky.id}` });
+      assert.equal(gone.statusCode, 200, gone.body);
+      assert.deepEqual(gone.json().limits, NETWORKS.BLUESKY.limits);
+    });
+  },
+  { config: (c) => ({ ...c, media: { allowPrivate: true } }) },
+);

@@ -117,10 +117,16 @@ for (const viewport of [DESKTOP, PHONE]) {
       .locator('[data-status="ACTIVE"]')
       .waitFor();
     assert.equal(await page.getByLabel('Mastodon access token').inputValue(), '', 'the token is not left in the form');
-    const providers: Array<{ id: string; provider: string; username: string; limits: unknown }> = (await api('/api/v1/providers')).providers;
+    const providers: Array<{
+      id: string;
+      provider: string;
+      username: string;
+      limits: { textPerPost: number; mediaPerPost: number };
+      charactersReservedPerUrl: number | null;
+    }> = (await api('/api/v1/providers')).providers;
     const oauth = providers.find((p) => p.username === `${oauthUser}@${server.domain}`)!;
     assert.equal(oauth.provider, 'MASTODON');
-    assert.deepEqual(oauth.limits, { maxCharacters: 500, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+    assert.deepEqual([oauth.limits.textPerPost, oauth.limits.mediaPerPost, oauth.charactersReservedPerUrl], [500, 4, 23]);
     assert.ok(providers.some((p) => p.username === `${tokenUser}@${server.domain}`));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the accounts page scrolls sideways by ${overflow}px`);

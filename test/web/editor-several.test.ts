@@ -74,7 +74,7 @@ before(async () => {
     body: { instance: mastodon.url, accessToken: mastodon.createAccount('writer').accessToken },
   });
   ids.mastodon = connected.id;
-  assert.equal(connected.limits.maxCharacters, MASTODON_LIMIT);
+  assert.equal(connected.limits.textPerPost, MASTODON_LIMIT);
 });
 
 after(async () => {

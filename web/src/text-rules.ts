@@ -1,6 +1,7 @@
 import { NETWORKS } from '../../src/networks/index.js';
+import { MASTODON_DEFAULTS } from '../../src/networks/mastodon.js';
 import type { ServerTextLimits } from '../../src/networks/network.js';
-import type { Network } from './api/providers.js';
+import type { Network, Provider } from './api/providers.js';
 
 /**
  * The editor's counter of a post's text: the network's own count (its entry in src/networks/,
@@ -15,6 +16,19 @@ export interface TextCount {
   label: string;
   over: boolean;
   empty: boolean;
+}
+
+/**
+ * What an account's server counts a status's text against: a MASTODON account's own
+ * `limits.textPerPost`, a link counting as its `charactersReservedPerUrl`; null for the other
+ * networks (their counts are the network's own).
+ */
+export function serverText(account: Pick<Provider, 'provider' | 'limits' | 'charactersReservedPerUrl'> | null | undefined): ServerTextLimits | null {
+  if (account?.provider !== 'MASTODON') return null;
+  return {
+    maxCharacters: account.limits.textPerPost,
+    charactersReservedPerUrl: account.charactersReservedPerUrl ?? MASTODON_DEFAULTS.charactersReservedPerUrl,
+  };
 }
 
 /** The counter of one post's text on one network: the first measure over its limit, else its last (Bluesky: characters). */

@@ -3,7 +3,8 @@ import { NetworkKind } from './common.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
-const NetworkLimits = Type.Object({
+/** A network's limits (`GET /api/v1/networks`), and an account's own (`GET /api/v1/providers`). */
+export const NetworkLimits = Type.Object({
   textPerPost: Type.Integer({ minimum: 1, description: 'What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere' }),
   postsPerThread: Count,
   mediaPerPost: Count,

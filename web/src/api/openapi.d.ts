@@ -2947,13 +2947,20 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 connectedAt: string;
-                                /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                                limits?: {
-                                    /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                    maxCharacters: number;
-                                    maxMediaAttachments: number;
-                                    charactersReservedPerUrl: number;
-                                } | null;
+                                limits: {
+                                    /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                    textPerPost: number;
+                                    postsPerThread: number;
+                                    mediaPerPost: number;
+                                    imagesPerPost: number;
+                                    videosPerPost: number;
+                                    imageBytes: number;
+                                    videoBytes: number;
+                                    /** @description null: the network sets no length */
+                                    videoSeconds: number | null;
+                                };
+                                /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                                charactersReservedPerUrl: number | null;
                             }[];
                             count: number;
                         };
@@ -3055,13 +3062,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -3194,13 +3208,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -3223,13 +3244,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -3517,13 +3545,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -3636,13 +3671,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -3768,13 +3810,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -4103,13 +4152,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -4217,13 +4273,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };
@@ -4246,13 +4309,20 @@ export interface paths {
                              * @description ISO 8601 UTC with milliseconds and Z
                              */
                             connectedAt: string;
-                            /** @description The server's own limits, read from it (MASTODON); null for the other networks */
-                            limits?: {
-                                /** @description Characters a status may have (a link counts as charactersReservedPerUrl) */
-                                maxCharacters: number;
-                                maxMediaAttachments: number;
-                                charactersReservedPerUrl: number;
-                            } | null;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
                         };
                     };
                 };

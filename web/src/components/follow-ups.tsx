@@ -4,17 +4,17 @@ import type { FollowUp } from '../api/threads.js';
 import { useApp } from '../app-state.js';
 import { FormMessage, formMessage, useSubmit } from '../form.js';
 import { networkHref } from '../network-links.js';
-import { countText } from '../text-rules.js';
+import { countText, serverText } from '../text-rules.js';
 import { formatInZone } from '../time.js';
 import { Field } from './field.js';
 import { faultAt } from './post-editor.js';
 
 /**
- * The follow-up replies of a saved thread: listed, added, retried when FAILED, deleted. `limits`:
- * the account's server limits (a Mastodon server's own, read from it), which the text is counted
+ * The follow-up replies of a saved thread: listed, added, retried when FAILED, deleted. `account`:
+ * the thread's account, whose own limits (a Mastodon server's, read from it) the text is counted
  * against as the thread's posts are; null for the network's own.
  */
-export function FollowUps({ threadId, network, limits, zone }: { threadId: string; network: Network; limits: Provider['limits'] | null; zone: string }) {
+export function FollowUps({ threadId, network, account, zone }: { threadId: string; network: Network; account: Provider | null; zone: string }) {
   const { api } = useApp();
   const [items, setItems] = useState<FollowUp[]>([]);
   const [text, setText] = useState('');
@@ -38,7 +38,7 @@ export function FollowUps({ threadId, network, limits, zone }: { threadId: strin
       await reload();
     });
   };
-  const counter = countText(network, text, limits ?? null);
+  const counter = countText(network, text, serverText(account));
 
   return (
     <section class="card" aria-labelledby="follow-ups-heading">

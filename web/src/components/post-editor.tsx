@@ -5,7 +5,7 @@ import type { Network, Provider } from '../api/providers.js';
 import type { SpoilerRange } from '../api/threads.js';
 import { useApp } from '../app-state.js';
 import { unreachableHost } from '../media-hosts.js';
-import { countText } from '../text-rules.js';
+import { countText, serverText } from '../text-rules.js';
 import { Field } from './field.js';
 
 /**
@@ -90,8 +90,8 @@ export function PostEditor(props: {
   index: number;
   count: number;
   network: Network;
-  /** The account's server limits (Mastodon's, read from its server), or null for the network's own. */
-  limits?: Provider['limits'];
+  /** The account whose own limits the text and media are counted against (a Mastodon server's), or null for the network's. */
+  account?: Provider | null;
   /** The workspace the thread's account belongs to (a team id or "personal"): its uploads go there. */
   teamId: string | undefined;
   error: ApiError | null;
@@ -109,7 +109,7 @@ export function PostEditor(props: {
 }) {
   const { post, index, network } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const counter = countText(network, post.text, props.limits ?? null);
+  const counter = countText(network, post.text, serverText(props.account));
   const path = `posts.${index}`;
   const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
   const uploads = useUploads(props.teamId, props.onChange);
@@ -229,7 +229,7 @@ export function PostEditor(props: {
         path={path}
         postNumber={index + 1}
         network={network}
-        maxMedia={props.limits?.maxMediaAttachments ?? null}
+        maxMedia={props.account?.provider === 'MASTODON' ? props.account.limits.mediaPerPost : null}
         error={props.error}
         onChange={props.onChange}
         uploads={uploads}

@@ -311,7 +311,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
                 index={i}
                 count={posts.length}
                 network={network}
-                limits={provider?.limits ?? null}
+                account={provider ?? null}
                 teamId={provider ? (provider.teamId ?? 'personal') : undefined}
                 error={error}
                 onChange={(update) => updatePost(post.key, update)}
@@ -379,7 +379,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           </div>
         </form>
       )}
-      {thread && <FollowUps threadId={thread.threadId} network={thread.provider} limits={provider?.limits ?? null} zone={zone} />}
+      {thread && <FollowUps threadId={thread.threadId} network={thread.provider} account={provider ?? null} zone={zone} />}
       {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">

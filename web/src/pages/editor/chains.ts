@@ -1,9 +1,8 @@
-import { MASTODON_DEFAULTS } from '../../../../src/networks/mastodon.js';
 import type { Provider } from '../../api/providers.js';
 import type { NewThread } from '../../api/threads.js';
 import { type MediaDraft, mediaBody, type PostDraft } from '../../components/post-editor.js';
 import { splitText } from '../../split.js';
-import { countText, graphemes, type TextCount } from '../../text-rules.js';
+import { countText, graphemes, serverText, type TextCount } from '../../text-rules.js';
 
 /**
  * Writing once for several accounts (docs/decisions.md "Write once for several accounts"): the
@@ -39,9 +38,8 @@ export type SplitEdits = Record<string, Record<string, SplitEdit>>;
 
 /** The counter of a part on an account: Mastodon counts the content warning with the text. */
 export function countPart(provider: Provider, text: string, warning: string): TextCount {
-  const limits = provider.limits ?? null;
-  if (provider.provider !== 'MASTODON' || !warning) return countText(provider.provider, text, limits);
-  const server = limits ?? MASTODON_DEFAULTS;
+  const server = serverText(provider);
+  if (server === null || !warning) return countText(provider.provider, text, server);
   return countText('MASTODON', text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) });
 }
 

@@ -84,8 +84,8 @@ export function SeveralAccounts(props: { providers: Provider[]; first: string; z
     });
 
   const teamId = accounts[0] ? (accounts[0].teamId ?? 'personal') : undefined;
-  // The media count shown is the strictest chosen server's (the other networks' are checked at save).
-  const strictest = accounts.flatMap((p) => (p.limits ? [p.limits] : [])).sort((a, b) => a.maxMediaAttachments - b.maxMediaAttachments)[0] ?? null;
+  // The media count shown is the strictest chosen Mastodon server's (the other networks' are checked at save).
+  const strictest = accounts.filter((p) => p.provider === 'MASTODON').sort((a, b) => a.limits.mediaPerPost - b.limits.mediaPerPost)[0] ?? null;
   const unplaced = error?.errors.filter((e) => !/^rows\.\d+\./.test(e.path) && e.path !== 'scheduleAt') ?? [];
   const message =
     error && (unplaced.length ? unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ') : error.errors.length ? null : error.detail);
@@ -113,7 +113,7 @@ export function SeveralAccounts(props: { providers: Provider[]; first: string; z
               index={i}
               count={posts.length}
               network={accounts[0]?.provider ?? 'BLUESKY'}
-              limits={strictest}
+              account={strictest}
               teamId={teamId}
               error={null}
               onChange={(update) => updatePost(post.key, update)}
