@@ -41,9 +41,13 @@ function atLocal(date: string, zone: string, hour: number): Date {
   return localToInstant({ year, month, day, hour, minute: 0, second: 0, millisecond: 0 }, zone)!;
 }
 
-/** The first date after today (in `zone`, by the real clock) that `wanted` accepts, within `limit` days. */
+/**
+ * The first date after today (in `zone`, by the real clock) that `wanted` accepts, within `limit`
+ * days. SKEIN_TEST_FROM=YYYY-MM-DD searches from that date instead, to try the date-dependent
+ * tests on the days another date would pick (a month's end on a Sunday, another DST change).
+ */
 function nextDate(zone: string, wanted: (date: string) => boolean, limit = 400): string {
-  const today = dateOf(new Date(), zone);
+  const today = process.env.SKEIN_TEST_FROM || dateOf(new Date(), zone);
   for (let i = 1; i <= limit; i++) {
     const date = addDays(today, i);
     if (wanted(date)) return date;

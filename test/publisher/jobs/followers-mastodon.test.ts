@@ -43,7 +43,7 @@ describeEachDb(
       const connected = await user.call(app, { method: 'POST', url: '/api/v1/providers/mastodon', payload: { instance: fake.url, accessToken } });
       assert.equal(connected.statusCode, 201, connected.body);
       const providerId: string = connected.json().id;
-      assert.equal(connected.json().limits.maxCharacters, 500);
+      assert.equal(connected.json().limits.textPerPost, 500);
       const post = { providerId, posts: [{ text: 'x'.repeat(700) }] };
       assert.equal((await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: post })).statusCode, 400);
 
@@ -51,9 +51,16 @@ describeEachDb(
       fake.setMaxCharacters(1000);
       fake.setFollowers(accountId, 12);
       assert.equal(await loop.runOnce(), 1);
-      const limits = async () =>
-        (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers.find((p: { id: string }) => p.id === providerId).limits;
-      assert.deepEqual(await limits(), { maxCharacters: 1000, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      // The answer's limits (the registry's shape, the server's values over Mastodon's) and the link count.
+      const limits = async () => {
+        const provider = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers.find((p: { id: string }) => p.id === providerId);
+        return {
+          textPerPost: provider.limits.textPerPost,
+          mediaPerPost: provider.limits.mediaPerPost,
+          charactersReservedPerUrl: provider.charactersReservedPerUrl,
+        };
+      };
+      assert.deepEqual(await limits(), { textPerPost: 1000, mediaPerPost: 4, charactersReservedPerUrl: 23 });
       const row = await ctx.db.selectFrom('providers').select('limits_read_at').where('id', '=', providerId).executeTakeFirstOrThrow();
       assert.equal(row.limits_read_at?.toISOString(), START);
       const created = await user.call(app, { method: 'POST', url: '/api/v1/posts', payload: post });
@@ -75,7 +82,7 @@ describeEachDb(
       fake.failNext('instance', { kind: 'http503' });
       assert.equal(await loop.runOnce(), 1);
       assert.equal(reads(), readsBefore + 1, 'the failed read was the one asked');
-      assert.deepEqual(await limits(), { maxCharacters: 1000, maxMediaAttachments: 4, charactersReservedPerUrl: 23 });
+      assert.deepEqual(await limits(), { textPerPost: 1000, mediaPerPost: 4, charactersReservedPerUrl: 23 });
       const again = await user.call(app, { method: 'GET', url: `/api/v1/providers/${providerId}/followers?from=2026-11-01T00:00:00&to=2026-12-31T00:00:00` });
       assert.equal(again.json().current.count, 13);
       assert.equal((await followersJob(ctx, providerId)).status, 'PENDING');
