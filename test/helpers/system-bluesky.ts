@@ -9,7 +9,7 @@ import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { type LocalAccount, type LocalNetwork, startPds } from './fakes/bluesky-pds.js';
 import { XrpcProxy } from './fakes/proxies.js';
 import { createUser, type TestUser } from './seeds.js';
-import { openSystemEnv, type SystemEnv } from './system.js';
+import { openSystemEnv, type SystemEnv, startWorker, type WorkerProcess } from './system.js';
 
 export interface BlueskySystem {
   pds: LocalNetwork<TestNetworkNoAppView>;
@@ -62,4 +62,12 @@ export async function postsOnPds(account: LocalAccount): Promise<PdsPost[]> {
     cursor = res.data.records.length === 100 ? res.data.cursor : undefined;
   } while (cursor);
   return out;
+}
+
+/**
+ * A `skein worker` for these tests: the PDS (and the proxy before it) is on loopback, which the
+ * worker may reach as the API's environment may (startBlueskySystem); no Threads API.
+ */
+export function startBlueskyWorker(env: SystemEnv, name: string, leaseMs: number): WorkerProcess {
+  return startWorker({ dbUrl: env.dbUrl, threadsApiUrl: 'http://127.0.0.1:9', leaseMs, pollMs: 100, name, env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' } });
 }

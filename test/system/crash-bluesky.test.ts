@@ -30,19 +30,8 @@ import { postgresSkipReason } from '../helpers/db.js';
 import type { LocalAccount, LocalNetwork } from '../helpers/fakes/bluesky-pds.js';
 import { type ProxyDecision, writtenPostText, type XrpcProxy } from '../helpers/fakes/proxies.js';
 import type { TestUser } from '../helpers/seeds.js';
-import {
-  dumpWorkerLogs,
-  Gate,
-  pickSeed,
-  type SystemEnv,
-  seconds,
-  seededRandom,
-  shutDown,
-  startWorker,
-  type WorkerProcess,
-  waitFor,
-} from '../helpers/system.js';
-import { type PdsPost, postsOnPds, startBlueskySystem } from '../helpers/system-bluesky.js';
+import { dumpWorkerLogs, Gate, pickSeed, type SystemEnv, seconds, seededRandom, shutDown, type WorkerProcess, waitFor } from '../helpers/system.js';
+import { type PdsPost, postsOnPds, startBlueskySystem, startBlueskyWorker } from '../helpers/system-bluesky.js';
 
 const skip = postgresSkipReason();
 const KILLS = 10;
@@ -120,15 +109,7 @@ test(`a worker killed (SIGKILL) while publishing to a real PDS, ${KILLS} times: 
   const started = Date.now();
   console.log(`# crash bluesky: seed ${seed}`);
   const spawn = () => {
-    // The PDS (and the proxy before it) is on loopback, as the API's environment allows (startBlueskySystem).
-    const w = startWorker({
-      dbUrl: env.dbUrl,
-      threadsApiUrl: 'http://127.0.0.1:9',
-      leaseMs: LEASE_MS,
-      pollMs: 100,
-      name: `worker-${workers.length + 1}`,
-      env: { SKEIN_ALLOW_PRIVATE_MEDIA: '1' },
-    });
+    const w = startBlueskyWorker(env, `worker-${workers.length + 1}`, LEASE_MS);
     workers.push(w);
     return w;
   };
