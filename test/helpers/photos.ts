@@ -60,3 +60,23 @@ export async function transparentPng(width: number, height: number, noise = 0): 
     .png()
     .toBuffer();
 }
+
+/**
+ * A JPEG's header as text: every segment before the scan (SOS, 0xFFDA), where EXIF, XMP and
+ * comments live. The compressed image data after it is left out: its random bytes spell "GPS"
+ * or "Exif" now and then, which is no metadata.
+ */
+export function jpegHeaderText(bytes: Uint8Array): string {
+  const buffer = Buffer.from(bytes);
+  let scan = -1;
+  for (let i = 2; i + 1 < buffer.length; ) {
+    if (buffer[i] !== 0xff) break;
+    const marker = buffer[i + 1]!;
+    if (marker === 0xda) {
+      scan = i;
+      break;
+    }
+    i += 2 + buffer.readUInt16BE(i + 2);
+  }
+  return buffer.subarray(0, scan === -1 ? buffer.length : scan).toString('latin1');
+}
