@@ -22,7 +22,7 @@ import { ThreadViewCache } from './lib/thread-view-cache.js';
 import type { LookupAll } from './lib/webhook-http.js';
 import { type MediaStorage, openMediaStorage } from './media/storage.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
-import type { NetworkClients } from './platforms/index.js';
+import type { NetworkClients } from './networks/clients.js';
 import { touchApiKeys } from './repos/api-keys.js';
 import type { ThreadView } from './services/thread-views.js';
 
@@ -133,7 +133,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       dnsLookup: overrides.dnsLookup ?? ownResolver(closers),
       media,
       network: () => {
-        network ??= import('./platforms/index.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
+        network ??= import('./networks/clients.js').then((m) => ({ ...m.createNetworkClients(ctx), ...overrides.network }));
         return network;
       },
       close: () => closeAll(closers),

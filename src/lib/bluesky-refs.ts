@@ -1,7 +1,7 @@
 /**
  * The two ways a Bluesky post is named outside Skein: its record's at:// URI, and the address
  * the app shows. The repo is a DID or a handle in either; a handle is resolved to a DID when
- * the post is quoted (platforms/bluesky), never at create time.
+ * the post is quoted (networks/bluesky), never at create time.
  */
 const REPO = String.raw`(did:[a-z]+:[A-Za-z0-9._:%-]+|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)`;
 const RKEY = '([A-Za-z0-9._:~-]{1,512})';

@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import { BLUESKY } from '../networks/bluesky.js';
+import { BLUESKY } from '../networks/bluesky/rules.js';
 
 /**
  * Every image Skein sends to a network goes through `prepareImage`: decoded by sharp (libvips),

@@ -4,10 +4,10 @@
  * options and the tests all read this registry. Adding a network is a module beside these and
  * its entry here; test/networks/kinds.test.ts names every other place that lists the kinds.
  */
-import { BLUESKY } from './bluesky.js';
-import { MASTODON } from './mastodon.js';
+import { BLUESKY } from './bluesky/rules.js';
+import { MASTODON } from './mastodon/rules.js';
 import type { Network } from './network.js';
-import { THREADS } from './threads.js';
+import { THREADS } from './threads/rules.js';
 
 export const NETWORKS = { THREADS, BLUESKY, MASTODON } as const satisfies { [K in string]: Network<K> };
 

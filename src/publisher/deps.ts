@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Platforms } from '../platforms/platform.js';
+import type { Platforms } from '../networks/platform.js';
 
 /** What every piece of the publisher works with: the context, the network clients, who it is. */
 export interface PublishDeps {

@@ -1,4 +1,4 @@
-import { PublishError } from '../platforms/platform.js';
+import { PublishError } from '../networks/platform.js';
 
 /**
  * What a run that threw failed with: the PublishError a network client threw, or, for anything

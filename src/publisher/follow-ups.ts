@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { FollowUpRow, FollowUpsTable, ProviderRow } from '../db/schema/index.js';
-import { ContainerNotReady, LeaseLostError, type PublishError, type PublishedRef } from '../platforms/platform.js';
+import { ContainerNotReady, LeaseLostError, type PublishError, type PublishedRef } from '../networks/platform.js';
 import { followUpQueue } from '../repos/follow-ups.js';
 import { markProviderExpired } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';

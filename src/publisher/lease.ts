@@ -1,5 +1,5 @@
 import type { Logger } from '../lib/logger.js';
-import { LeaseLostError, type PostProgress, type PublishInput } from '../platforms/platform.js';
+import { LeaseLostError, type PostProgress, type PublishInput } from '../networks/platform.js';
 import type { LeasedQueue, QueueColumn, QueueKey, QueueTableName } from '../repos/queue/leased-queue.js';
 import { leaseUntil, renewLease } from './claim.js';
 import type { PublishDeps } from './deps.js';

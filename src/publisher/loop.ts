@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../context.js';
 import type { ThreadRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
-import type { Platforms } from '../platforms/platform.js';
+import type { Platforms } from '../networks/platform.js';
 import { threadQueue } from '../repos/thread-queue.js';
 import { loadPublishWork, type PublishWork } from '../repos/threads.js';
 import { claimDue, claimerOf, nextDueAt, renewWorkerLeases } from './claim.js';

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { isSkeinId } from '../lib/ids.js';
-import { ContainerNotReady, LeaseLostError, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../platforms/platform.js';
-import { decryptAccount } from '../platforms/rows.js';
+import { ContainerNotReady, LeaseLostError, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../networks/platform.js';
+import { decryptAccount } from '../networks/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
 import { continueSeries } from '../repos/series.js';

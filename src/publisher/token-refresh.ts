@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
-import { PublishError } from '../platforms/platform.js';
-import type { ThreadsClient } from '../platforms/threads/client.js';
+import { PublishError } from '../networks/platform.js';
+import type { ThreadsClient } from '../networks/threads/client.js';
 import { listThreadsTokensExpiringBefore, markProviderExpired, saveRefreshedToken, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 
 /**

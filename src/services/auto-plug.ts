@@ -2,8 +2,8 @@ import type { AppContext } from '../context.js';
 import type { WorkspaceSettingsRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import type { Workspace } from '../lib/workspace.js';
-import { BLUESKY } from '../networks/bluesky.js';
-import { THREADS } from '../networks/threads.js';
+import { BLUESKY } from '../networks/bluesky/rules.js';
+import { THREADS } from '../networks/threads/rules.js';
 import { findWorkspaceSettings, saveAutoPlugSettings } from '../repos/settings.js';
 import type { DbOrTrx } from '../repos/types.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow } from '../db/schema/index.js';
 import { UpstreamError, ValidationError } from '../errors/index.js';
-import { PublishError } from '../platforms/platform.js';
+import { PublishError } from '../networks/platform.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 
 // What every network's connect service shares (connections.ts, mastodon-connect.ts), apart

@@ -2,7 +2,7 @@ import type { NetworkLimits, ProviderKind, ProviderRow } from '../db/schema/inde
 import type { FieldFault } from '../errors/index.js';
 import { isSkeinId } from '../lib/ids.js';
 import { NETWORK_KINDS, NETWORKS } from '../networks/index.js';
-import { MASTODON_DEFAULTS } from '../networks/mastodon.js';
+import { MASTODON_DEFAULTS } from '../networks/mastodon/rules.js';
 import { CONTENT_WARNING_CHARS, MAX_LANGS, POLL, REPLY_CONTROLS, type TextMeasure } from '../networks/network.js';
 
 /**

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { AccountRow, NetworkLimits, OAuthStateRow, ProviderRow } from '../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../errors/index.js';
 import { personalWorkspace, teamWorkspace } from '../lib/workspace.js';
-import type { MastodonApp, MastodonClient } from '../platforms/mastodon/client.js';
+import type { MastodonApp, MastodonClient } from '../networks/mastodon/client.js';
 import { findMastodonApp, saveMastodonApp } from '../repos/mastodon-apps.js';
 import { findProviderByNetworkUser } from '../repos/providers.js';
 import { resolveWorkspace } from './accounts.js';

@@ -281,7 +281,7 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
  * MASTODON an upload the server's own image and video size limits, read from its row (one
  * query for every upload of the request). On BLUESKY a video is alone in its post (else a fault
  * at `posts.N.media`); a video by outside URL is checked when it is downloaded at publish
- * (platforms/bluesky/video.ts), as the contract says of URLs.
+ * (networks/bluesky/video.ts), as the contract says of URLs.
  */
 export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
   const kind = target?.kind ?? null;

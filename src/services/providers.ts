@@ -5,7 +5,7 @@ import { newId } from '../lib/ids.js';
 import { iso } from '../lib/time.js';
 import type { Workspace } from '../lib/workspace.js';
 import { NETWORK_KINDS, NETWORKS } from '../networks/index.js';
-import { MASTODON_DEFAULTS } from '../networks/mastodon.js';
+import { MASTODON_DEFAULTS } from '../networks/mastodon/rules.js';
 import type { Limits } from '../networks/network.js';
 import { findProviderByNetworkUser, findProviderInWorkspace, insertProvider, listProvidersInWorkspace, updateProviderConnection } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';

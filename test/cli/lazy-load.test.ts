@@ -69,14 +69,14 @@ describe('the CLI loads what a command needs, when it needs it', () => {
 
   test('the publisher and the connect service load the Bluesky SDK only when a Bluesky call needs it', () => {
     const load = (path: string) => `await import(${JSON.stringify(join(ROOT, 'dist', path))});`;
-    const imports = [load('platforms/index.js'), load('services/connections.js'), load('publisher/runner.js')].join('\n');
+    const imports = [load('networks/clients.js'), load('services/connections.js'), load('publisher/runner.js')].join('\n');
     const before = recordLoads(['--input-type=module', '-e', imports]);
     assert.equal(before.code, 0, before.stderr);
     assert.ok(before.packages.has('kysely'), 'the recorder saw the modules load');
     assert.ok(!before.packages.has('@atproto/api'), 'importing the platforms loads no SDK');
     assert.ok(!before.packages.has('fastify'));
     // Reading an error is the first thing that needs the SDK (is it an XRPCError?): it loads then.
-    const errors = JSON.stringify(join(ROOT, 'dist', 'platforms', 'bluesky', 'errors.js'));
+    const errors = JSON.stringify(join(ROOT, 'dist', 'networks', 'bluesky', 'errors.js'));
     const res = recordLoads([
       '--input-type=module',
       '-e',

@@ -3,8 +3,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newId } from '../../src/lib/ids.js';
-import type { BlueskySession, BlueskySessions } from '../../src/platforms/bluesky/platform.js';
-import type { MediaItem, PlatformAccount, PostProgress, PostToPublish } from '../../src/platforms/platform.js';
+import type { BlueskySession, BlueskySessions } from '../../src/networks/bluesky/platform.js';
+import type { MediaItem, PlatformAccount, PostProgress, PostToPublish } from '../../src/networks/platform.js';
 import type { LocalAccount } from './fakes/bluesky-pds.js';
 
 /** dev-env's PDS signs session tokens with this HS256 secret (@atproto/dev-env const JWT_SECRET). */

@@ -11,7 +11,7 @@ import type { DbKind } from '../../src/db/database.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
-import type { NetworkClients } from '../../src/platforms/index.js';
+import type { NetworkClients } from '../../src/networks/clients.js';
 import { DIALECTS, openTestDb, postgresSkipReason } from './db.js';
 import type { RoundTripCounter } from './round-trips.js';
 

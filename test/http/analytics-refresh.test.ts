@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../src/context.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { personalWorkspace } from '../../src/lib/workspace.js';
-import { createPlatforms } from '../../src/platforms/index.js';
+import { createPlatforms } from '../../src/networks/clients.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb } from '../helpers/context.js';

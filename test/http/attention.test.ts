@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { addProvider } from '../../src/services/providers.js';
 import { describeEachDb } from '../helpers/context.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { claimDue } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { jobQueue } from '../../src/repos/jobs.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { httpUrlOrNull } from '../../src/lib/http-url.js';
-import { withHttpPermalinks } from '../../src/platforms/index.js';
-import type { Platform, PublishedRef } from '../../src/platforms/platform.js';
+import { withHttpPermalinks } from '../../src/networks/clients.js';
+import type { Platform, PublishedRef } from '../../src/networks/platform.js';
 import { networkHref } from '../../web/src/network-links.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser } from '../helpers/seeds.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { BlueskyConnector } from '../../src/networks/clients.js';
 import { NETWORKS } from '../../src/networks/index.js';
-import type { BlueskyConnector } from '../../src/platforms/index.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { createProvider, createUser, rowCounts } from '../helpers/seeds.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ownUpload } from '../../src/lib/own-upload.js';
-import { checkMediaReachable } from '../../src/platforms/threads/media-check.js';
+import { checkMediaReachable } from '../../src/networks/threads/media-check.js';
 
 test("an own upload is told by the parsed URL's origin and path, not by a string prefix", () => {
   const base = 'https://skein.example';

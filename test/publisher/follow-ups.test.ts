@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FollowUpRow } from '../../src/db/schema/index.js';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { followUpQueue } from '../../src/repos/follow-ups.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { claimDue, nextDueAt } from '../../src/publisher/claim.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/publisher/publish-thread.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { PublishError } from '../../src/platforms/platform.js';
+import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { takeOverWorkOfDeadProcesses } from '../../src/publisher/runner.js';
 import { WEBHOOK_RETRY_FOR_MS } from '../../src/publisher/webhooks.js';

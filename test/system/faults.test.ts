@@ -22,7 +22,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
-import { ThreadsClient, ThreadsPlatform } from '../../src/platforms/threads/platform.js';
+import { ThreadsClient, ThreadsPlatform } from '../../src/networks/threads/platform.js';
 import type { PublisherLoop as Loop } from '../../src/publisher/loop.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
 import { createThread } from '../../src/services/threads.js';

@@ -1,5 +1,5 @@
 import { NETWORKS } from '../../src/networks/index.js';
-import { MASTODON_DEFAULTS } from '../../src/networks/mastodon.js';
+import { MASTODON_DEFAULTS } from '../../src/networks/mastodon/rules.js';
 import type { ServerTextLimits } from '../../src/networks/network.js';
 import type { Network, Provider } from './api/providers.js';
 

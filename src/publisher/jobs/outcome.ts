@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { JobRow, JobsTable, ProviderRow } from '../../db/schema/index.js';
-import type { PublishError } from '../../platforms/platform.js';
+import type { PublishError } from '../../networks/platform.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { markProviderExpired } from '../../repos/providers.js';
 import type { PublishDeps } from '../deps.js';

@@ -1,5 +1,5 @@
 import type { JobRow } from '../../db/schema/index.js';
-import { refreshPostsAnalytics } from '../../platforms/post-analytics.js';
+import { refreshPostsAnalytics } from '../../networks/post-analytics.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { renewLease } from '../claim.js';
 import type { PublishDeps } from '../deps.js';

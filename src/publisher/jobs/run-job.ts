@@ -1,5 +1,5 @@
 import type { JobRow, ProviderRow, ThreadJobKind } from '../../db/schema/index.js';
-import { LeaseLostError } from '../../platforms/platform.js';
+import { LeaseLostError } from '../../networks/platform.js';
 import { jobQueue } from '../../repos/jobs.js';
 import { runDue } from '../claim.js';
 import type { PublishDeps } from '../deps.js';

@@ -1,6 +1,6 @@
 import type { JobRow } from '../../db/schema/index.js';
-import { type PostToPublish, PublishError } from '../../platforms/platform.js';
-import { saveAnalytics } from '../../platforms/post-analytics.js';
+import { type PostToPublish, PublishError } from '../../networks/platform.js';
+import { saveAnalytics } from '../../networks/post-analytics.js';
 import { jobQueue, saveJobPublished } from '../../repos/jobs.js';
 import type { PublishDeps } from '../deps.js';
 import { fencedProgress, queueProgressStore } from '../lease.js';

@@ -1,12 +1,12 @@
 import type { JobRow, PostRow, ProviderRow, ThreadRow } from '../../db/schema/index.js';
-import { type Platform, type PlatformAccount, PublishError } from '../../platforms/platform.js';
-import { decryptAccount } from '../../platforms/rows.js';
+import { type Platform, type PlatformAccount, PublishError } from '../../networks/platform.js';
+import { decryptAccount } from '../../networks/rows.js';
 import { listPosts } from '../../repos/posts.js';
 import { getProvider } from '../../repos/providers.js';
 import { findThread } from '../../repos/threads.js';
 import type { PublishDeps } from '../deps.js';
 
-export { publishedRef } from '../../platforms/rows.js';
+export { publishedRef } from '../../networks/rows.js';
 
 /** The account a job works for, and the network to call. */
 export interface ProviderTarget {

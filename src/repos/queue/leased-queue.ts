@@ -109,7 +109,7 @@ export interface Claimed<Row> {
   takeovers: number;
 }
 
-/** A post's network state as it is saved (see platforms/platform.ts PostProgress). */
+/** A post's network state as it is saved (see networks/platform.ts PostProgress). */
 interface NetworkState {
   containerId: string | null;
   networkPostId: string | null;

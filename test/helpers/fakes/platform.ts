@@ -1,5 +1,5 @@
-import type { Analytics, Platform, PlatformAccount, PostToPublish, PublishedRef, PublishInput } from '../../../src/platforms/platform.js';
-import { PublishError } from '../../../src/platforms/platform.js';
+import type { Analytics, Platform, PlatformAccount, PostToPublish, PublishedRef, PublishInput } from '../../../src/networks/platform.js';
+import { PublishError } from '../../../src/networks/platform.js';
 
 export interface FakePublished {
   postId: string;

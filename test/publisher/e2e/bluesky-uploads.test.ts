@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { BlueskyPlatform } from '../../../src/networks/bluesky/platform.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
 import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';

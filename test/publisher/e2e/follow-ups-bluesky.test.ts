@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { type LocalNetwork, startPds } from '../../helpers/fakes/bluesky-pds.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { addProvider } from '../../../src/services/providers.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
 import { containersMade, firstPost, followUpRow, threadRow, threadsVideoAccount, threadsVideoBench } from '../../helpers/threads-video.js';

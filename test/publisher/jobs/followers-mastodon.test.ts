@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { AppContext } from '../../../src/context.js';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakeMastodonApi } from '../../helpers/fakes/mastodon-api.js';

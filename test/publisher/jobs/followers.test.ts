@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../src/context.js';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { startPublisher } from '../../../src/publisher/runner.js';
 import { saveFollowerCount } from '../../../src/repos/followers.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { claimDue } from '../../../src/publisher/claim.js';
 import { enqueueFollowUpJobs } from '../../../src/publisher/jobs/enqueue.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';

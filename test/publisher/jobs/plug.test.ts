@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { claimDue } from '../../../src/publisher/claim.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import { describeEachDb } from '../../helpers/context.js';

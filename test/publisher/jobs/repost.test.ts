@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { claimDue } from '../../../src/publisher/claim.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
 import { addProvider } from '../../../src/services/providers.js';

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetwork } from '@atproto/dev-env';
-import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
-import { createPlatforms } from '../../../src/platforms/index.js';
+import { BlueskyPlatform } from '../../../src/networks/bluesky/platform.js';
+import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
 import { MemorySessions, platformAccount } from '../../helpers/bluesky.js';
 import { describeEachDb } from '../../helpers/context.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { newId } from '../../../src/lib/ids.js';
-import { decodeTid, encodeTid, isTid, postRkey, repostRkey } from '../../../src/platforms/bluesky/rkey.js';
+import { decodeTid, encodeTid, isTid, postRkey, repostRkey } from '../../../src/networks/bluesky/rkey.js';
 
 /** The last millisecond whose microseconds still fit a TID's 53 bits (year 2255). */
 const MAX_MS = Math.floor((2 ** 53 - 1) / 1000) - 1;

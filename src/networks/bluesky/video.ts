@@ -7,12 +7,12 @@ import { GuardedFetchError, type GuardedResponse, guardedFetch, shownUrl } from 
 import { addressPolicy } from '../../lib/ip-policy.js';
 import { SNIFF_BYTES, sniffKind } from '../../media/kinds.js';
 import { type Mp4Info, Mp4Scanner } from '../../media/mp4-scan.js';
-import { BLUESKY } from '../../networks/bluesky.js';
-import { videoLimitSaid } from '../../networks/network.js';
+import { videoLimitSaid } from '../network.js';
 import { PublishError } from '../platform.js';
 import { checkStatus, type MediaFetchOptions, mediaFetchError } from './media.js';
+import { BLUESKY } from './rules.js';
 
-/** What Bluesky takes of a video (app.bsky.embed.video): MP4, and its entry's size and length (src/networks/bluesky.ts). */
+/** What Bluesky takes of a video (app.bsky.embed.video): MP4, and its entry's size and length (src/networks/bluesky/rules.ts). */
 export const BLUESKY_VIDEO = { mimeType: 'video/mp4', bytes: BLUESKY.limits.videoBytes, durationMs: BLUESKY.limits.videoSeconds * 1000 };
 const LIMITS_SAID = `Bluesky takes an MP4 of at most ${videoLimitSaid(BLUESKY.limits)}`;
 const MAX_REDIRECTS = 3;

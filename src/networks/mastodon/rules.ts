@@ -1,5 +1,5 @@
-import type { CountOptions, Network, ServerTextLimits, TextMeasure } from './network.js';
-import { graphemes, graphemesUpTo } from './text.js';
+import type { CountOptions, Network, ServerTextLimits, TextMeasure } from '../network.js';
+import { graphemes, graphemesUpTo } from '../text.js';
 
 /** Mastodon's own defaults (../shared/reference/mastodon-api.md §4), for a server whose limits were never read. */
 export const MASTODON_DEFAULTS = {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
-import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../src/platforms/platform.js';
-import { ThreadsClient } from '../../../src/platforms/threads/client.js';
-import { type ContainerPolling, ThreadsPlatform, type ThreadsPlatformOptions } from '../../../src/platforms/threads/platform.js';
+import type { PlatformAccount, PostProgress, PostToPublish, PublishError, PublishedRef, ReplyTarget } from '../../../src/networks/platform.js';
+import { ThreadsClient } from '../../../src/networks/threads/client.js';
+import { type ContainerPolling, ThreadsPlatform, type ThreadsPlatformOptions } from '../../../src/networks/threads/platform.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
 import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
-import { type PlatformAccount, PublishError } from '../../../src/platforms/platform.js';
+import { BlueskyPlatform } from '../../../src/networks/bluesky/platform.js';
+import { type PlatformAccount, PublishError } from '../../../src/networks/platform.js';
 import { emptyProgress, MemorySessions, newPost } from '../../helpers/bluesky.js';
 
 type Answer = (res: http.ServerResponse) => void;

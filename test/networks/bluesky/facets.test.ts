@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { XRPCError } from '@atproto/api';
-import { retryAfterMs, toPublishError } from '../../../src/platforms/bluesky/errors.js';
-import { buildFacets, type Facet } from '../../../src/platforms/bluesky/facets.js';
+import { retryAfterMs, toPublishError } from '../../../src/networks/bluesky/errors.js';
+import { buildFacets, type Facet } from '../../../src/networks/bluesky/facets.js';
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 

@@ -13,7 +13,7 @@
  */
 
 import type { NetworkLimits, ReplyControl } from '../db/schema/index.js';
-import type { NetworkKind } from '../networks/index.js';
+import type { NetworkKind } from './index.js';
 
 /** Credentials and identity of a connected account, tokens already decrypted. */
 export interface PlatformAccount {

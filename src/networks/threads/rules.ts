@@ -1,5 +1,5 @@
-import { type CountOptions, type Network, REPLY_CONTROLS, type TextMeasure } from './network.js';
-import { utf8Bytes } from './text.js';
+import { type CountOptions, type Network, REPLY_CONTROLS, type TextMeasure } from '../network.js';
+import { utf8Bytes } from '../text.js';
 
 /** Threads: 500 UTF-8 bytes a post (what Meta's API enforces), a carousel of up to 20 items. */
 export const THREADS = {

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AtpAgent } from '@atproto/api';
-import { toPublishError } from '../../../src/platforms/bluesky/errors.js';
-import { AgentPool, type BlueskySession, requestDeadlineMs, withTimeout } from '../../../src/platforms/bluesky/sessions.js';
-import type { PlatformAccount } from '../../../src/platforms/platform.js';
+import { toPublishError } from '../../../src/networks/bluesky/errors.js';
+import { AgentPool, type BlueskySession, requestDeadlineMs, withTimeout } from '../../../src/networks/bluesky/sessions.js';
+import type { PlatformAccount } from '../../../src/networks/platform.js';
 
 const DID = 'did:plc:sessionstest';
 

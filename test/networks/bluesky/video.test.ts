@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BLUESKY_VIDEO, downloadVideo } from '../../../src/platforms/bluesky/video.js';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { BLUESKY_VIDEO, downloadVideo } from '../../../src/networks/bluesky/video.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { mp4Bytes } from '../../helpers/media-files.js';
 
 // The downloads' temporary folders go in a folder of this file's own: nothing else writes there.

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { AppBskyFeedPost } from '@atproto/api';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
 import { BLUESKY_IMAGE_LIMITS, prepareImage } from '../../../src/media/images.js';
-import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../src/platforms/bluesky/platform.js';
-import { postRkey, repostRkey } from '../../../src/platforms/bluesky/rkey.js';
+import { BlueskyPlatform, type BlueskyPlatformOptions, connectBluesky } from '../../../src/networks/bluesky/platform.js';
+import { postRkey, repostRkey } from '../../../src/networks/bluesky/rkey.js';
 import {
   type PlatformAccount,
   type PostProgress,
@@ -12,7 +12,7 @@ import {
   PublishError,
   type PublishedRef,
   type ReplyTarget,
-} from '../../../src/platforms/platform.js';
+} from '../../../src/networks/platform.js';
 import {
   CountingFetch,
   emptyProgress,

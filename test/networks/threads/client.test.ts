@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { PublishError } from '../../../src/platforms/platform.js';
-import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../src/platforms/threads/client.js';
+import { PublishError } from '../../../src/networks/platform.js';
+import { retryAfterMs, ThreadsClient, type ThreadsClientOptions } from '../../../src/networks/threads/client.js';
 import { FakeGraphApi, type FakeGraphApiOptions } from '../../helpers/fakes/threads-graph-api.js';
 import { type MediaServer, startMediaServer } from '../../helpers/media-server.js';
 

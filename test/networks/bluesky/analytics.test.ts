@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetwork } from '@atproto/dev-env';
-import { BlueskyPlatform } from '../../../src/platforms/bluesky/platform.js';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { BlueskyPlatform } from '../../../src/networks/bluesky/platform.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { emptyProgress, MemorySessions, newPost, platformAccount, progressLog } from '../../helpers/bluesky.js';
 import { type LocalAccount, type LocalNetwork, startFullNetwork } from '../../helpers/fakes/bluesky-pds.js';
 

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { GuardedFetchError, permittedAddresses } from '../../../src/lib/guarded-fetch.js';
 import { isPublicAddress } from '../../../src/lib/ip-policy.js';
-import { downloadImageBytes, MAX_DOWNLOAD_BYTES, type MediaFetchOptions, prepareForBluesky } from '../../../src/platforms/bluesky/media.js';
-import { PublishError } from '../../../src/platforms/platform.js';
+import { downloadImageBytes, MAX_DOWNLOAD_BYTES, type MediaFetchOptions, prepareForBluesky } from '../../../src/networks/bluesky/media.js';
+import { PublishError } from '../../../src/networks/platform.js';
 import { pngImage } from '../../helpers/images.js';
 
 /** What the platform does with a media URL: download, then make it Bluesky-ready. */

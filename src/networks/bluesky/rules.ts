@@ -1,6 +1,6 @@
-import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../lib/bluesky-refs.js';
-import { type CountOptions, MAX_LANGS, type Network, REPLY_CONTROLS, type TextMeasure } from './network.js';
-import { graphemes, graphemesUpTo, utf8Bytes } from './text.js';
+import { BLUESKY_POST_URI, BLUESKY_POST_URL } from '../../lib/bluesky-refs.js';
+import { type CountOptions, MAX_LANGS, type Network, REPLY_CONTROLS, type TextMeasure } from '../network.js';
+import { graphemes, graphemesUpTo, utf8Bytes } from '../text.js';
 
 /** Bluesky's byte limit on a post's text, beside its 300 graphemes. */
 const TEXT_BYTES = 3000;

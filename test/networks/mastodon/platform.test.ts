@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
-import { MastodonClient } from '../../../src/platforms/mastodon/client.js';
-import { MastodonPlatform } from '../../../src/platforms/mastodon/platform.js';
-import { type PlatformAccount, type PostProgress, PublishError } from '../../../src/platforms/platform.js';
+import { MastodonClient } from '../../../src/networks/mastodon/client.js';
+import { MastodonPlatform } from '../../../src/networks/mastodon/platform.js';
+import { type PlatformAccount, type PostProgress, PublishError } from '../../../src/networks/platform.js';
 import { FakeMastodonApi, type FakeMastodonOptions } from '../../helpers/fakes/mastodon-api.js';
 import { pngBytes } from '../../helpers/media-files.js';
 
