@@ -98,7 +98,7 @@ type MediaTransfer = ReturnType<typeof import('./media-transfer.js').mediaTransf
 
 /** The configured media storage (folder or bucket), for export and import to carry uploads' bytes. */
 async function withMediaStorage<T>(config: Config, work: (media: MediaTransfer) => Promise<T>): Promise<T> {
-  const [{ openMediaStorage }, { mediaTransfer }] = await Promise.all([import('../media/storage.js'), import('./media-transfer.js')]);
+  const [{ openMediaStorage }, { mediaTransfer }] = await Promise.all([import('../media/open-storage.js'), import('./media-transfer.js')]);
   const storage = await openMediaStorage(config.mediaStorage);
   try {
     return await work(mediaTransfer(storage));

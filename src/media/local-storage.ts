@@ -4,7 +4,8 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type ByteRange, checkKey, type MediaStorage } from './storage.js';
+import type { ByteRange, MediaStorage } from './storage.js';
+import { checkKey } from './storage-key.js';
 
 /** Temporary files start with a dot: never a key, so a reader never sees one half-written. */
 const TEMP_PREFIX = '.upload-';

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type ByteRange, checkKey, type MediaStorage } from './storage.js';
+import type { ByteRange, MediaStorage } from './storage.js';
+import { checkKey } from './storage-key.js';
 
 /** S3's smallest part; two in flight bound the memory an upload of any size holds (about 10 MiB). */
 const PART_BYTES = 5 * 1024 * 1024;

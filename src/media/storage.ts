@@ -26,26 +26,3 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
-
-/** `<id>.<ext>` and nothing else: a key never names a folder or climbs out of one. */
-const STORAGE_KEY = /^[A-Za-z0-9_-]{1,64}\.[a-z0-9]{1,8}$/;
-
-export function checkKey(key: string): string {
-  if (!STORAGE_KEY.test(key)) throw new Error(`not a media storage key: ${JSON.stringify(key)}`);
-  return key;
-}
-
-export interface MediaStorageConfig {
-  dir: string;
-  s3: { bucket: string; endpoint: string | null; region: string } | null;
-}
-
-/** The configured backend; the S3 one (and the AWS SDK) is loaded only when a bucket is set. */
-export async function openMediaStorage(config: MediaStorageConfig): Promise<MediaStorage> {
-  if (config.s3) {
-    const { S3MediaStorage } = await import('./s3-storage.js');
-    return new S3MediaStorage(config.s3);
-  }
-  const { LocalMediaStorage } = await import('./local-storage.js');
-  return new LocalMediaStorage(config.dir);
-}

@@ -1,4 +1,3 @@
-import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 
 export type PublishFailureKind = 'transient' | 'permanent' | 'auth';
@@ -63,11 +62,4 @@ export class Metrics {
   get contentType(): string {
     return 'text/plain; version=0.0.4; charset=utf-8';
   }
-}
-
-/** Counting metrics when they are served (prom-client loads only then), the liveness alone otherwise. */
-export async function createMetrics(db: Db, clock: Clock, options: { enabled: boolean; pollMs: number }): Promise<Metrics> {
-  if (!options.enabled) return new Metrics(clock, options.pollMs);
-  const { PromMetrics } = await import('./prom-metrics.js');
-  return new PromMetrics(db, clock, options.pollMs);
 }

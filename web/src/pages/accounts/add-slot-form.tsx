@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
-import { DAYS } from './time-slots.js';
+
+export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** A posting time on any day, time and zone (the grid's rows only show the times in use). */
 export function AddSlotForm(props: { defaultZone: string; onAdd: (day: number, time: string, zone: string) => Promise<void> }) {

@@ -4,9 +4,7 @@ import { useApp } from '../../app-state.js';
 import { FormMessage, useSubmit } from '../../form.js';
 import { providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';
-import { AddSlotForm } from './add-slot-form.js';
-
-export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+import { AddSlotForm, DAYS } from './add-slot-form.js';
 
 /** The grid's rows: each posting time (and zone) any day uses, in time order. */
 function slotRows(slots: TimeSlot[]): Array<{ time: string; timezone: string }> {

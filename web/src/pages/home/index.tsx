@@ -9,7 +9,7 @@ import { useProviders } from '../../providers.js';
 import { addDays, todayIn } from '../../time.js';
 import { useThreadsSetup } from '../connect-threads.js';
 import { AttentionSection } from './attention.js';
-import { ComingNext, LastWeek } from './summary.js';
+import { ComingNext, type FreeSlot, LastWeek } from './summary.js';
 import './home.css';
 
 /**
@@ -21,11 +21,6 @@ import './home.css';
 
 /** The free queue instants read per account: enough to cover one day of posting times. */
 const NEXT_SLOTS = 24;
-
-export interface FreeSlot {
-  providerId: string;
-  at: string;
-}
 
 export function HomePage() {
   const { api, account } = useApp();

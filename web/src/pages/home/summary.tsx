@@ -6,7 +6,11 @@ import { networkHref } from '../../network-links.js';
 import { providerLabel } from '../../providers.js';
 import { dateKey, formatInZone, partsIn } from '../../time.js';
 import { snippet } from './attention.js';
-import type { FreeSlot } from './index.js';
+
+export interface FreeSlot {
+  providerId: string;
+  at: string;
+}
 
 /** "Coming next" and "Last 7 days": the home page's summaries, from List Posts, the queue's free times and the stored analytics. */
 
