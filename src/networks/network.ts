@@ -37,10 +37,14 @@ export interface TextMeasure {
   max: number;
 }
 
-/** A server's own text limits (a Mastodon server's, read from it); null: the network's defaults. */
+/**
+ * An account's own text limits, on a network whose accounts have their own (a Mastodon server's,
+ * read from it; an X Premium account's); null: the network's defaults.
+ */
 export interface ServerTextLimits {
   maxCharacters: number;
-  charactersReservedPerUrl: number;
+  /** What a link counts as; absent: the network's own rule. */
+  charactersReservedPerUrl?: number;
 }
 
 export interface CountOptions {
@@ -66,6 +70,10 @@ export interface NetworkOptions {
   langs: number;
   /** Whether it publishes a content warning. */
   contentWarning: boolean;
+  /** Whether a post may carry a topic (Threads' one tag). */
+  topic: boolean;
+  /** Whether it hides marked parts of a post's text (`spoilerRanges`) and marked media (`isSpoilerMedia`). */
+  spoilers: boolean;
 }
 
 export interface Network<K extends string = string> {
@@ -77,6 +85,13 @@ export interface Network<K extends string = string> {
   imageMaxSide?: number;
   options: NetworkOptions;
   connect: readonly ConnectMethod[];
+  /**
+   * Whether an account's limits may differ from these (a Mastodon server's own, an X Premium
+   * account's): its provider's `limits` are then its own, and its text is counted against them.
+   */
+  accountLimits: boolean;
+  /** Whether the network fetches a post's media from its URL itself, so the URL must be reachable from the internet (Threads). */
+  fetchesMediaUrls: boolean;
   /** The text's measures, in the order their faults are told; a text fits when each `count <= max`. */
   countText(text: string, options?: CountOptions): TextMeasure[];
 }

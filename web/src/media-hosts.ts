@@ -6,6 +6,14 @@
  * PUBLIC_URL is a loopback or private address (as it is by default, `http://HOST:PORT`).
  */
 
+import { NETWORKS } from '../../src/networks/index.js';
+import type { Network } from './api/providers.js';
+
+/** Whether the network fetches a post's media from its URL itself (Threads): its entry in src/networks/ says. */
+export function fetchesMediaUrls(network: Network): boolean {
+  return NETWORKS[network].fetchesMediaUrls;
+}
+
 /** Why Threads cannot fetch `raw` (its host is loopback, private, link-local or local-only), or null. */
 export function unreachableHost(raw: string): string | null {
   let host: string;

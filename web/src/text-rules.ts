@@ -1,5 +1,4 @@
 import { NETWORKS } from '../../src/networks/index.js';
-import { MASTODON_DEFAULTS } from '../../src/networks/mastodon/rules.js';
 import type { ServerTextLimits } from '../../src/networks/network.js';
 import type { Network, Provider } from './api/providers.js';
 
@@ -19,16 +18,20 @@ export interface TextCount {
 }
 
 /**
- * What an account's server counts a status's text against: a MASTODON account's own
- * `limits.textPerPost`, a link counting as its `charactersReservedPerUrl`; null for the other
- * networks (their counts are the network's own).
+ * What an account's text is counted against on a network whose accounts have their own limits
+ * (`accountLimits`: a Mastodon server's, an X Premium account's): its own `limits.textPerPost`, a
+ * link counting as its `charactersReservedPerUrl` when it has one; null for the other networks
+ * (their counts are the network's own).
  */
 export function serverText(account: Pick<Provider, 'provider' | 'limits' | 'charactersReservedPerUrl'> | null | undefined): ServerTextLimits | null {
-  if (account?.provider !== 'MASTODON') return null;
-  return {
-    maxCharacters: account.limits.textPerPost,
-    charactersReservedPerUrl: account.charactersReservedPerUrl ?? MASTODON_DEFAULTS.charactersReservedPerUrl,
-  };
+  if (!account || !NETWORKS[account.provider].accountLimits) return null;
+  const perUrl = account.charactersReservedPerUrl;
+  return { maxCharacters: account.limits.textPerPost, ...(perUrl === null ? {} : { charactersReservedPerUrl: perUrl }) };
+}
+
+/** The options of a network, from its entry in src/networks/. */
+export function networkOptions(network: Network) {
+  return NETWORKS[network].options;
 }
 
 /** The counter of one post's text on one network: the first measure over its limit, else its last (Bluesky: characters). */

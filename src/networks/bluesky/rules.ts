@@ -34,7 +34,11 @@ export const BLUESKY = {
     polls: false,
     langs: MAX_LANGS,
     contentWarning: false,
+    topic: false,
+    spoilers: false,
   },
+  accountLimits: false,
+  fetchesMediaUrls: false,
   connect: ['appPassword'],
   countText(text: string, options?: CountOptions): TextMeasure[] {
     const max = BLUESKY.limits.textPerPost;

@@ -30,7 +30,9 @@ export const MASTODON = {
     videoBytes: MASTODON_DEFAULTS.videoSizeLimit,
     videoSeconds: null,
   },
-  options: { replyControls: ['everyone'], quotesDisabled: false, quote: null, polls: false, langs: 1, contentWarning: true },
+  options: { replyControls: ['everyone'], quotesDisabled: false, quote: null, polls: false, langs: 1, contentWarning: true, topic: false, spoilers: false },
+  accountLimits: true,
+  fetchesMediaUrls: false,
   connect: ['oauth', 'token'],
   /**
    * The server's count (its StatusLengthValidator): graphemes of the text and the content
@@ -38,7 +40,8 @@ export const MASTODON = {
    */
   countText(text: string, options?: CountOptions): TextMeasure[] {
     const server: ServerTextLimits = options?.server ?? MASTODON_DEFAULTS;
-    const counted = text.replace(URL_IN_TEXT, 'x'.repeat(server.charactersReservedPerUrl)).replace(MENTION_DOMAIN, '$1') + (options?.contentWarning ?? '');
+    const perUrl = server.charactersReservedPerUrl ?? MASTODON_DEFAULTS.charactersReservedPerUrl;
+    const counted = text.replace(URL_IN_TEXT, 'x'.repeat(perUrl)).replace(MENTION_DOMAIN, '$1') + (options?.contentWarning ?? '');
     const max = server.maxCharacters;
     return [{ unit: 'characters', count: options?.upTo ? graphemesUpTo(counted, max) : graphemes(counted), max }];
   },

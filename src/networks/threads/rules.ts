@@ -27,7 +27,11 @@ export const THREADS = {
     polls: true,
     langs: 0,
     contentWarning: false,
+    topic: true,
+    spoilers: true,
   },
+  accountLimits: false,
+  fetchesMediaUrls: true,
   connect: ['oauth', 'token'],
   countText(text: string, _options?: CountOptions): TextMeasure[] {
     return [{ unit: 'bytes', count: utf8Bytes(text), max: THREADS.limits.textPerPost }];

@@ -4,8 +4,8 @@ import { ApiError } from '../api/client.js';
 import type { Network, Provider } from '../api/providers.js';
 import type { SpoilerRange } from '../api/threads.js';
 import { useApp } from '../app-state.js';
-import { unreachableHost } from '../media-hosts.js';
-import { countText, serverText } from '../text-rules.js';
+import { fetchesMediaUrls, unreachableHost } from '../media-hosts.js';
+import { countText, networkOptions, serverText } from '../text-rules.js';
 import { Field } from './field.js';
 
 /**
@@ -114,7 +114,9 @@ export function PostEditor(props: {
   const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
   const uploads = useUploads(props.teamId, props.onChange);
   const [dropping, setDropping] = useState(false);
-  const threadsOnly = network === 'THREADS' && props.counters === undefined;
+  // Written once for several accounts: no spoiler offsets (they would not survive a split).
+  const spoilers = networkOptions(network).spoilers && props.counters === undefined;
+  const topic = networkOptions(network).topic && props.counters === undefined;
   const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
 
   const markSpoiler = () => {
@@ -187,7 +189,7 @@ export function PostEditor(props: {
           {counter.over ? ' — too long' : ''}
         </p>
       )}
-      {threadsOnly && (
+      {spoilers && (
         <div class="spoilers">
           <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={markSpoiler}>
             Mark selection as spoiler
@@ -219,7 +221,7 @@ export function PostEditor(props: {
           )}
         </div>
       )}
-      {threadsOnly && (
+      {topic && (
         <Field label={`Post ${index + 1} topic`} name={`${path}.topic`} error={faultAt(props.error, `${path}.topic`)} hint="Optional; no “.” or “&”.">
           {(control) => <input {...control} value={post.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />}
         </Field>
@@ -229,7 +231,7 @@ export function PostEditor(props: {
         path={path}
         postNumber={index + 1}
         network={network}
-        maxMedia={props.account?.provider === 'MASTODON' ? props.account.limits.mediaPerPost : null}
+        maxMedia={props.account && serverText(props.account) ? props.account.limits.mediaPerPost : null}
         error={props.error}
         onChange={props.onChange}
         uploads={uploads}
@@ -328,7 +330,7 @@ function MediaList(props: {
             const label = `${m.type === 'VIDEO' ? 'Video' : 'Image'} ${j + 1}`;
             const faultPath = sentIndex[j]! >= 0 ? `${path}.media.${sentIndex[j]}` : null;
             const urlFault = faultPath ? faultAt(props.error, `${faultPath}.url`) : undefined;
-            const unreachable = props.network === 'THREADS' && !urlFault && m.url ? unreachableHost(m.url) : null;
+            const unreachable = fetchesMediaUrls(props.network) && !urlFault && m.url ? unreachableHost(m.url) : null;
             return (
               <li
                 key={m.key}

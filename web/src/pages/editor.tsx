@@ -11,6 +11,7 @@ import { TagInput } from '../components/tag-input.js';
 import { FormMessage, useSubmit } from '../form.js';
 import { NETWORK_NAMES, postsPerThread } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
+import { networkOptions } from '../text-rules.js';
 import { calendarHref } from './calendar-place.js';
 import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
@@ -121,13 +122,14 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   const network = provider?.provider ?? thread?.provider ?? 'THREADS';
   const editable = !thread || thread.posts.every((p) => p.status === 'READY');
 
+  const takes = networkOptions(network);
   const postBodies = () =>
     posts.map((p) => ({
       ...(p.id ? { id: p.id } : {}),
       text: p.text,
-      ...(p.topic.trim() && network === 'THREADS' ? { topic: p.topic.trim() } : {}),
+      ...(p.topic.trim() && takes.topic ? { topic: p.topic.trim() } : {}),
       media: mediaBody(p),
-      ...(network === 'THREADS' ? { spoilerRanges: p.spoilerRanges } : {}),
+      ...(takes.spoilers ? { spoilerRanges: p.spoilerRanges } : {}),
       ...postOptionsBody(optionsOf(p.key)),
     }));
   const optionsOf = (key: string) => postOptions[key] ?? postOptionsDraft();

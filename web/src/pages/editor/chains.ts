@@ -2,7 +2,7 @@ import type { Provider } from '../../api/providers.js';
 import type { NewThread } from '../../api/threads.js';
 import { type MediaDraft, mediaBody, type PostDraft } from '../../components/post-editor.js';
 import { splitText } from '../../split.js';
-import { countText, graphemes, serverText, type TextCount } from '../../text-rules.js';
+import { countText, graphemes, networkOptions, serverText, type TextCount } from '../../text-rules.js';
 
 /**
  * Writing once for several accounts (docs/decisions.md "Write once for several accounts"): the
@@ -36,11 +36,11 @@ interface SplitEdit {
 /** Hand edits by provider id, then by written post key. */
 export type SplitEdits = Record<string, Record<string, SplitEdit>>;
 
-/** The counter of a part on an account: Mastodon counts the content warning with the text. */
+/** The counter of a part on an account: a network that publishes a content warning (Mastodon) counts it with the text. */
 export function countPart(provider: Provider, text: string, warning: string): TextCount {
   const server = serverText(provider);
-  if (server === null || !warning) return countText(provider.provider, text, server);
-  return countText('MASTODON', text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) });
+  if (server === null || !warning || !networkOptions(provider.provider).contentWarning) return countText(provider.provider, text, server);
+  return countText(provider.provider, text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) });
 }
 
 /** Each chosen account's chain: every written post split for it, or as the person edited that split. */
@@ -84,8 +84,8 @@ export function importRows(chains: Chain[], posts: PostDraft[], time: Time, tags
       return {
         text: part.text,
         media: part.k === 0 ? mediaBody(post) : [],
-        ...(warned && provider.provider === 'MASTODON' ? { contentWarning: part.warning } : {}),
-        ...(warned && provider.provider === 'THREADS' ? { spoilerRanges: [{ offset: 0, length: part.text.length }] } : {}),
+        ...(warned && networkOptions(provider.provider).contentWarning ? { contentWarning: part.warning } : {}),
+        ...(warned && networkOptions(provider.provider).spoilers ? { spoilerRanges: [{ offset: 0, length: part.text.length }] } : {}),
       };
     }),
     ...time,

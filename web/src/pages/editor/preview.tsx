@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import type { Network } from '../../api/providers.js';
 import { NETWORK_NAMES } from '../../providers.js';
+import { networkOptions } from '../../text-rules.js';
 import type { Chain, Part } from './chains.js';
 
 /**
@@ -51,12 +53,13 @@ function ChainPreview({ chain }: { chain: Chain }) {
   );
 }
 
-/** A post behind its warning, as the network hides it (Bluesky shows no warnings: the post as is). */
-function Hidden({ network, warning, children }: { network: string; warning: string; children: ComponentChildren }) {
-  if (!warning || network === 'BLUESKY') return <>{children}</>;
+/** A post behind its warning, as the network hides it (one without warnings or spoilers, Bluesky: the post as is). */
+function Hidden({ network, warning, children }: { network: Network; warning: string; children: ComponentChildren }) {
+  const { contentWarning, spoilers } = networkOptions(network);
+  if (!warning || !(contentWarning || spoilers)) return <>{children}</>;
   return (
     <details class="preview-warning">
-      <summary>{network === 'MASTODON' ? `${warning} · Show more` : 'Spoiler · Reveal'}</summary>
+      <summary>{contentWarning ? `${warning} · Show more` : 'Spoiler · Reveal'}</summary>
       {children}
     </details>
   );

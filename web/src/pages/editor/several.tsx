@@ -10,6 +10,7 @@ import { TagInput } from '../../components/tag-input.js';
 import { FormMessage, useSubmit } from '../../form.js';
 import { NETWORK_NAMES, postsPerThread } from '../../providers.js';
 import { navigate } from '../../router.js';
+import { serverText } from '../../text-rules.js';
 import { dateKey, partsIn } from '../../time.js';
 import { type Chain, chainsOf, countPart, editPart, importRows, type SplitEdits, sharedTag } from './chains.js';
 import { ChainPreviews } from './preview.js';
@@ -84,8 +85,9 @@ export function SeveralAccounts(props: { providers: Provider[]; first: string; z
     });
 
   const teamId = accounts[0] ? (accounts[0].teamId ?? 'personal') : undefined;
-  // The media count shown is the strictest chosen Mastodon server's (the other networks' are checked at save).
-  const strictest = accounts.filter((p) => p.provider === 'MASTODON').sort((a, b) => a.limits.mediaPerPost - b.limits.mediaPerPost)[0] ?? null;
+  // The media count shown is the strictest chosen account's with limits of its own (a Mastodon
+  // server's; the other networks' are checked at save).
+  const strictest = accounts.filter((p) => serverText(p) !== null).sort((a, b) => a.limits.mediaPerPost - b.limits.mediaPerPost)[0] ?? null;
   const unplaced = error?.errors.filter((e) => !/^rows\.\d+\./.test(e.path) && e.path !== 'scheduleAt') ?? [];
   const message =
     error && (unplaced.length ? unplaced.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ') : error.errors.length ? null : error.detail);
