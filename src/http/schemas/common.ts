@@ -1,10 +1,11 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { NETWORK_KINDS } from '../../networks/index.js';
 
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and Z' });
 export const NullableIsoDateTime = Type.Union([IsoDateTime, Type.Null()]);
 export const Id = Type.String({ description: 'Opaque identifier' });
-/** The network of a connected account (a provider). */
-export const NetworkKind = Type.Union([Type.Literal('THREADS'), Type.Literal('BLUESKY'), Type.Literal('MASTODON')]);
+/** The network of a connected account (a provider): one of the registry's kinds. */
+export const NetworkKind = Type.Union(NETWORK_KINDS.map((kind) => Type.Literal(kind)));
 
 export const LocalDateTime = Type.String({
   description: 'YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm',
