@@ -3,21 +3,23 @@ import type { Secrets } from './config/secrets.js';
 import { type Db, type DbHandle, type DbKind, openPostgres, pgliteHandle } from './db/database.js';
 import { type EmbeddedStart, startEmbedded } from './db/embedded-start.js';
 import { migrateToLatest } from './db/migrator.js';
-import { PgKeyChangeSignal } from './db/pg-key-signal.js';
-import { PgNotifier } from './db/pg-notifier.js';
-import { PgScheduleSignal } from './db/pg-schedule-signal.js';
-import { ANY_THREAD, PgliteThreadChangeSignal, PgThreadChangeSignal, THREADS_CHANNEL } from './db/pg-thread-signal.js';
+import { PgKeyChangeSignal } from './db/postgres/key-change-signal.js';
+import { PgNotifier } from './db/postgres/notifier.js';
+import { PgScheduleSignal } from './db/postgres/schedule-signal.js';
+import { ANY_THREAD, PgThreadChangeSignal } from './db/postgres/thread-change-signal.js';
 import type { AccountRow } from './db/schema/index.js';
-import { ApiKeyCache, LocalKeyChangeSignal } from './lib/api-key-cache.js';
+import { ApiKeyCache } from './lib/api-key-cache.js';
 import type { Clock } from './lib/clock.js';
 import { shiftedClock, systemClock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
+import { LocalKeyChangeSignal } from './lib/key-change-signal.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createNameResolver } from './lib/name-resolver.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { LocalScheduleSignal, type ScheduleSignal } from './lib/schedule-signal.js';
+import { PgliteThreadChangeSignal, THREADS_CHANNEL } from './lib/thread-change-signal.js';
 import { ThreadViewCache } from './lib/thread-view-cache.js';
 import type { LookupAll } from './lib/webhook-http.js';
 import { openMediaStorage } from './media/open-storage.js';
@@ -85,7 +87,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     if (!overrides.db) closers.push(() => dbHandle.close());
     if (!overrides.skipMigrations) await migrateToLatest(dbHandle.db);
 
-    // PostgreSQL: this process's NOTIFYs, sent after the commits they announce (pg-notifier.ts).
+    // PostgreSQL: this process's NOTIFYs, sent after the commits they announce (db/postgres/notifier.ts).
     const notifier = dbHandle.url ? new PgNotifier(dbHandle.url, logger, { [THREADS_CHANNEL]: ANY_THREAD }) : null;
     if (notifier) closers.push(() => notifier.close());
 

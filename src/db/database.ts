@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { withStartupOptions } from './pg-connection.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { PGliteThreadSession } from './pglite-thread.js';
+import { withStartupOptions } from './postgres/connection.js';
 import { preparingClient, StatementNames, THREAD_CHANGES_BY_NOTICE, type ThreadsChanged } from './prepared-statements.js';
 import type { Database } from './schema/index.js';
 
@@ -23,7 +23,7 @@ export interface DbHandle {
   /**
    * PGlite: hears `channel`'s notifications in this process (LISTEN sent through `db`, so never
    * inside another holder's transaction); resolves to what stops it. PostgreSQL listens on a
-   * connection of its own instead (pg-listener.ts).
+   * connection of its own instead (db/postgres/listener.ts).
    */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /**

@@ -1,24 +1,4 @@
-/**
- * Tells this instance which threads changed anywhere. The database reports every change itself
- * (migrations 0021 and 0022: statement triggers), so every writer is heard: this instance, another
- * one, a worker, the CLI, psql. On PGlite the trigger's NOTIFY reaches this process before the
- * committing query resolves; on PostgreSQL this process hears its own writes at their commit and
- * announces them (pg-thread-signal.ts), and a LISTEN connection hears the others'.
- */
-export interface ThreadChangeSignal {
-  /** Whether this instance hears every change now (else its cache must not be used). */
-  listening(): boolean;
-  /** Resolves once changes that have already reached this process are heard. */
-  settle(): Promise<void>;
-  /** `onChange(ids)` at every change heard (null: any thread may have changed), and when listening stops or starts. */
-  start(onChange: (threadIds: string[] | null) => void): void;
-  close(): Promise<void>;
-}
-
-/** The channel's payload: comma-separated thread ids, or `*` for "any thread". */
-export function changedThreadIds(payload: string): string[] | null {
-  return payload === '*' || payload === '' ? null : payload.split(',');
-}
+import type { ThreadChangeSignal } from './thread-change-signal.js';
 
 /** At most this many threads' views are kept (least recently used first out). */
 const MAX_THREADS = 5_000;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiKeyCache, LocalKeyChangeSignal } from '../../src/lib/api-key-cache.js';
+import { ApiKeyCache } from '../../src/lib/api-key-cache.js';
+import { LocalKeyChangeSignal } from '../../src/lib/key-change-signal.js';
 
 test('a stored key is hashed once: its hash is remembered by the presented key until the cache is cleared', async () => {
   const cache = new ApiKeyCache<string>(

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changedThreadIds, type ThreadChangeSignal, ThreadViewCache } from '../../src/lib/thread-view-cache.js';
+import { changedThreadIds, type ThreadChangeSignal } from '../../src/lib/thread-change-signal.js';
+import { ThreadViewCache } from '../../src/lib/thread-view-cache.js';
 
 class DrivenSignal implements ThreadChangeSignal {
   up = true;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { KeyChangeSignal } from '../lib/api-key-cache.js';
-import type { Logger } from '../lib/logger.js';
-import type { Db } from './database.js';
-import { PgChannelListener } from './pg-listener.js';
+import type { KeyChangeSignal } from '../../lib/key-change-signal.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Db } from '../database.js';
+import { PgChannelListener } from './listener.js';
 
 const CHANNEL = 'skein_keys';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */

@@ -1,11 +1,8 @@
-import type { Logger } from '../lib/logger.js';
-import { changedThreadIds, type ThreadChangeSignal } from '../lib/thread-view-cache.js';
-import type { DbHandle } from './database.js';
-import { PgChannelListener } from './pg-listener.js';
-import type { PgNotifier } from './pg-notifier.js';
+import type { Logger } from '../../lib/logger.js';
+import { changedThreadIds, THREADS_CHANNEL, type ThreadChangeSignal } from '../../lib/thread-change-signal.js';
+import { PgChannelListener } from './listener.js';
+import type { PgNotifier } from './notifier.js';
 
-/** Migration 0021's channel: every change to a thread's view is announced on it. */
-export const THREADS_CHANNEL = 'skein_threads';
 /** The channel's payload for "any thread may have changed". */
 export const ANY_THREAD = '*';
 /** After a failed LISTEN, the next attempt waits this long (the cache is unused meanwhile). */
@@ -15,7 +12,7 @@ const MAX_PAYLOAD = 7_000;
 /**
  * Everything kept is forgotten this often: the bound on how long another instance can show a
  * thread as it was when the process that changed it was killed between its commit and its
- * announcement (a few milliseconds; pg-notifier.ts).
+ * announcement (a few milliseconds; db/postgres/notifier.ts).
  */
 const FORGET_EVERY_MS = 30_000;
 
@@ -72,43 +69,5 @@ export class PgThreadChangeSignal implements ThreadChangeSignal {
   close(): Promise<void> {
     if (this.#forgetting) clearInterval(this.#forgetting);
     return this.#listener.close();
-  }
-}
-
-/**
- * Thread changes on PGlite: the one process that holds the database hears its notifications
- * (DbHandle.listen), delivered before the committing query resolves. `listening()` is false if
- * LISTEN failed (the cache is then unused).
- */
-export class PgliteThreadChangeSignal implements ThreadChangeSignal {
-  #onChange: (ids: string[] | null) => void = () => {};
-  #stop: (() => Promise<void>) | null = null;
-
-  static async open(listen: DbHandle['listen'], logger: Logger): Promise<PgliteThreadChangeSignal> {
-    const signal = new PgliteThreadChangeSignal();
-    try {
-      if (listen) signal.#stop = await listen(THREADS_CHANNEL, (payload) => signal.#onChange(changedThreadIds(payload)));
-    } catch (err) {
-      logger.warn({ err }, 'could not listen for thread changes; threads are read from the database');
-    }
-    return signal;
-  }
-
-  start(onChange: (ids: string[] | null) => void): void {
-    this.#onChange = onChange;
-  }
-
-  settle(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  listening(): boolean {
-    return this.#stop !== null;
-  }
-
-  async close(): Promise<void> {
-    const stop = this.#stop;
-    this.#stop = null;
-    await stop?.();
   }
 }

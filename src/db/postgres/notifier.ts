@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { Logger } from '../lib/logger.js';
-import { withStartupOptions } from './pg-connection.js';
+import type { Logger } from '../../lib/logger.js';
+import { withStartupOptions } from './connection.js';
 
 /** After a failed send, the next attempt waits this long (what was pending is kept). */
 const RETRY_MS = 1_000;

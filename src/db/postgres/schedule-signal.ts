@@ -1,7 +1,7 @@
-import type { Logger } from '../lib/logger.js';
-import { LocalScheduleSignal, type ScheduleSignal } from '../lib/schedule-signal.js';
-import { PgChannelListener } from './pg-listener.js';
-import type { PgNotifier } from './pg-notifier.js';
+import type { Logger } from '../../lib/logger.js';
+import { LocalScheduleSignal, type ScheduleSignal } from '../../lib/schedule-signal.js';
+import { PgChannelListener } from './listener.js';
+import type { PgNotifier } from './notifier.js';
 
 const SCHEDULE_CHANNEL = 'skein_schedule';
 
