@@ -150,10 +150,10 @@ export async function revokeProvider(db: DbOrTrx, id: string, now: Date): Promis
  * reconnected with a new token since is left alone. Used by publishing, follow-up jobs and the
  * token refresh alike.
  */
-export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: string | null, now: Date): Promise<boolean> {
+export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: string | null, now: Date, reason: string | null = null): Promise<boolean> {
   const expired = db
     .updateTable('providers')
-    .set({ status: 'EXPIRED', updated_at: now })
+    .set({ status: 'EXPIRED', status_reason: reason, token_refresh_until: null, updated_at: now })
     .where('id', '=', id)
     .where('status', '=', 'ACTIVE')
     .where('access_token_enc', 'is not distinct from', tokenEnc)
@@ -199,4 +199,54 @@ export async function findSessionEnc(db: DbOrTrx, id: string): Promise<string | 
 
 export async function saveSessionEnc(db: DbOrTrx, id: string, sessionEnc: string, now: Date): Promise<void> {
   await db.updateTable('providers').set({ session_enc: sessionEnc, updated_at: now }).where('id', '=', id).execute();
+}
+
+/**
+ * Claims the refresh of a provider's rotating tokens (X): only while it is ACTIVE, still holds the
+ * refresh token read before (`refreshTokenEnc`) and nobody else holds an unexpired claim. A claim
+ * that is never released (its process died) runs out at `until`.
+ */
+export async function claimTokenRefresh(db: DbOrTrx, id: string, refreshTokenEnc: string, now: Date, until: Date): Promise<boolean> {
+  const claimed = await db
+    .updateTable('providers')
+    .set({ token_refresh_until: until })
+    .where('id', '=', id)
+    .where('status', '=', 'ACTIVE')
+    .where('refresh_token_enc', '=', refreshTokenEnc)
+    .where((eb) => eb.or([eb('token_refresh_until', 'is', null), eb('token_refresh_until', '<=', now)]))
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
+}
+
+/**
+ * Stores a refresh's new pair in one statement, which also ends the claim: the network has
+ * already retired the old refresh token, so the new one must never be half-written. Only over the
+ * refresh token the refresh used (a reconnect meanwhile wins).
+ */
+export async function saveRotatedTokens(
+  db: DbOrTrx,
+  id: string,
+  usedRefreshTokenEnc: string,
+  next: { accessTokenEnc: string; refreshTokenEnc: string; expiresAt: Date },
+  now: Date,
+): Promise<boolean> {
+  const saved = await db
+    .updateTable('providers')
+    .set({
+      access_token_enc: next.accessTokenEnc,
+      refresh_token_enc: next.refreshTokenEnc,
+      token_expires_at: next.expiresAt,
+      token_refresh_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'ACTIVE')
+    .where('refresh_token_enc', '=', usedRefreshTokenEnc)
+    .executeTakeFirst();
+  return saved.numUpdatedRows > 0n;
+}
+
+/** Ends a claim whose refresh did not happen (the network was unreachable): another try may claim at once. */
+export async function releaseTokenRefresh(db: DbOrTrx, id: string, refreshTokenEnc: string): Promise<void> {
+  await db.updateTable('providers').set({ token_refresh_until: null }).where('id', '=', id).where('refresh_token_enc', '=', refreshTokenEnc).execute();
 }

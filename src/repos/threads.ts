@@ -126,6 +126,8 @@ const PROVIDER_COLUMNS = {
   access_token_enc: true,
   refresh_token_enc: true,
   token_expires_at: true,
+  token_refresh_until: true,
+  status_reason: true,
   service_url: true,
   session_enc: true,
   network_limits: true,

@@ -87,6 +87,8 @@ export async function addProvider(ctx: AppContext, accountId: string, workspace:
     access_token_enc: input.accessToken ? ctx.secrets.encrypt(input.accessToken) : null,
     refresh_token_enc: input.refreshToken ? ctx.secrets.encrypt(input.refreshToken) : null,
     token_expires_at: input.tokenExpiresAt ?? null,
+    token_refresh_until: null,
+    status_reason: null,
     service_url: input.serviceUrl ?? null,
     session_enc: input.session ? ctx.secrets.encrypt(JSON.stringify(input.session)) : null,
     ...(input.networkLimits ? { network_limits: JSON.stringify(input.networkLimits), limits_read_at: now } : {}),

@@ -18,6 +18,10 @@ export interface ProvidersTable {
   access_token_enc: string | null;
   refresh_token_enc: string | null;
   token_expires_at: Date | null;
+  /** Rotating refresh tokens (X): until when one process holds the refresh of these tokens. */
+  token_refresh_until: Date | null;
+  /** Why the provider is EXPIRED, when Skein knows more than the network's refusal. */
+  status_reason: string | null;
   /** Bluesky PDS (or entryway) the session lives on; Mastodon: the server (instance) URL. */
   service_url: string | null;
   /** Bluesky: the saved session (JWTs), encrypted, so a publish never needs a fresh login. */
