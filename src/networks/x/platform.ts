@@ -1,3 +1,4 @@
+import type { NetworkLimits } from '../../db/schema/index.js';
 import { GuardedFetchError, guardedFetch, type LookupAll } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
 import { readStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
@@ -94,8 +95,9 @@ export class XPlatform implements Platform<'X'> {
       const { id } = await this.#client.createPost(token, newPostOf(input, mediaIds));
       return await this.#record(input, attempt, id);
     } catch (err) {
-      // "Duplicate content": an earlier attempt may have landed after all. Only a post found says so.
-      if (!(err instanceof PublishError && err.code === 'X_DUPLICATE')) throw err;
+      // "Duplicate content" after an earlier attempt: it may have landed after all. Only a post
+      // found says so; on a first attempt nothing of ours can be out, so the refusal stands.
+      if (!(err instanceof PublishError && err.code === 'X_DUPLICATE') || saved?.attemptedAt == null) throw err;
       const found = await this.#findPublished(token, input, mediaIds, attemptedAt);
       if (found) return this.#record(input, attempt, found.id);
       throw err;
@@ -128,6 +130,20 @@ export class XPlatform implements Platform<'X'> {
 
   async fetchFollowers(account: PlatformAccount): Promise<number> {
     return (await this.#client.me(tokenOf(account))).followersCount;
+  }
+
+  /** The account's own limits (an X Premium subscriber's posts may hold 25,000), read again daily with the follower count. */
+  async fetchLimits(account: PlatformAccount): Promise<NetworkLimits> {
+    const me = await this.#client.me(tokenOf(account));
+    const premium = me.subscriptionType === 'Premium' || me.subscriptionType === 'PremiumPlus';
+    return {
+      maxCharacters: premium ? X_LIMITS.premiumTextPerPost : X.limits.textPerPost,
+      maxMediaAttachments: X.limits.mediaPerPost,
+      charactersReservedPerUrl: X_LIMITS.charactersPerUrl,
+      imageSizeLimit: X.limits.imageBytes,
+      videoSizeLimit: X.limits.videoBytes,
+      descriptionLimit: X_LIMITS.altTextChars,
+    };
   }
 
   async lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null> {

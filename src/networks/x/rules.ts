@@ -10,7 +10,9 @@ export const X_LIMITS = {
   /** An X Premium account's posts (decisions.md "X"): read per account, as a server's limits are. */
   premiumTextPerPost: 25_000,
   gifBytes: 15 * 1_000_000,
-  gifsPerPost: 1,
+  /** What any link counts as in the weighted count (t.co's length). */
+  charactersPerUrl: 23,
+  altTextChars: 1000,
 } as const;
 
 /** A post's address on X (x.com or the older twitter.com), the status id in group 1. */

@@ -250,15 +250,26 @@ describe('XPlatform against the fake X API', () => {
     await assert.rejects(first.promise, rejectsWith('X_SERVER_ERROR', 'transient'));
     await publishOk('only once', { progress: first.saved.progress });
     assert.equal(published(fake, userId).length, 1);
-    // The same text posted elsewhere before this attempt began: X refuses it, and Skein does not adopt that post.
+    // The same text posted elsewhere a moment ago: X refuses it, and on a first attempt nothing of
+    // Skein's can be out, so nothing is looked up and the refusal stands.
     fake.postAs(userId, 'said before');
-    clock.advance(10 * 60_000);
-    const duplicate = await publish('said before');
+    clock.advance(1_000);
+    const lookups = fake.callsTo('users.tweets').length;
     await assert.rejects(
-      duplicate.promise,
+      (await publish('said before')).promise,
       rejectsWith('X_DUPLICATE', 'permanent', (err) => assert.match(err.message, /duplicate content/)),
     );
-    assert.equal(published(fake, userId).length, 2);
+    assert.equal(fake.callsTo('users.tweets').length, lookups, 'nothing looked up on a first attempt');
+    // After an attempt that did not land, the refusal sends it looking again; a post from before
+    // the attempt began is not adopted.
+    fake.postAs(userId, 'echo');
+    clock.advance(10 * 60_000);
+    fake.failNext('tweets.create', { kind: 'http503' });
+    const lost = await publish('echo');
+    await assert.rejects(lost.promise, rejectsWith('X_SERVER_ERROR', 'transient'));
+    await assert.rejects((await publish('echo', { progress: lost.saved.progress })).promise, rejectsWith('X_DUPLICATE', 'permanent'));
+    assert.equal(fake.callsTo('users.tweets').length, lookups + 2, 'looked up before the resend and after the refusal');
+    assert.equal(published(fake, userId).length, 3);
   });
 
   test('a deleted parent fails the reply with X’s reason', async (t) => {
@@ -329,6 +340,9 @@ describe('XPlatform against the fake X API', () => {
     assert.deepEqual(await platform.fetchAnalytics(account, ref), { views: 345, likes: 7, replies: 2, reposts: 1, quotes: 1, shares: null });
     fake.setFollowers(userId, 321);
     assert.equal(await platform.fetchFollowers(account), 321);
+    assert.equal((await platform.fetchLimits(account)).maxCharacters, 280);
+    const premium = fake.createAccount('premium', { subscription: 'Premium' });
+    assert.equal((await platform.fetchLimits({ ...account, accessToken: premium.accessToken })).maxCharacters, 25_000);
     assert.equal(await platform.lookUpPermalink(account, ref), ref.permalink);
     fake.deleteTweet(ref.networkPostId);
     await assert.rejects(platform.fetchAnalytics(account, ref), rejectsWith('X_POST_GONE', 'permanent'));
