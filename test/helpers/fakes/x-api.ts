@@ -217,6 +217,7 @@ export class FakeXApi {
   #signedIn: User | null = null;
   #denyNext = false;
   #creditsExhausted = false;
+  #usageCapped = false;
   #failNextProcessing = false;
   #sequence = 0n;
   #url = '';
@@ -297,6 +298,11 @@ export class FakeXApi {
   /** The app's pay-per-use credits are spent (402 on every call) or topped up again. */
   setCreditsExhausted(exhausted: boolean): void {
     this.#creditsExhausted = exhausted;
+  }
+
+  /** The app's monthly product cap is reached (a 429 of its own, not a window: §8). */
+  setUsageCapped(capped: boolean): void {
+    this.#usageCapped = capped;
   }
 
   /** The next GIF or video finalized fails X's processing. */
@@ -407,6 +413,17 @@ export class FakeXApi {
     const { user } = this.#authenticate(request.token, route.endpoint);
     if (this.#creditsExhausted) {
       throw new XFault(402, { detail: 'credits depleted', status: 402, title: 'Payment Required', type: problemType(this.#host, 'credits-depleted') });
+    }
+    if (this.#usageCapped) {
+      throw new XFault(429, {
+        account_id: 1,
+        product_name: 'standard-basic',
+        title: 'UsageCapExceeded',
+        period: 'Monthly',
+        scope: 'Product',
+        detail: 'Usage cap exceeded: Monthly product cap',
+        type: problemType(this.#host, 'usage-capped'),
+      });
     }
     const headers = this.#takeFromWindow(user.id, route.endpoint);
     const answer = this.#userCall(route, request, user, headers);

@@ -54,6 +54,38 @@ describe('XClient against the fake X API', () => {
     });
   }
 
+  test('no answer: a write may have happened (outcomeUnknown), a read did not; the monthly cap is permanent', async (t) => {
+    const { fake, clock } = await setup(t);
+    // A short deadline: the call that hangs is given up on, not waited out.
+    const client = new XClient({
+      apiUrl: fake.url,
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      now: () => clock.now().getTime(),
+      timeoutMs: 300,
+    });
+    const { accessToken } = fake.createAccount('tester');
+    const post = { text: 'hi', inReplyToId: null, mediaIds: [], quoteId: null, poll: null, replySettings: null };
+    fake.failNext('tweets.create', { kind: 'hang' });
+    await assert.rejects(client.createPost(accessToken, post), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.deepEqual([err.kind, err.code, err.options.outcomeUnknown], ['transient', 'X_NETWORK', true]);
+      return true;
+    });
+    fake.failNext('users.me', { kind: 'http503' });
+    await assert.rejects(
+      client.me(accessToken),
+      (err: unknown) => err instanceof PublishError && err.code === 'X_SERVER_ERROR' && err.options.outcomeUnknown === false,
+    );
+    fake.setUsageCapped(true);
+    await assert.rejects(client.createPost(accessToken, post), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.deepEqual([err.kind, err.code], ['permanent', 'X_USAGE_CAPPED']);
+      assert.match(err.message, /Monthly product cap/);
+      return true;
+    });
+  });
+
   test('a Premium account says so in subscription_type; a token without a needed scope is an auth fault', async (t) => {
     const { fake, client } = await setup(t);
     const premium = fake.createAccount('big', { subscription: 'Premium', followers: 12 });
