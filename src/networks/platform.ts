@@ -146,8 +146,9 @@ export interface PublishInput {
 /** The network clients the publisher uses, one per network this server publishes to. */
 export type Platforms = Partial<Record<NetworkKind, Platform>>;
 
-export interface Platform {
-  readonly kind: NetworkKind;
+/** `K`: a network not yet in the registry (X, until it is listed there) names its own kind. */
+export interface Platform<K extends string = NetworkKind> {
+  readonly kind: K;
   /**
    * Publishes one post (as a reply when `replyTo` is given) or, when `progress` shows an earlier
    * attempt got far, finishes or confirms it without creating a second post.
