@@ -1,18 +1,18 @@
 import type { AppContext } from '../context.js';
-import type { AccountRow, FollowUpRow } from '../db/schema/index.js';
+import type { AccountRow, FollowUpRow, ThreadRow } from '../db/schema/index.js';
 import { ConflictError, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import { httpUrlOrNull } from '../lib/http-url.js';
 import { newId } from '../lib/ids.js';
 import { holdsNul } from '../lib/text.js';
 import { iso } from '../lib/time.js';
-import { workspaceOf } from '../lib/workspace.js';
+import { type Workspace, workspaceOf } from '../lib/workspace.js';
 import * as followUpsRepo from '../repos/follow-ups.js';
 import { getProvider } from '../repos/providers.js';
 import type { DbOrTrx } from '../repos/types.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type PostTarget, postTarget } from './content-rules.js';
 import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults } from './media.js';
-import { mediaItems, threadMediaReach, threadsMediaFaults } from './media-reach.js';
+import { type MediaReach, mediaItems, mediaReach, threadMediaReach } from './media-reach.js';
 import { readScheduleAt } from './schedule-time.js';
 import { requireAccessibleThread } from './thread-access.js';
 
@@ -58,22 +58,46 @@ function followUpView(row: FollowUpRow): FollowUpView {
   };
 }
 
-/** The content rules of a follow-up, with the thread's network and its server's limits (null: only the shared rules). */
-function checkFollowUp(target: PostTarget, body: unknown): FieldFault[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const fields = body as Record<string, unknown>;
-  return [...checkText(target, fields.text, 'text'), ...checkMedia(target, fields.media, 'media')];
+/** The thread a follow-up replies to, with its network (and its server's limits) and its workspace. */
+interface FollowedThread {
+  thread: ThreadRow;
+  target: PostTarget;
+  workspace: Workspace;
 }
 
-/** Every content fault of a Create Follow-up request that has shape faults (see content-rules.ts). */
+/**
+ * The thread a follow-up names, read the same way by the writing path (in its transaction, the
+ * row locked) and by the faults-only path; 404 when the caller may not see it.
+ */
+async function readFollowedThread(db: DbOrTrx, account: AccountRow, threadId: string, forUpdate: boolean): Promise<FollowedThread> {
+  const thread = await requireAccessibleThread(db, account, threadId, { forUpdate });
+  return { thread, target: postTarget(await getProvider(db, thread.provider_id)), workspace: workspaceOf(thread) };
+}
+
+/**
+ * Every content fault of a Create Follow-up body: the one check of both the writing path and the
+ * validation guard's faults-only path (whose body may be of the wrong shape in places: only its
+ * well-formed parts are checked). `followed` null when the thread is not known (only the shared
+ * rules run); `reach` has started resolving the media hosts.
+ */
+async function readFollowUpBody(ctx: AppContext, db: DbOrTrx, followed: FollowedThread | null, body: unknown, reach?: MediaReach): Promise<FieldFault[]> {
+  if (!isRecord(body)) return [];
+  const target = followed?.target ?? null;
+  const kind = target?.kind ?? null;
+  const media = mediaItems(body.media);
+  return [
+    ...checkText(target, body.text, 'text'),
+    ...checkMedia(target, body.media, 'media'),
+    ...(await (reach ?? mediaReach(ctx, kind === 'THREADS' ? media.map((m) => m.url) : [])).faults(kind, media)),
+    ...(followed ? await mediaUseFaults(ctx, db, followed.workspace, target, [mediaListAt(body.media, 'media')]) : []),
+  ];
+}
+
+/** Every content fault of a Create Follow-up request that has shape faults: readFollowUpBody's, as the writing path's. */
 export async function createFollowUpFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
   // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
-  const thread = holdsNul(threadId) ? null : await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  const target = postTarget(thread ? await getProvider(ctx.db, thread.provider_id) : null);
-  const kind = target?.kind ?? null;
-  const media = mediaItems(isRecord(body) ? body.media : undefined);
-  const uploads = thread ? await mediaUseFaults(ctx, ctx.db, workspaceOf(thread), target, [mediaListAt(isRecord(body) ? body.media : undefined, 'media')]) : [];
-  return [...checkFollowUp(target, body), ...(await threadsMediaFaults(ctx, kind, media)), ...uploads];
+  const followed = holdsNul(threadId) ? null : await foundOrNull(() => readFollowedThread(ctx.db, account, threadId, false));
+  return readFollowUpBody(ctx, ctx.db, followed, body);
 }
 
 /**
@@ -83,18 +107,16 @@ export async function createFollowUpFaults(ctx: AppContext, account: AccountRow,
  */
 export async function createFollowUp(ctx: AppContext, account: AccountRow, threadId: string, input: CreateFollowUpInput): Promise<FollowUpView> {
   const now = ctx.clock.now();
-  const media = mediaItems(input.media);
   const reach = await threadMediaReach(
     ctx,
     account,
     threadId,
-    media.map((m) => m.url),
+    mediaItems(input.media).map((m) => m.url),
   ); // resolved while the transaction starts
   const row = await ctx.db.transaction().execute(async (trx) => {
-    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
-    const provider = await getProvider(trx, thread.provider_id);
-    const faults = [...checkFollowUp(postTarget(provider), input), ...(await reach.faults(provider.kind, media))];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), postTarget(provider), [mediaListAt(input.media, 'media')])));
+    const followed = await readFollowedThread(trx, account, threadId, true);
+    const { thread } = followed;
+    const faults = await readFollowUpBody(ctx, trx, followed, input, reach);
     if (faults.length) throw new ValidationError(faults);
     if ((await followUpsRepo.countFollowUps(trx, thread.id)) >= MAX_FOLLOW_UPS_PER_THREAD) {
       throw new ConflictError('CONFLICT', `A thread has at most ${MAX_FOLLOW_UPS_PER_THREAD} follow-ups; delete one first.`);

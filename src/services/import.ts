@@ -1,26 +1,24 @@
 import type { AppContext } from '../context.js';
 import type { AccountRow } from '../db/schema/index.js';
-import { AppError, Faults, type FieldFault, NotFoundError, ValidationError } from '../errors/index.js';
-import { holdsNul } from '../lib/text.js';
+import { type FieldFault, type NotFoundError, ValidationError } from '../errors/index.js';
 import { saveIdempotentResponse } from '../repos/idempotency.js';
 import { isRecord } from './content-rules.js';
 import { mediaOfPosts, mediaReach } from './media-reach.js';
 import {
   type CheckedThread,
-  type CreateTarget,
+  type CreateLookup,
   type CreateThreadInput,
-  checkCreateBody,
   claimIdempotency,
-  createThreadFaults,
   findIdempotentReplay,
-  readBeforeCreate,
+  lookUpCreateTarget,
+  readCreateBody,
   requestHash,
   writeThreads,
 } from './threads.js';
 
 /**
  * Bulk import (decisions.md "Import"): up to 1,000 Create Post bodies, each read and checked by
- * Create Post's own code (checkCreateBody, createThreadFaults) and saved by its writeThreads,
+ * Create Post's own code (readCreateBody, readImportRows) and saved by its writeThreads,
  * all in one transaction. The JSON form's bodies come as sent; the CSV form's are made from its
  * rows (import-csv.ts), and `locate` names a fault by the CSV row and column instead.
  */
@@ -55,7 +53,7 @@ export function locateJsonRow(index: number, fault: FieldFault): FieldFault {
 }
 
 /** The body a row stands for: the import's teamId unless the row names its own. */
-function withTeam(body: CreateThreadInput, teamId: string | undefined): CreateThreadInput {
+function withTeam<Body extends { teamId?: unknown }>(body: Body, teamId: string | undefined): Body {
   return body.teamId === undefined && teamId !== undefined ? { ...body, teamId } : body;
 }
 
@@ -77,26 +75,12 @@ export async function importThreads(ctx: AppContext, account: AccountRow, source
     if (replay) return replay;
   }
   const now = ctx.clock.now();
-  const faults: FieldFault[] = [...(source.faults ?? [])];
-  const targets = await readTargets(ctx, account, bodies, source, options.teamId, faults);
-  // Every THREADS row's media hosts resolved at once, each host once.
-  const reach = mediaReach(
-    ctx,
-    bodies.flatMap((body, i) => (targets[i]?.provider.kind === 'THREADS' ? mediaOfPosts(body.posts).map((m) => m.url) : [])),
-  );
-  const checked: CheckedThread[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const target = targets[i];
-    if (!target) {
-      // The provider is not found (a fault already): the rules that need no network still speak.
-      faults.push(...(await createThreadFaults(ctx, account, body)).map((fault) => source.locate(i, fault)));
-      continue;
-    }
-    const rowFaults = new Faults();
-    checked.push(await checkCreateBody(ctx, account, body, target, reach, now, rowFaults));
-    faults.push(...rowFaults.list.map((fault) => source.locate(i, fault)));
-  }
+  const read = await readImportRows(ctx, account, bodies, options.teamId, source.locate, now);
+  if (read.refused) throw read.refused;
+  const faults = [...(source.faults ?? []), ...read.faults];
   if (faults.length) throw new ValidationError(faults);
+  // No fault: every row's target was found, so every row was checked.
+  const checked = read.checked;
 
   const write = async (): Promise<ImportResult> =>
     ctx.db.transaction().execute(async (trx) => {
@@ -124,59 +108,68 @@ export async function importThreads(ctx: AppContext, account: AccountRow, source
   }
 }
 
-/**
- * Each body's workspace, provider and auto-plug, read once per distinct team and provider. A
- * provider not found is a fault of its rows; a team the caller is not a member of is too, unless
- * it is the import's own `teamId` (then the import is 404, as Create Post would be).
- */
-async function readTargets(
-  ctx: AppContext,
-  account: AccountRow,
-  bodies: CreateThreadInput[],
-  source: ImportSource,
-  teamId: string | undefined,
-  faults: FieldFault[],
-) {
-  const reads = new Map<string, Promise<CreateTarget | NotFoundError>>();
-  const targets: Array<CreateTarget | undefined> = [];
-  for (const [i, body] of bodies.entries()) {
-    const lookup = `${body.teamId ?? ''}\u0000${body.providerId}`;
-    if (!reads.has(lookup))
-      reads.set(
-        lookup,
-        readOrNotFound(() => readBeforeCreate(ctx.db, account, body)),
-      );
-    const read = await reads.get(lookup)!;
-    if (!(read instanceof NotFoundError)) {
-      targets.push(read);
-      continue;
-    }
-    targets.push(undefined);
-    if (read.message.startsWith('Team ') && body.teamId === teamId) throw read;
-    faults.push(source.locate(i, notFoundFault(read)));
-  }
-  return targets;
+/** What readImportRows found: every fault of the rows, named as the answer names them, and the rows to save. */
+interface ImportRead<Body> {
+  faults: FieldFault[];
+  checked: CheckedThread<Body>[];
+  /** The import's own team (its `teamId`) is not one of the caller's: the import is 404, as Create Post would be. */
+  refused: NotFoundError | null;
 }
 
-/** A row's team or provider that readBeforeCreate did not find, as a fault of the row. */
+/**
+ * Reads an import's rows with Create Post's own readCreateBody: the one check of both the writing
+ * path and the validation guard's faults-only path (whose rows may be of the wrong shape in
+ * places; a row that is not an object is a shape fault only). Each distinct team and provider is
+ * read once; every THREADS row's media hosts are resolved at once, each host once. A team or
+ * provider not found is a fault of its rows (the import's own team refuses the import too), and
+ * the rules that need no provider still speak.
+ */
+async function readImportRows<Body>(
+  ctx: AppContext,
+  account: AccountRow,
+  rows: Body[],
+  teamId: string | undefined,
+  locate: (index: number, fault: FieldFault) => FieldFault,
+  now: Date,
+): Promise<ImportRead<Body>> {
+  const read: ImportRead<Body> = { faults: [], checked: [], refused: null };
+  const lookups = new Map<string, Promise<CreateLookup>>();
+  const lookupOf = (fields: Record<string, unknown>) => {
+    const key = JSON.stringify({ teamId: fields.teamId, providerId: fields.providerId });
+    if (!lookups.has(key)) lookups.set(key, lookUpCreateTarget(ctx.db, account, fields));
+    return lookups.get(key)!;
+  };
+  const records = rows.map((row) => (isRecord(row) ? row : null));
+  const found: Array<CreateLookup | null> = [];
+  for (const fields of records) found.push(fields && (await lookupOf(fields)));
+  const reach = mediaReach(
+    ctx,
+    records.flatMap((fields, i) => (fields && found[i]?.target?.provider.kind === 'THREADS' ? mediaOfPosts(fields.posts).map((m) => m.url) : [])),
+  );
+  for (const [i, row] of rows.entries()) {
+    const lookup = found[i];
+    if (!lookup) continue;
+    if (lookup.missing) {
+      if (lookup.missing.message.startsWith('Team ') && records[i]!.teamId === teamId) read.refused ??= lookup.missing;
+      read.faults.push(locate(i, notFoundFault(lookup.missing)));
+    }
+    const body = await readCreateBody(ctx, account, row, { now, lookup, reach });
+    read.faults.push(...body.faults.list.map((fault) => locate(i, fault)));
+    if (body.value) read.checked.push(body.value);
+  }
+  return read;
+}
+
+/** A row's team or provider that lookUpCreateTarget did not find, as a fault of the row. */
 function notFoundFault(err: NotFoundError): FieldFault {
   return err.message.startsWith('Team ')
     ? { path: 'teamId', message: 'is not a team of yours' }
     : { path: 'providerId', message: 'is not a connected account of this workspace' };
 }
 
-async function readOrNotFound(read: () => Promise<CreateTarget>): Promise<CreateTarget | NotFoundError> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof NotFoundError) return err;
-    throw err;
-  }
-}
-
 /**
- * Every content fault of an import that has shape faults, named as the answer names them: Create
- * Post's rules (createThreadFaults) over the well-formed parts of each row.
+ * Every content fault of an import that has shape faults, named as the answer names them: the
+ * faults readImportRows finds in its rows, as the writing path's own.
  */
 export async function importFaults(
   ctx: AppContext,
@@ -187,32 +180,6 @@ export async function importFaults(
 ): Promise<FieldFault[]> {
   // Too many rows: the import is refused whole; its rows are checked once it fits.
   if (!Array.isArray(bodies) || bodies.length > IMPORT_MAX_THREADS) return [];
-  const faults: FieldFault[] = [];
-  const reads = new Map<string, Promise<CreateTarget | NotFoundError>>();
-  for (const [i, body] of bodies.entries()) {
-    if (!isRecord(body)) continue;
-    const row = body.teamId === undefined && teamId !== undefined ? { ...body, teamId } : body;
-    // Create Post answers an unknown provider 404; an import says it of the row.
-    if (
-      typeof row.providerId === 'string' &&
-      !holdsNul(row.providerId) &&
-      (row.teamId === undefined || (typeof row.teamId === 'string' && !holdsNul(row.teamId)))
-    ) {
-      const named = { providerId: row.providerId, ...(row.teamId === undefined ? {} : { teamId: row.teamId as string }) };
-      const lookup = `${named.teamId ?? ''}\u0000${named.providerId}`;
-      if (!reads.has(lookup))
-        reads.set(
-          lookup,
-          readOrNotFound(() => readBeforeCreate(ctx.db, account, named)),
-        );
-      const read = await reads.get(lookup)!;
-      if (read instanceof NotFoundError) faults.push(locate(i, notFoundFault(read)));
-    }
-    try {
-      faults.push(...(await createThreadFaults(ctx, account, row)).map((fault) => locate(i, fault)));
-    } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
-    }
-  }
-  return faults;
+  const rows = bodies.map((body: unknown) => (isRecord(body) ? withTeam(body, teamId) : body));
+  return (await readImportRows(ctx, account, rows, teamId, locate, ctx.clock.now())).faults;
 }

@@ -74,15 +74,6 @@ export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: 
   };
 }
 
-/** The faults of `items` for a post on `kind`; nothing is resolved unless it is THREADS. */
-export function threadsMediaFaults(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, kind: Network, items: MediaAt[]): Promise<FieldFault[]> {
-  if (kind !== 'THREADS') return Promise.resolve([]);
-  return mediaReach(
-    ctx,
-    items.map((item) => item.url),
-  ).faults(kind, items);
-}
-
 /**
  * Starts resolving the media hosts of an edit or follow-up of thread `threadId` once the caller's
  * access to it is known, and only for a THREADS thread: nobody has a host resolved through

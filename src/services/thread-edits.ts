@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { AccountRow, ProviderKind, ReplyControl, ThreadRow } from '../db/schema/index.js';
+import type { AccountRow, PostRow, ReplyControl, ThreadRow } from '../db/schema/index.js';
 import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../errors/index.js';
 import type { IfMatch } from '../lib/etag.js';
 import { holdsNul } from '../lib/text.js';
@@ -35,7 +35,7 @@ import {
 } from './content-rules.js';
 import { assertAllPostsReady, assertIfMatch, assertNotSentYet, assertPostEditable } from './edit-rules.js';
 import { mediaListAt, mediaUseFaults, postMediaLists } from './media.js';
-import { mediaItems, mediaOfPosts, threadMediaReach, threadsMediaFaults } from './media-reach.js';
+import { type MediaReach, mediaItems, mediaOfPosts, mediaReach, threadMediaReach } from './media-reach.js';
 import { queuedInstantFor } from './queue.js';
 import { checkQuotedPosts } from './quotes.js';
 import { anchorColumns, checkRepeat, NO_REPEAT, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
@@ -61,36 +61,48 @@ async function targetOfProvider(db: DbOrTrx, providerId: string): Promise<NonNul
   return target;
 }
 
+/** An edited thread as the rules of its edits need it: the row, its network and its workspace. */
+interface EditedThread {
+  thread: ThreadRow;
+  target: NonNullable<PostTarget>;
+  workspace: Workspace;
+}
+
 /**
- * The thread row is locked first (FOR UPDATE), the same row the publisher's claim locks, so an
- * edit and a claim never interleave: the edit either lands before the claim or sees non-READY.
+ * The thread an edit names and its network, read the same way by the writing path (in its
+ * transaction, the row locked FOR UPDATE, the same row the publisher's claim locks, so an edit
+ * and a claim never interleave) and by the faults-only path; 404 when the caller may not see it.
  */
+async function readEditedThread(db: DbOrTrx, account: AccountRow, threadId: string, forUpdate: boolean): Promise<EditedThread> {
+  const thread = await requireAccessibleThread(db, account, threadId, { forUpdate });
+  return { thread, target: await targetOfProvider(db, thread.provider_id), workspace: workspaceOf(thread) };
+}
+
+/** As readEditedThread for a request with faults already: null where there is no thread to check against (an id holding U+0000 is a fault already). */
+function editedThreadOrNull(ctx: AppContext, account: AccountRow, threadId: string): Promise<EditedThread | null> {
+  return holdsNul(threadId) ? Promise.resolve(null) : foundOrNull(() => readEditedThread(ctx.db, account, threadId, false));
+}
+
 export async function editPost(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: PostPatch, ifMatch?: IfMatch) {
-  if (!PATCH_FIELDS.some((f) => patch[f] !== undefined)) {
-    throw new ValidationError({ path: '', message: `must contain at least one of ${PATCH_FIELDS.join(', ')}` });
-  }
+  // Refused before anything is read (readPostPatch holds the same rule for the faults-only path).
+  const empty = emptyPatchFault(patch);
+  if (empty) throw new ValidationError(empty);
   const now = ctx.clock.now();
-  const media = mediaItems(patch.media);
   const reach = await threadMediaReach(
     ctx,
     account,
     threadId,
-    media.map((m) => m.url),
+    mediaItems(patch.media).map((m) => m.url),
   ); // resolved while the transaction starts
   return ctx.db.transaction().execute(async (trx) => {
-    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const edited = await readEditedThread(trx, account, threadId, true);
+    const { thread } = edited;
     assertIfMatch(thread, ifMatch);
     const post = await findPostInThread(trx, thread.id, postId);
     if (!post) throw new NotFoundError(`Post ${postId}`);
     assertPostEditable(thread, post);
     assertNotSentYet([post]);
-    const target = await targetOfProvider(trx, thread.provider_id);
-    const { kind } = target;
-    const faults = [
-      ...checkPostPatch(target, { content: post.content, spoilerRanges: await storedRanges(trx, post.id) }, patch),
-      ...(await reach.faults(kind, media)),
-    ];
-    faults.push(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, [mediaListAt(patch.media, 'media')])));
+    const faults = await readPostPatch(ctx, trx, { ...edited, post }, patch, reach);
     if (faults.length) throw new ValidationError(faults);
 
     await updatePostFields(
@@ -111,57 +123,59 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
   });
 }
 
-function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]> {
-  return listSpoilerRanges(db, postId);
+function emptyPatchFault(patch: unknown): FieldFault | null {
+  if (!isRecord(patch) || PATCH_FIELDS.some((f) => patch[f] !== undefined)) return null;
+  return { path: '', message: `must contain at least one of ${PATCH_FIELDS.join(', ')}` };
 }
 
 /**
- * The content rules of Edit Single Post over what is well-formed in `patch`, checked merged with
- * the stored post (shortening the text must keep the stored spoiler ranges inside it); `stored`
- * null when the post is not known.
+ * Every content fault of an Edit Single Post body: the one check of both the writing path and the
+ * validation guard's faults-only path (whose patch may be of the wrong shape in places: only its
+ * well-formed parts are checked). The patch is checked merged with the stored post (shortening
+ * the text must keep the stored spoiler ranges inside it); `edited` null when the thread is not
+ * known, `post` undefined when the post is not. `reach` has started resolving the media hosts.
  */
-function checkPostPatch(target: PostTarget, stored: { content: string; spoilerRanges: SpoilerRangeInput[] } | null, patch: unknown): FieldFault[] {
+async function readPostPatch(
+  ctx: AppContext,
+  db: DbOrTrx,
+  edited: (EditedThread & { post: PostRow | undefined }) | null,
+  patch: unknown,
+  reach?: MediaReach,
+): Promise<FieldFault[]> {
   if (!isRecord(patch)) return [];
+  const empty = emptyPatchFault(patch);
+  if (empty) return [empty];
+  const target = edited?.target ?? null;
   const kind = target?.kind ?? null;
-  const text = patch.content !== undefined ? patch.content : stored?.content;
-  const ranges = patch.spoilerRanges !== undefined ? patch.spoilerRanges : stored?.spoilerRanges;
+  const post = edited?.post;
+  const stored = post ? await storedRanges(db, post.id) : undefined;
+  const text = patch.content !== undefined ? patch.content : post?.content;
+  const ranges = patch.spoilerRanges !== undefined ? patch.spoilerRanges : stored;
+  const media = mediaItems(patch.media);
   return [
     ...checkText(target, patch.content, 'content'),
     ...checkTopic(kind, patch.topic, 'topic'),
     ...checkMedia(target, patch.media, 'media'),
     ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
+    ...(await (reach ?? mediaReach(ctx, kind === 'THREADS' ? media.map((m) => m.url) : [])).faults(kind, media)),
+    ...(edited ? await mediaUseFaults(ctx, db, edited.workspace, target, [mediaListAt(patch.media, 'media')]) : []),
   ];
 }
 
-/** An accessible thread's network (with its server's limits), or null (for checks that can do without it). */
-async function kindOfAccessibleThread(
-  ctx: AppContext,
-  account: AccountRow,
-  threadId: string,
-): Promise<{ threadId: string; kind: ProviderKind; target: PostTarget; workspace: Workspace; draft: boolean } | null> {
-  // Only reached for a faulty request: its ids may hold U+0000 (reported as a fault already).
-  if (holdsNul(threadId)) return null;
-  const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
-  if (!thread) return null;
-  const target = await targetOfProvider(ctx.db, thread.provider_id);
-  return { threadId: thread.id, kind: target.kind, target, workspace: workspaceOf(thread), draft: thread.scheduled_at === null };
+function storedRanges(db: DbOrTrx, postId: string): Promise<SpoilerRangeInput[]> {
+  return listSpoilerRanges(db, postId);
 }
 
-/** Every content fault of an Edit Single Post request that has shape faults (see content-rules.ts). */
+/** Every content fault of an Edit Single Post request that has shape faults: readPostPatch's, as the writing path's. */
 export async function editPostFaults(ctx: AppContext, account: AccountRow, threadId: string, postId: string, patch: unknown): Promise<FieldFault[]> {
-  const thread = await kindOfAccessibleThread(ctx, account, threadId);
-  const post = thread && !holdsNul(postId) ? await findPostInThread(ctx.db, thread.threadId, postId) : undefined;
-  const stored = post ? { content: post.content, spoilerRanges: await storedRanges(ctx.db, post.id) } : null;
-  const media = mediaItems(isRecord(patch) ? patch.media : undefined);
-  const uploads = thread
-    ? await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, [mediaListAt(isRecord(patch) ? patch.media : undefined, 'media')])
-    : [];
-  return [...checkPostPatch(thread?.target ?? null, stored, patch), ...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)), ...uploads];
+  const edited = await editedThreadOrNull(ctx, account, threadId);
+  const post = edited && !holdsNul(postId) ? await findPostInThread(ctx.db, edited.thread.id, postId) : undefined;
+  return readPostPatch(ctx, ctx.db, edited && { ...edited, post }, patch);
 }
 
 /**
- * The content rules of Edit Entire Thread over what is well-formed in `posts`; `existingIds`
- * (the thread's post ids) null when the thread is not known.
+ * The content rules of Edit Entire Thread's posts over what is well-formed in `posts`;
+ * `existingIds` (the thread's post ids) null when the thread is not known.
  */
 function checkThreadPosts(target: PostTarget, existingIds: Set<string> | null, posts: unknown): FieldFault[] {
   if (!Array.isArray(posts)) return [];
@@ -176,30 +190,59 @@ function checkThreadPosts(target: PostTarget, existingIds: Set<string> | null, p
   return faults;
 }
 
-/** Every content fault of an Edit Entire Thread request that has shape faults (see content-rules.ts). */
-export async function editThreadFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
-  const thread = await kindOfAccessibleThread(ctx, account, threadId);
-  const existing = thread ? await listPosts(ctx.db, thread.threadId) : null;
-  const fields = isRecord(body) ? body : {};
-  const faults = new Faults();
-  faults.add(...checkThreadPosts(thread?.target ?? null, existing ? new Set(existing.map((p) => p.id)) : null, fields.posts));
-  const media = mediaOfPosts(fields.posts);
-  faults.add(...(await threadsMediaFaults(ctx, thread?.kind ?? null, media)));
-  faults.add(...checkReplyControl(thread?.kind ?? null, fields.replyControl, 'replyControl'));
-  if (thread) faults.add(...(await checkQuotedPosts(ctx.db, thread.workspace, thread.kind, fields.posts)));
-  if (thread) faults.add(...(await mediaUseFaults(ctx, ctx.db, thread.workspace, thread.target, postMediaLists(fields.posts))));
-  const { scheduledAt } = checkSaveExtras(fields, account.timezone, ctx.clock.now(), faults);
-  const repeat = checkRepeat(fields, thread?.draft === false || fields.scheduleAt !== undefined || fields.queue === true, faults);
-  if (repeat && scheduledAt) faults.add(...untilFaults(repeat, scheduledAt, account.timezone));
-  return faults.list;
+/** What an Edit Entire Thread body sets besides its posts, once read. */
+interface ThreadEditRead {
+  faults: Faults;
+  /** Null when the body leaves the tags alone. */
+  tagNames: string[] | null;
+  /** The new time (scheduleAt, or the queue's slot where the path takes one); null: unchanged. */
+  scheduledAt: Date | null;
+  repeat: RepeatRuleInput | null;
 }
 
-/** The parts of an Edit Entire Thread besides the posts: tags, and the time (scheduleAt or queue). */
-function checkSaveExtras(body: Record<string, unknown>, zone: string, now: Date, faults: Faults): { tagNames: string[] | null; scheduledAt: Date | null } {
-  const tags = checkTagNames(body.tags, 'tags');
+/**
+ * Every content fault of an Edit Entire Thread body: the one check of both the writing path and
+ * the validation guard's faults-only path (whose body may be of the wrong shape in places: only
+ * its well-formed parts are checked). `edited` null when the thread is not known; `existing` its
+ * posts. Only the writing path passes `takeQueued`: the faults-only path takes no time slot, so
+ * a queued repeat's `until` is checked on the writing path alone.
+ */
+async function readThreadEdit(
+  ctx: AppContext,
+  db: DbOrTrx,
+  account: AccountRow,
+  edited: (EditedThread & { existing: PostRow[] }) | null,
+  body: unknown,
+  options: { now: Date; reach?: MediaReach; takeQueued?: () => Promise<Date> },
+): Promise<ThreadEditRead> {
+  const fields: Record<string, unknown> = isRecord(body) ? body : {};
+  const target = edited?.target ?? null;
+  const kind = target?.kind ?? null;
+  const media = mediaOfPosts(fields.posts);
+  const reach = options.reach ?? mediaReach(ctx, kind === 'THREADS' ? media.map((m) => m.url) : []);
+  const faults = new Faults();
+  faults.add(...checkThreadPosts(target, edited ? new Set(edited.existing.map((p) => p.id)) : null, fields.posts));
+  faults.add(...(await reach.faults(kind, media)));
+  if (edited) faults.add(...(await mediaUseFaults(ctx, db, edited.workspace, target, postMediaLists(fields.posts))));
+  faults.add(...checkReplyControl(kind, fields.replyControl, 'replyControl'));
+  if (edited) faults.add(...(await checkQuotedPosts(db, edited.workspace, kind, fields.posts)));
+  const tags = checkTagNames(fields.tags, 'tags');
   faults.add(...tags.faults);
-  const scheduledAt = readScheduleChoice(body, zone, now, faults);
-  return { tagNames: Array.isArray(body.tags) ? tags.names : null, scheduledAt };
+  let scheduledAt = readScheduleChoice(fields, account.timezone, options.now, faults);
+  const { takeQueued } = options;
+  if (takeQueued && fields.queue === true && fields.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(takeQueued)) ?? null;
+  const draft = edited ? edited.thread.scheduled_at === null : true;
+  const repeat = checkRepeat(fields, !draft || fields.scheduleAt !== undefined || fields.queue === true, faults);
+  const at = scheduledAt ?? edited?.thread.scheduled_at ?? null;
+  if (repeat && at) faults.add(...untilFaults(repeat, at, account.timezone));
+  return { faults, tagNames: Array.isArray(fields.tags) ? tags.names : null, scheduledAt, repeat };
+}
+
+/** Every content fault of an Edit Entire Thread request that has shape faults: readThreadEdit's, as the writing path's. */
+export async function editThreadFaults(ctx: AppContext, account: AccountRow, threadId: string, body: unknown): Promise<FieldFault[]> {
+  const edited = await editedThreadOrNull(ctx, account, threadId);
+  const existing = edited ? await listPosts(ctx.db, edited.thread.id) : [];
+  return (await readThreadEdit(ctx, ctx.db, account, edited && { ...edited, existing }, body, { now: ctx.clock.now() })).faults.list;
 }
 
 interface ThreadPostInput extends PostContent {
@@ -246,15 +289,15 @@ function repeatChange(thread: ThreadRow, rule: RepeatRuleInput | null | undefine
 export async function editThread(ctx: AppContext, account: AccountRow, threadId: string, input: EditThreadInput, ifMatch?: IfMatch) {
   const now = ctx.clock.now();
   const { posts } = input;
-  const media = mediaOfPosts(posts);
   const reach = await threadMediaReach(
     ctx,
     account,
     threadId,
-    media.map((m) => m.url),
+    mediaOfPosts(posts).map((m) => m.url),
   ); // resolved while the transaction starts
   const result = await ctx.db.transaction().execute(async (trx) => {
-    const thread = await requireAccessibleThread(trx, account, threadId, { forUpdate: true });
+    const edited = await readEditedThread(trx, account, threadId, true);
+    const { thread } = edited;
     assertIfMatch(thread, ifMatch);
     const existing = await listPosts(trx, thread.id);
     assertAllPostsReady(
@@ -262,26 +305,13 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
       existing.map((p) => p.status),
       'Editing the thread',
     );
-    const target = await targetOfProvider(trx, thread.provider_id);
-    const { kind } = target;
     assertNotSentYet(existing);
-    const existingIds = new Set(existing.map((p) => p.id));
-    const faults = new Faults();
-    faults.add(...checkThreadPosts(target, existingIds, posts));
-    faults.add(...(await reach.faults(kind, media)));
-    faults.add(...(await mediaUseFaults(ctx, trx, workspaceOf(thread), target, postMediaLists(posts))));
-    faults.add(...checkReplyControl(kind, input.replyControl, 'replyControl'));
-    faults.add(...(await checkQuotedPosts(trx, workspaceOf(thread), kind, posts)));
-    const extras = checkSaveExtras({ ...input }, account.timezone, now, faults);
-    let scheduledAt = extras.scheduledAt;
-    if (input.queue === true && input.scheduleAt === undefined) scheduledAt = (await faults.checkAsync(() => queuedInstantFor(trx, thread, now))) ?? null;
-    const repeat = checkRepeat({ ...input }, thread.scheduled_at !== null || input.scheduleAt !== undefined || input.queue === true, faults);
-    const at = scheduledAt ?? thread.scheduled_at;
-    if (repeat && at) faults.add(...untilFaults(repeat, at, account.timezone));
-    faults.throwIfAny();
+    const read = await readThreadEdit(ctx, trx, account, { ...edited, existing }, input, { now, reach, takeQueued: () => queuedInstantFor(trx, thread, now) });
+    read.faults.throwIfAny();
+    const { scheduledAt } = read;
 
     const kept = new Set(posts.flatMap((p) => (p.id ? [p.id] : [])));
-    const removed = [...existingIds].filter((id) => !kept.has(id));
+    const removed = existing.map((p) => p.id).filter((id) => !kept.has(id));
     await deletePosts(trx, removed);
     let postsUpdated = 0;
     let postsCreated = 0;
@@ -295,7 +325,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
         postsCreated++;
       }
     }
-    if (extras.tagNames) await writeThreadTags(trx, thread, extras.tagNames, account.id, now);
+    if (read.tagNames) await writeThreadTags(trx, thread, read.tagNames, account.id, now);
     await bumpThreadVersion(trx, thread.id, now, {
       ...(scheduledAt ? { scheduledAt } : {}),
       ...(input.replyControl !== undefined ? { replyControl: input.replyControl } : {}),
@@ -304,7 +334,7 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
     await setThreadRepeat(
       trx,
       thread.id,
-      repeatChange(thread, input.repeat === undefined ? undefined : input.repeat === null ? null : repeat, scheduledAt, account.timezone),
+      repeatChange(thread, input.repeat === undefined ? undefined : input.repeat === null ? null : read.repeat, scheduledAt, account.timezone),
     );
     return {
       moved: scheduledAt !== null,

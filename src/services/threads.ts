@@ -20,8 +20,7 @@ import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { mediaUseFaults, postMediaLists } from './media.js';
-import { type MediaReach, mediaOfPosts, mediaReach, threadsMediaFaults } from './media-reach.js';
-import { requireProviderInWorkspace } from './providers.js';
+import { type MediaReach, mediaOfPosts, mediaReach } from './media-reach.js';
 import { checkQuotedPosts } from './quotes.js';
 import { anchorColumns, checkRepeat, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
 import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
@@ -63,12 +62,12 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
     const replay = await findIdempotentReplay<CreateThreadResult>(ctx.db, account.id, idempotencyKey, requestHash(input), ctx.clock.now());
     if (replay) return replay;
   }
-  const target = await readBeforeCreate(ctx.db, account, input);
   const now = ctx.clock.now();
-  const faults = new Faults();
-  const reach = mediaReach(ctx, target.provider.kind === 'THREADS' ? mediaOfPosts(input.posts).map((m) => m.url) : []);
-  const checked = await checkCreateBody(ctx, account, input, target, reach, now, faults);
-  faults.throwIfAny();
+  const read = await readCreateBody(ctx, account, input, { now });
+  // A well-formed body names its team and provider: the ones not missing were found.
+  if (read.missing) throw read.missing;
+  read.faults.throwIfAny();
+  const checked = read.value!;
 
   // Without a key to claim, tags or a queue to take a time from, the thread is one statement:
   // atomic on its own, so no transaction (two round trips fewer).
@@ -90,16 +89,16 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
   return result;
 }
 
-/** What a Create Post body needs of the database before its rules run (readBeforeCreate). */
-export interface CreateTarget {
+/** What a Create Post body needs of the database before its rules run (lookUpCreateTarget). */
+interface CreateTarget {
   workspace: Workspace;
   provider: ProviderRow;
   plug: ReturnType<typeof autoPlugOf>;
 }
 
 /** A Create Post body that passed its rules, with what writeThreads needs to save it. */
-export interface CheckedThread extends CreateTarget {
-  input: CreateThreadInput;
+export interface CheckedThread<Body = CreateThreadInput> extends CreateTarget {
+  input: Body;
   repostHours: number | null;
   tagNames: string[];
   /** From scheduleAt; null for a draft or a queue thread. */
@@ -108,27 +107,56 @@ export interface CheckedThread extends CreateTarget {
 }
 
 /**
- * Create Post's rules over one well-formed body (Create Post's, or one row of an import): each
- * rule broken adds a fault to `faults`, its path from the body's root. `reach` has started
- * resolving the media hosts (the import resolves every row's at once).
+ * What the body's team and provider ids found: the target when both were found, else the
+ * workspace alone when only it was (rules that need the workspace still run), and the 404 a
+ * well-formed request answers. An id that is not a readable string (a shape or NUL fault
+ * already) is not looked up, and is not `missing` either.
  */
-export async function checkCreateBody(
+export interface CreateLookup {
+  target: CreateTarget | null;
+  workspace: Workspace | null;
+  missing: NotFoundError | null;
+}
+
+/** What readCreateBody found: every fault of the body, and the thread to save when the target was found. */
+export interface CreateBodyRead<Body> {
+  faults: Faults;
+  missing: NotFoundError | null;
+  /** Null when the target is not known; saved only when `faults` is empty. */
+  value: CheckedThread<Body> | null;
+}
+
+/**
+ * Reads a Create Post body (Create Post's, or one row of an import) and collects every fault of
+ * its content, path from the body's root: the one check of both the writing path (which throws
+ * `missing`, then the faults, before writing anything) and the validation guard's faults-only
+ * path (whose body may be of the wrong shape in places: only its well-formed parts are checked).
+ * `lookup` is the target already read (the import reads each distinct one once); `reach` has
+ * started resolving the media hosts (the import resolves every row's at once).
+ */
+export async function readCreateBody<Body>(
   ctx: AppContext,
   account: AccountRow,
-  input: CreateThreadInput,
-  target: CreateTarget,
-  reach: MediaReach,
-  now: Date,
-  faults: Faults,
-): Promise<CheckedThread> {
-  const { workspace, provider } = target;
-  const { repostHours, tagNames, repeat } = readCreateContent(input, provider, faults);
-  faults.add(...(await reach.faults(provider.kind, mediaOfPosts(input.posts))));
-  const requestedAt = readScheduleChoice(input, account.timezone, now, faults);
+  body: Body,
+  options: { now: Date; lookup?: CreateLookup; reach?: MediaReach },
+): Promise<CreateBodyRead<Body>> {
+  const fields: Record<string, unknown> = isRecord(body) ? body : {};
+  const lookup = options.lookup ?? (await lookUpCreateTarget(ctx.db, account, fields));
+  const { target, workspace } = lookup;
+  const provider = target?.provider ?? null;
+  const media = mediaOfPosts(fields.posts);
+  const reach = options.reach ?? mediaReach(ctx, provider?.kind === 'THREADS' ? media.map((m) => m.url) : []);
+  const faults = new Faults();
+  const { repostHours, tagNames, repeat } = readCreateContent(fields, provider, faults);
+  faults.add(...(await reach.faults(provider?.kind ?? null, media)));
+  const requestedAt = readScheduleChoice(fields, account.timezone, options.now, faults);
   if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
-  faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, postTarget(provider), postMediaLists(input.posts))));
-  faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider.kind, input.posts)));
-  return { ...target, input, repostHours, tagNames, requestedAt, repeat };
+  if (workspace) {
+    faults.add(...(await mediaUseFaults(ctx, ctx.db, workspace, postTarget(provider), postMediaLists(fields.posts))));
+    faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider?.kind ?? null, fields.posts)));
+  }
+  const value = target && { ...target, input: body, repostHours, tagNames, requestedAt, repeat };
+  return { faults, missing: lookup.missing, value };
 }
 
 /**
@@ -216,14 +244,25 @@ async function relocatingFaults<T>(work: () => Promise<T>, relocate: (fault: Fie
 /**
  * The workspace, its provider and its auto-plug in one round trip (the membership check of a
  * team workspace included); the same answers, in the same order, as resolveWorkspace,
- * requireProviderInWorkspace and getAutoPlug one after another.
+ * requireProviderInWorkspace and getAutoPlug one after another. Ids that are not readable
+ * strings (only in a body with faults already) are not looked up.
  */
-export async function readBeforeCreate(db: DbOrTrx, account: AccountRow, input: Pick<CreateThreadInput, 'teamId' | 'providerId'>): Promise<CreateTarget> {
-  const workspace = addressedWorkspace(account, input.teamId);
-  const read = await findProviderWithSettings(db, workspace, input.providerId, account.id);
-  if (!read.isMember) throw new NotFoundError(`Team ${workspace.teamId}`);
-  if (!read.provider) throw new NotFoundError(`Provider ${input.providerId}`);
-  return { workspace, provider: read.provider, plug: autoPlugOf(read.settings) };
+export async function lookUpCreateTarget(db: DbOrTrx, account: AccountRow, fields: { teamId?: unknown; providerId?: unknown }): Promise<CreateLookup> {
+  const { providerId } = fields;
+  const none: CreateLookup = { target: null, workspace: null, missing: null };
+  const teamId = fields.teamId === undefined || isReadableId(fields.teamId) ? fields.teamId : null;
+  if (teamId === null) return none;
+  const workspace = addressedWorkspace(account, teamId);
+  if (!isReadableId(providerId)) return { ...none, workspace: await foundOrNull(() => resolveWorkspace(db, account, teamId)) };
+  const read = await findProviderWithSettings(db, workspace, providerId, account.id);
+  if (!read.isMember) return { ...none, missing: new NotFoundError(`Team ${workspace.teamId}`) };
+  if (!read.provider) return { ...none, workspace, missing: new NotFoundError(`Provider ${providerId}`) };
+  return { target: { workspace, provider: read.provider, plug: autoPlugOf(read.settings) }, workspace, missing: null };
+}
+
+/** An id that can be looked up: a string without U+0000 (one with it is a fault already). */
+function isReadableId(id: unknown): id is string {
+  return typeof id === 'string' && !holdsNul(id);
 }
 
 /**
@@ -264,34 +303,6 @@ function checkRepost(repost: unknown, faults: Faults): number | null {
   }
   if (Array.isArray(repost.delays) && repost.delays.length > 0) faults.add(...checkAutoRepostDelay(repost.delays, 'autoRepost.delays').faults);
   return null;
-}
-
-/**
- * Every content fault of a Create Post request that has shape faults: the rules run over its
- * well-formed parts, with the provider when `providerId` (and `teamId`) name one.
- */
-export async function createThreadFaults(ctx: AppContext, account: AccountRow, body: unknown): Promise<FieldFault[]> {
-  const fields = isRecord(body) ? body : {};
-  const { providerId, teamId } = fields;
-  let provider: ProviderRow | null = null;
-  const faults = new Faults();
-  let workspace: Workspace | null = null;
-  // Only reached for a faulty request: an id holding U+0000 (a fault already) is not looked up.
-  if (teamId === undefined || (typeof teamId === 'string' && !holdsNul(teamId))) {
-    workspace = (await foundOrNull(() => resolveWorkspace(ctx.db, account, teamId))) ?? null;
-    if (workspace && typeof providerId === 'string' && !holdsNul(providerId)) {
-      const inWorkspace = workspace;
-      provider = await foundOrNull(() => requireProviderInWorkspace(ctx.db, inWorkspace, providerId));
-      faults.add(...(await mediaUseFaults(ctx, ctx.db, inWorkspace, postTarget(provider), postMediaLists(fields.posts))));
-    }
-  }
-  const { repeat } = readCreateContent(body, provider, faults);
-  const media = mediaOfPosts(fields.posts);
-  faults.add(...(await threadsMediaFaults(ctx, provider?.kind ?? null, media)));
-  const requestedAt = readScheduleChoice(fields, account.timezone, ctx.clock.now(), faults);
-  if (repeat && requestedAt) faults.add(...untilFaults(repeat, requestedAt, account.timezone));
-  if (workspace) faults.add(...(await checkQuotedPosts(ctx.db, workspace, provider?.kind ?? null, fields.posts)));
-  return faults.list;
 }
 
 export function toPostWrite(post: PostContent) {

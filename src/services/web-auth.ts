@@ -36,6 +36,14 @@ const PASSWORD_MAX = 256;
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane (about 20 ms here). */
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1, algorithm: 2 /* Algorithm.Argon2id (a const enum) */ } as const;
 
+/**
+ * The faults of a body's new password (`password`): the one check of both the writing paths
+ * (set with a link, change) and the validation guard's faults-only path.
+ */
+export function newPasswordFaults(body: unknown): FieldFault[] {
+  return passwordFaults(typeof body === 'object' && body !== null ? (body as { password?: unknown }).password : undefined);
+}
+
 export function passwordFaults(password: unknown, path = 'password'): FieldFault[] {
   if (typeof password !== 'string') return [];
   if ([...password].length < PASSWORD_MIN) return [{ path, message: `must be at least ${PASSWORD_MIN} characters` }];
@@ -177,7 +185,7 @@ export function signInLinkUrl(ctx: AppContext, token: string): string {
  * too-short one does not use the link up; every other session of the account ends.
  */
 export async function redeemSignInLink(ctx: AppContext, input: { token: string; password: string }): Promise<SignedIn> {
-  const faults = passwordFaults(input.password);
+  const faults = newPasswordFaults(input);
   if (faults.length) throw new ValidationError(faults);
   const invalid = () => new ValidationError({ path: 'token', message: 'this sign-in link is unknown, used or expired; ask for a new one' });
   if (!WEB_TOKEN_PATTERN.test(input.token)) throw invalid();
@@ -206,7 +214,7 @@ async function replacePassword(trx: DbOrTrx, accountId: string, hash: string, no
  * account ends (the caller may start a session).
  */
 export async function changePassword(ctx: AppContext, account: AccountRow, input: { currentPassword: string; password: string; ip: string }): Promise<void> {
-  const faults = passwordFaults(input.password);
+  const faults = newPasswordFaults(input);
   if (faults.length) throw new ValidationError(faults);
   await countAttempt(ctx, account.email, input.ip);
   const current = (await findAccount(ctx.db, account.id))?.password_hash;

@@ -37,7 +37,8 @@ export interface CreateWebhookInput {
 }
 
 /**
- * Every fault of a create body's well-formed parts: the URL (http or https, and every address
+ * Every content fault of a create body, the one check of both the writing path and the
+ * validation guard's faults-only path (over the body's well-formed parts): the URL (http or https, and every address
  * its host resolves to public unless SKEIN_ALLOW_PRIVATE_MEDIA; the same rule as media, checked
  * again at each send) and the event types (each once; `events.<i>` names the fault).
  */
@@ -78,8 +79,8 @@ async function addressFault(ctx: AppContext, raw: string): Promise<string | null
 }
 
 export async function createWebhook(ctx: AppContext, account: AccountRow, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
+  // No event at all is the schema's fault (minItems), on both paths.
   const faults = await createWebhookFaults(ctx, input);
-  if (input.events.length === 0) faults.push({ path: 'events', message: 'must list at least one event type' });
   if (faults.length) throw new ValidationError(faults);
   const workspace = await resolveWorkspace(ctx.db, account, input.teamId);
   if ((await repo.countWebhooks(ctx.db, workspace)) >= MAX_WEBHOOKS_PER_WORKSPACE)

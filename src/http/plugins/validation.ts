@@ -5,10 +5,10 @@ import { AppError, type FieldFault, ValidationError } from '../../errors/index.j
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The route's content rules, run over the request as received (`request.body` may be of the
-     * wrong shape in places: check only the well-formed parts). Called only when the request
-     * already has faults, so that the answer names all of them; a well-formed request meets the
-     * same rules in its service.
+     * The route's content faults over the request as received (`request.body` may be of the
+     * wrong shape in places: only the well-formed parts are checked). Called only when the
+     * request already has faults, so that the answer names all of them. It calls the reader its
+     * service's writing path calls (readCreateBody, readThreadEdit...), never a copy of its rules.
      */
     contentFaults?: (request: FastifyRequest) => Promise<FieldFault[]> | FieldFault[];
     /** How the route names a shape fault of its body (the import's: `rows.12.posts.0.text`); default as is. */

@@ -7,7 +7,7 @@ import {
   changePassword,
   checkCsrf,
   csrfTokenOf,
-  passwordFaults,
+  newPasswordFaults,
   redeemSignInLink,
   SESSION_TTL_MS,
   type SignedIn,
@@ -86,7 +86,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.post('/api/v1/auth/password', {
-    config: { public: true, contentFaults: (request) => passwordFaults((request.body as { password?: unknown } | undefined)?.password) },
+    config: { public: true, contentFaults: (request) => newPasswordFaults(request.body) },
     schema: {
       tags: ['Web sign-in'],
       summary: 'Set the password with a one-time sign-in link (valid 24 h) and sign in',
@@ -98,7 +98,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.put('/api/v1/account/password', {
-    config: { contentFaults: (request) => passwordFaults((request.body as { password?: unknown } | undefined)?.password) },
+    config: { contentFaults: (request) => newPasswordFaults(request.body) },
     schema: {
       tags: ['Web sign-in'],
       summary: "Change the password; ends the account's other sessions",

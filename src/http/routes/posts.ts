@@ -4,11 +4,11 @@ import { etagOf } from '../../lib/etag.js';
 import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/thread-edits.js';
 import {
   createThread,
-  createThreadFaults,
   deleteThread,
   getVersionedThread,
   listDrafts,
   listThreads,
+  readCreateBody,
   rescheduleThread,
   retryThread,
 } from '../../services/threads.js';
@@ -47,7 +47,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.post('/api/v1/posts', {
-    config: { contentFaults: (request) => createThreadFaults(ctx, caller(request), request.body) },
+    config: { contentFaults: async (request) => (await readCreateBody(ctx, caller(request), request.body, { now: ctx.clock.now() })).faults.list },
     schema: {
       tags,
       summary: 'Create a thread (scheduled) or a draft (no scheduleAt)',
