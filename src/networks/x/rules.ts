@@ -48,7 +48,12 @@ export const X = {
     polls: true,
     langs: 0,
     contentWarning: false,
+    topic: false,
+    spoilers: false,
   },
+  // A Premium account's own limit (25,000), read from users/me at connect and daily.
+  accountLimits: true,
+  fetchesMediaUrls: false,
   connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {
     const max = options?.server?.maxCharacters ?? X_LIMITS.textPerPost;
