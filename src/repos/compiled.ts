@@ -22,7 +22,7 @@ const MAX_SHAPES = 256;
  *
  * The compiled texts are kept per database, not per handle: every Kysely transaction is a handle
  * of its own, and a cache keyed by the handle never hit inside one (Create with tags or an
- * Idempotency-Key, the import, a repeating thread's completion). A transaction shares its
+ * Idempotency-Key, a small import, a repeating thread's completion). A transaction shares its
  * database's adapter (one per Kysely instance), and compiles the same text as long as no plugin
  * rewrites the query, so the adapter is the key; a handle with plugins compiles every time.
  * Measured in docs/benchmarks.md ("Compiled statements inside transactions").
