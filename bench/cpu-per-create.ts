@@ -8,6 +8,9 @@
  * each of the server's threads (with PGlite, the database thread apart from the main one). Unlike
  * req/s, CPU per request barely moves when other work shares the machine.
  *
+ * TAGS=1 sends the Create with a tag, so it runs in a transaction (Create without tags, key or
+ * queue is one statement outside any).
+ *
  * SQL="…" runs a statement on the bench database after the server started (an experiment: a
  * trigger disabled, an index dropped); KEEP=1 keeps that database and prints its URL.
  */
@@ -81,7 +84,7 @@ if (backend === 'bare') {
     url: `${baseUrl}/api/v1/posts`,
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    bodies: [JSON.stringify({ providerId: provider.id, scheduleAt, posts })],
+    bodies: [JSON.stringify({ providerId: provider.id, scheduleAt, posts, ...(process.env.TAGS === '1' ? { tags: ['bench'] } : {}) })],
   };
 }
 if (process.env.SQL && db) {

@@ -135,8 +135,11 @@ export async function insertThreadsWithPosts(
   }
   // The statement's text depends only on each table's columns and row count: it is compiled once
   // per such shape, and each call only lays out its values (compiled.ts).
-  const values: unknown[] = [];
-  for (const rows of Object.values(tables)) for (const row of rows) for (const value of Object.values(row)) if (value !== undefined) values.push(value);
+  // Each value is named by its place in the statement (the placeholders below count the same way).
+  const values: Record<string, unknown> = {};
+  let named = 0;
+  for (const rows of Object.values(tables))
+    for (const row of rows) for (const value of Object.values(row)) if (value !== undefined) values[String(named++)] = value;
   await inserts.run(
     trx,
     `threads-with-posts:${Object.values(tables)
@@ -152,7 +155,7 @@ export async function insertThreadsWithPosts(
         }),
       );
     },
-    values as unknown as Record<string, unknown>,
+    values,
   );
 }
 

@@ -67,7 +67,7 @@ const CANDIDATES_PER_SLOT = 4;
  * up, where the due conditions are repeated: a row another worker claimed and committed
  * meanwhile is re-checked on its newest version there (READ COMMITTED) and dropped.
  */
-function spreadDueThreads(now: Date, limit: number, param: Param): RawBuilder<unknown> {
+function spreadDueThreads(now: Date, limit: number, param: Param<SpreadValues>): RawBuilder<unknown> {
   const window = param('window');
   const perAccount = param('perAccount');
   const perProvider = sql`least(${perAccount}::int, ${limit}::int)`;
@@ -125,6 +125,15 @@ function spreadDueThreads(now: Date, limit: number, param: Param): RawBuilder<un
       FOR UPDATE OF c SKIP LOCKED`;
 }
 
+/** The values of the spread claim's placeholders (spreadDueThreads). */
+interface SpreadValues {
+  window: number;
+  perAccount: number;
+  servedIds: string[];
+  servedTurns: number[];
+  candidates: number;
+}
+
 /**
  * Claims up to `limit` due threads (READY and due, or PUBLISHING under an expired lease: a
  * takeover) and, in the same statement, turns their unpublished posts PUBLISHING; with `spread`,
@@ -132,7 +141,7 @@ function spreadDueThreads(now: Date, limit: number, param: Param): RawBuilder<un
  */
 async function claimThreads(db: DbOrTrx, lease: Lease, limit: number, spread?: ClaimSpread) {
   const served = spread ? [...spread.lastServed] : [];
-  const claimed = await claimDue<ThreadRow>(db, THREADS, lease, limit, {
+  const claimed = await claimDue<ThreadRow, SpreadValues>(db, THREADS, lease, limit, {
     ...(spread
       ? {
           name: 'spread',
@@ -203,42 +212,58 @@ export async function completeThread(
 ): Promise<ThreadRow | undefined> {
   // The post's event is made first: its id sorts before the thread's, as when written apart.
   const postEventId = lastPost ? newId(now.getTime()) : null;
-  const eventId = newId(now.getTime());
-  const values: Record<string, unknown> = {
+  const values: CompletionValues = {
     id,
     workerId,
     now,
-    eventId,
+    eventId: newId(now.getTime()),
     analyticsId: jobs.analytics.id,
     analyticsAt: jobs.analytics.runAt,
     repostId: jobs.repost.id,
     plugId: jobs.plug.id,
     plugCheckMs: jobs.plug.firstCheckMs,
   };
-  if (lastPost) {
-    Object.assign(values, {
-      postEventId,
-      postId: lastPost.id,
-      networkPostId: lastPost.ref.networkPostId,
-      cid: lastPost.ref.cid,
-      permalink: lastPost.ref.permalink,
-    });
-  }
-  const { rows } = await statements.runRaw(
-    db,
-    lastPost ? 'complete with last post' : 'complete',
-    (param) => completion(db, param, lastPost !== undefined),
-    values,
-  );
+  const { rows } = lastPost
+    ? await statements.runRaw(db, 'complete with last post', (param) => completion(db, param, param), {
+        ...values,
+        postEventId: postEventId!,
+        postId: lastPost.id,
+        networkPostId: lastPost.ref.networkPostId,
+        cid: lastPost.ref.cid,
+        permalink: lastPost.ref.permalink,
+      })
+    : await statements.runRaw(db, 'complete', (param) => completion(db, param), values);
   const row = rows[0];
   if (!row) return undefined;
   const { first_post_published_at: _first, data: _event, ...thread } = row;
   return thread;
 }
 
-/** The statement of completeThread, from placeholders (compiled once per shape). */
-function completion(db: DbOrTrx, param: Param, withLastPost: boolean): RawBuilder<CompletedThread> {
-  const now: Date = param('now');
+/** The values of completeThread's statement. */
+interface CompletionValues {
+  id: string;
+  workerId: string;
+  now: Date;
+  eventId: string;
+  analyticsId: string;
+  analyticsAt: Date;
+  repostId: string;
+  plugId: string;
+  plugCheckMs: number;
+}
+
+/** The values the statement reads besides when it also records the thread's last post. */
+interface LastPostValues extends PublishedPostRef {
+  postEventId: string;
+  postId: string;
+}
+
+/**
+ * The statement of completeThread, from placeholders (compiled once per shape); with `post`
+ * (the last post's placeholders), the shape that also records the last post.
+ */
+function completion(db: DbOrTrx, param: Param<CompletionValues>, post?: Param<LastPostValues>): RawBuilder<CompletedThread> {
+  const now = param('now');
   const completed = db
     .updateTable('threads')
     .set((eb) => ({
@@ -267,16 +292,16 @@ function completion(db: DbOrTrx, param: Param, withLastPost: boolean): RawBuilde
     repost: { id: param('repostId') },
     plug: { id: param('plugId'), firstCheckMs: param('plugCheckMs') },
   };
-  const lastPost = withLastPost
+  const lastPost = post
     ? [
-        cte('post_published', postPublished(param('postId'), { networkPostId: param('networkPostId'), cid: param('cid'), permalink: param('permalink') }, now)),
-        ...eventWrites('post.published', 'post_published', param('postEventId'), now, 'post_'),
+        cte('post_published', postPublished(post('postId'), { networkPostId: post('networkPostId'), cid: post('cid'), permalink: post('permalink') }, now)),
+        ...eventWrites('post.published', 'post_published', post('postEventId'), now, 'post_'),
       ]
     : [];
   return withEvent<CompletedThread>('thread.published', completed, param('eventId'), now, (thread) => [
     ...lastPost,
     followUpJobs(thread, plan, now),
-    followUpsDue(thread, now, withLastPost),
+    followUpsDue(thread, now, post !== undefined),
   ]);
 }
 

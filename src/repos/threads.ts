@@ -212,7 +212,8 @@ export async function listScheduledThreadAggregates(
         ? select.where('t.team_id', '=', param('teamId'))
         : select.where('t.team_id', 'is', null).where('t.account_id', '=', param('ownerId'));
       select = select.where('t.scheduled_at', '>=', param('from')).where('t.scheduled_at', '<=', param('to'));
-      if (byProvider) select = select.where('t.provider_id', '=', param('providerId'));
+      // Read only by the shape that filters by provider, whose calls give one.
+      if (byProvider) select = select.where('t.provider_id', '=', param('providerId')!);
       return select.orderBy('t.scheduled_at').orderBy('t.id');
     },
     { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },

@@ -85,11 +85,14 @@ function raiseVersion(q: QueueShape, alias?: string): RawBuilder<unknown>[] {
 /** The statements below, compiled once per table and shape. */
 const statements = new CompiledStatements();
 
+/** A key's values as a statement's values: `key.<column>` (the table's key columns vary). */
+type KeyValues = { [column: `key.${string}`]: unknown };
+
 /** A key's columns as placeholders (`key.<column>`), and the values they take. */
-function keyParams(q: QueueShape, param: Param): Record<string, unknown> {
+function keyParams(q: QueueShape, param: Param<KeyValues>): Record<string, unknown> {
   return Object.fromEntries(q.key.map((k) => [k, param(`key.${k}`)]));
 }
-function keyValues(q: QueueShape, key: Record<string, unknown>): Record<string, unknown> {
+function keyValues(q: QueueShape, key: Record<string, unknown>): KeyValues {
   return Object.fromEntries(q.key.map((k) => [`key.${k}`, key[k]]));
 }
 
@@ -170,21 +173,24 @@ export function isDue(q: QueueShape, alias: string, now: Date): RawBuilder<boole
  * What a queue's claim adds to the generic one. Its pieces are built once, from placeholders
  * (the claim's `lease` and `limit`, and `param(name)` for the `values` they read besides).
  */
-export interface ClaimShape<Row> {
+export interface ClaimShape<Row, Values extends object = object> {
   /** Names the shape among the table's claims: one whose pieces differ needs a name of its own. */
   name?: string;
   /**
    * The `due` CTE's body: the rows to take (their key columns and `taken_over`), locked
    * `FOR UPDATE SKIP LOCKED`. By default the first `limit` due rows in due order.
    */
-  due?: (lease: Lease, limit: number, param: Param) => RawBuilder<unknown>;
+  due?: (lease: Lease, limit: number, param: Param<Values>) => RawBuilder<unknown>;
   /** More data-modifying CTEs, `name AS (…)`, reading the claimed rows. */
   also?: (claimed: CteRef<Row>, lease: Lease) => RawBuilder<unknown>[];
   /** What the statement answers for each claimed row (with `taken_over`); by default its columns. */
   select?: (claimed: CteRef<Row & { taken_over: boolean }>) => RawBuilder<unknown>;
   /** The values of the placeholders `due` reads through `param`. */
-  values?: Record<string, unknown>;
+  values?: Values;
 }
+
+/** The values every claim's statement reads: its lease and how many rows it may take. */
+type ClaimValues = Lease & { limit: number };
 
 /** The default `due` CTE: the first `limit` due rows in due order, locked, skipping rows another worker has locked. */
 function dueRows(q: QueueShape, now: Date, limit: number): RawBuilder<unknown> {
@@ -204,8 +210,15 @@ function dueRows(q: QueueShape, now: Date, limit: number): RawBuilder<unknown> {
  * committed meanwhile is re-checked on its newest version by the lock (READ COMMITTED) and
  * dropped, never claimed twice. The caller commits before any network call.
  */
-export async function claimDue<Row>(db: DbOrTrx, q: QueueShape, lease: Lease, limit: number, shape: ClaimShape<Row> = {}): Promise<Claimed<Row>> {
-  const { rows } = await statements.runRaw<Row & { taken_over: boolean }>(
+export async function claimDue<Row, Values extends object = object>(
+  db: DbOrTrx,
+  q: QueueShape,
+  lease: Lease,
+  limit: number,
+  shape: ClaimShape<Row, Values> = {},
+): Promise<Claimed<Row>> {
+  const values: Values & ClaimValues = { ...(shape.values as Values), workerId: lease.workerId, now: lease.now, until: lease.until, limit };
+  const { rows } = await statements.runRaw<Row & { taken_over: boolean }, Values & ClaimValues>(
     db,
     `claim ${q.table} ${shape.name ?? ''}`,
     (param) => {
@@ -230,7 +243,7 @@ export async function claimDue<Row>(db: DbOrTrx, q: QueueShape, lease: Lease, li
     )${also.length ? sql`, ${sql.join(also)}` : sql``}
     SELECT ${shape.select ? shape.select(claimed) : sql`* FROM claimed`}`;
     },
-    { ...shape.values, workerId: lease.workerId, now: lease.now, until: lease.until, limit },
+    values,
   );
   let takeovers = 0;
   const plain = rows.map(({ taken_over, ...row }) => {
@@ -337,7 +350,7 @@ async function adoptContainer(
   const { containers } = q;
   if (!containers) throw new Error(`${q.table} rows publish nothing`);
   const { next, expected } = container;
-  const values = {
+  const values: AdoptValues = {
     ...keyValues(q, key),
     workerId,
     id: container.id,
@@ -359,12 +372,24 @@ async function adoptContainer(
   return rows.length > 0;
 }
 
-function adoptStatement(q: QueueShape, containers: NonNullable<QueueShape['containers']>, param: Param, clears: boolean): RawBuilder<unknown> {
+/** The values of adoptContainer's statement. */
+type AdoptValues = KeyValues & {
+  workerId: string;
+  id: string;
+  expected: string | null;
+  containerId: string | null;
+  networkPostId: string | null;
+  cid: string | null;
+  leaseUntil: Date;
+  now: Date;
+};
+
+function adoptStatement(q: QueueShape, containers: NonNullable<QueueShape['containers']>, param: Param<AdoptValues>, clears: boolean): RawBuilder<unknown> {
   const now = param('now');
   const expected = param('expected');
   const leaseUntil = param('leaseUntil');
   const key = keyParams(q, param);
-  const workerId: string = param('workerId');
+  const workerId = param('workerId');
   // When the wait on the network began: set when a container is saved where none was, kept when
   // one replaces another (a carousel's saved items by the carousel container: one wait), cleared
   // with the container.
