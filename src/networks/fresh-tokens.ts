@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { claimTokenRefresh, getProvider, markProviderExpired, releaseTokenRefresh, saveRotatedTokens } from '../repos/providers.js';
-import { type PlatformAccount, type Platform, PublishError } from './platform.js';
+import { type Platform, type PlatformAccount, PublishError } from './platform.js';
 
 /** A network whose access tokens are short-lived and whose refresh tokens rotate (X): each refresh answers a new pair, and the refresh token used dies at once. */
 export interface RotatingTokens {
@@ -29,8 +29,10 @@ type Deps = Pick<AppContext, 'db' | 'secrets' | 'clock' | 'logger'>;
  */
 export function withFreshTokens<P extends Platform<string>>(platform: P, tokens: RotatingTokens, deps: Deps): P {
   const fresh = (account: PlatformAccount) => freshAccount(deps, tokens, account);
-  const wrap = <A extends unknown[], R>(call: (account: PlatformAccount, ...rest: A) => Promise<R>) =>
-    async (account: PlatformAccount, ...rest: A): Promise<R> => call(await fresh(account), ...rest);
+  const wrap =
+    <A extends unknown[], R>(call: (account: PlatformAccount, ...rest: A) => Promise<R>) =>
+    async (account: PlatformAccount, ...rest: A): Promise<R> =>
+      call(await fresh(account), ...rest);
   const publishPost = platform.publishPost.bind(platform);
   platform.publishPost = async (input) => publishPost({ ...input, account: await fresh(input.account) });
   platform.repost = wrap(platform.repost.bind(platform));
@@ -48,7 +50,8 @@ export async function freshAccount(deps: Deps, tokens: RotatingTokens, account: 
   for (;;) {
     const row = await getProvider(deps.db, account.providerId);
     const current = accountOf(deps, account, row);
-    if (row.status !== 'ACTIVE') throw new PublishError('auth', 'PROVIDER_NOT_ACTIVE', `The ${tokens.name} account is ${row.status}${row.status_reason ? `: ${row.status_reason}` : ''}.`);
+    if (row.status !== 'ACTIVE')
+      throw new PublishError('auth', 'PROVIDER_NOT_ACTIVE', `The ${tokens.name} account is ${row.status}${row.status_reason ? `: ${row.status_reason}` : ''}.`);
     if (!needsRefresh(deps, tokens, current)) return current;
     if (!row.refresh_token_enc) return current; // Nothing to refresh with: the network will say when the token dies.
     const now = deps.clock.now();
@@ -92,7 +95,11 @@ async function refreshClaimed(
     if (account.tokenExpiresAt && account.tokenExpiresAt.getTime() > deps.clock.now().getTime()) return account;
     throw err;
   }
-  const next = { accessTokenEnc: deps.secrets.encrypt(pair.accessToken), refreshTokenEnc: deps.secrets.encrypt(pair.refreshToken ?? ''), expiresAt: pair.expiresAt };
+  const next = {
+    accessTokenEnc: deps.secrets.encrypt(pair.accessToken),
+    refreshTokenEnc: deps.secrets.encrypt(pair.refreshToken ?? ''),
+    expiresAt: pair.expiresAt,
+  };
   if (!(await saveRotatedTokens(deps.db, account.providerId, usedEnc, next, deps.clock.now()))) {
     deps.logger.warn({ providerId: account.providerId }, 'a refreshed token pair was not stored: the account changed meanwhile');
   }
