@@ -64,7 +64,7 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
   async publishPost(input: PublishInput): Promise<PublishedRef> {
     const token = tokenOf(input.account);
     const known = input.progress.networkPostId;
-    if (known) return refOf(known);
+    if (known) return refOf(known, input.replyTo?.root.networkPostId);
     let marker = markerOf(input.progress.containerId);
     if (marker) {
       const found = await this.#findPublished(token, input, marker);

@@ -30,6 +30,7 @@ const ACCESS_SECONDS = 5_184_000;
 const REFRESH_SECONDS = 31_536_000;
 const VIDEO_PART_BYTES = 4_194_304;
 const POLL_DURATIONS = new Set(['ONE_DAY', 'THREE_DAYS', 'SEVEN_DAYS', 'FOURTEEN_DAYS']);
+const METRIC_TYPE_V1 = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
 const POSTING_ROLES = new Set(['ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER']);
 
 export type FakeEndpoint =
@@ -41,6 +42,8 @@ export type FakeEndpoint =
   | 'posts.create'
   | 'posts.get'
   | 'posts.finder'
+  | 'posts.update'
+  | 'posts.delete'
   | 'comments.create'
   | 'comments.list'
   | 'socialActions.get'
@@ -121,6 +124,8 @@ export interface FakePost {
   createdAt: number;
   lastModifiedAt: number;
   commentsState: 'OPEN' | 'CLOSED';
+  edited: boolean;
+  deleted: boolean;
   counts: { likes: number; reshares: number; impressions: number };
 }
 
@@ -291,7 +296,7 @@ export class FakeLinkedInApi {
   }
 
   postsBy(author: string): FakePost[] {
-    return this.posts.filter((p) => p.author === author && !p.reshareOf);
+    return this.posts.filter((p) => p.author === author && !p.reshareOf && !p.deleted);
   }
 
   resharesBy(author: string): FakePost[] {
@@ -346,6 +351,8 @@ export class FakeLinkedInApi {
       if (route.endpoint === 'oauth.authorize') return this.#authorize(request.url.searchParams);
       if (route.endpoint === 'oauth.token') return ok(this.#token(request.form));
       if (request.url.pathname.startsWith('/rest/')) checkVersion(request.headers, this.#versions);
+      // A video part's upload URL is its own credential (§4); an image's PUT needs the token.
+      if (route.endpoint === 'upload.put' && this.media.get(route.key!)?.kind === 'video') return this.#receiveUpload(route.key!, request);
       const token = this.#authenticate(request.headers.authorization);
       return this.#dispatch(route.endpoint, request, token);
     } catch (err) {
@@ -373,6 +380,14 @@ export class FakeLinkedInApi {
         return ok(this.#postJson(this.#post(key!)));
       case 'posts.finder':
         return ok(this.#findPosts(token, q));
+      case 'posts.update':
+        return this.#editPost(token, request);
+      case 'posts.delete': {
+        const post = this.#post(key!);
+        if (!this.#mayAuthor(token, post.author, 'write')) throw accessDenied('partnerApiPostsExternal.DELETE');
+        post.deleted = true;
+        return { status: 204, body: null };
+      }
       case 'comments.create':
         return this.#createComment(token, key!, json ?? {});
       case 'comments.list':
@@ -396,7 +411,7 @@ export class FakeLinkedInApi {
       case 'shareStatistics':
         return ok(this.#shareStatistics(token, q));
       case 'memberPostAnalytics':
-        return ok(this.#memberPostAnalytics(token, q));
+        return ok(this.#memberPostAnalytics(token, q, String(request.headers['linkedin-version'])));
       case 'networkSizes':
         return ok(this.#networkSize(token, key!));
       case 'memberFollowers':
@@ -544,6 +559,8 @@ export class FakeLinkedInApi {
       createdAt: now,
       lastModifiedAt: now,
       commentsState: 'OPEN',
+      edited: false,
+      deleted: false,
       counts: { likes: 0, reshares: 0, impressions: 0 },
     };
     this.posts.push(post);
@@ -598,6 +615,25 @@ export class FakeLinkedInApi {
     this.#counters.set(appKey, app + 1);
   }
 
+  /** PARTIAL_UPDATE of the commentary (§3.4); a poll's content cannot change. */
+  #editPost(token: Token, request: Request): Answer {
+    if (request.headers['x-restli-method'] !== 'PARTIAL_UPDATE') throw restError(400, 'INVALID_VALUE_FOR_FIELD', 'X-RestLi-Method: PARTIAL_UPDATE is required');
+    const post = this.#post(request.key!);
+    if (!this.#mayAuthor(token, post.author, 'write')) throw accessDenied('partnerApiPostsExternal.PARTIAL_UPDATE');
+    const set = (request.json as { patch?: { $set?: Record<string, unknown> } } | null)?.patch?.$set ?? {};
+    if ('content' in set && post.content && 'poll' in post.content)
+      throw fieldError('INVALID_VALUE_FOR_FIELD', '/content', 'Updating poll content is not allowed');
+    const unknown = Object.keys(set).find((k) => !['commentary', 'contentCallToActionLabel', 'contentLandingPage', 'lifecycleState'].includes(k));
+    if (unknown) throw fieldError('INVALID_VALUE_FOR_FIELD', `/${unknown}`, `${unknown} cannot be edited`);
+    if (typeof set.commentary === 'string') {
+      post.commentary = set.commentary;
+      post.rendered = renderLittleText(set.commentary);
+    }
+    post.edited = true;
+    post.lastModifiedAt = this.#now();
+    return { status: 204, body: null };
+  }
+
   #findPosts(token: Token, q: URLSearchParams): Record<string, unknown> {
     if (q.get('q') !== 'author') throw restError(400, 'INVALID_VALUE_FOR_FIELD', 'Unknown finder');
     const author = q.get('author') ?? '';
@@ -605,7 +641,7 @@ export class FakeLinkedInApi {
     const start = Number(q.get('start') ?? 0);
     const count = Math.min(Number(q.get('count') ?? 10), 100);
     const sortKey = q.get('sortBy') === 'CREATED' ? 'createdAt' : 'lastModifiedAt';
-    const all = this.posts.filter((p) => p.author === author).sort((a, b) => b[sortKey] - a[sortKey]);
+    const all = this.posts.filter((p) => p.author === author && !p.deleted).sort((a, b) => b[sortKey] - a[sortKey]);
     return { paging: { start, count, links: [], total: all.length }, elements: all.slice(start, start + count).map((p) => this.#postJson(p)) };
   }
 
@@ -616,7 +652,7 @@ export class FakeLinkedInApi {
       commentary: this.hashtagTemplates ? withHashtagTemplates(post.commentary) : post.commentary,
       visibility: 'PUBLIC',
       lifecycleState: 'PUBLISHED',
-      lifecycleStateInfo: { isEditedByAuthor: false },
+      lifecycleStateInfo: { isEditedByAuthor: post.edited },
       isReshareDisabledByAuthor: false,
       createdAt: post.createdAt,
       publishedAt: post.createdAt,
@@ -812,7 +848,8 @@ export class FakeLinkedInApi {
     return { paging: { start: 0, count: 10, links: [] }, elements };
   }
 
-  #memberPostAnalytics(token: Token, q: URLSearchParams): Record<string, unknown> {
+  /** Before 202605 `metricType` was an object keyed by its Rest.li type (§7). */
+  #memberPostAnalytics(token: Token, q: URLSearchParams, version: string): Record<string, unknown> {
     if (!token.scopes.includes('r_member_postAnalytics')) throw accessDenied('memberCreatorPostAnalytics.FINDER-entity');
     const entity = /^\((share|ugc):(.+)\)$/.exec(q.get('entity') ?? '');
     const post = this.#post(entity ? decodeURIComponent(entity[2]!) : '');
@@ -825,7 +862,10 @@ export class FakeLinkedInApi {
       RESHARE: post.counts.reshares,
     };
     if (!(metric in counts)) throw restError(400, 'INVALID_VALUE_FOR_FIELD', 'queryType must name one metric');
-    return { paging: { start: 0, count: 10, links: [] }, elements: [{ count: counts[metric], metricType: metric, targetEntity: { share: post.urn } }] };
+    return {
+      paging: { start: 0, count: 10, links: [] },
+      elements: [{ count: counts[metric], metricType: version < '202605' ? { [METRIC_TYPE_V1]: metric } : metric, targetEntity: { share: post.urn } }],
+    };
   }
 
   #networkSize(token: Token, urn: string): Record<string, unknown> {
@@ -844,7 +884,7 @@ export class FakeLinkedInApi {
   }
 
   #post(urn: string): FakePost {
-    const post = this.posts.find((p) => p.urn === urn);
+    const post = this.posts.find((p) => p.urn === urn && !p.deleted);
     if (!post) throw notFound(`Post ${urn}`);
     return post;
   }
@@ -888,6 +928,8 @@ function routeOf(method: string, url: URL): Route | null {
   const patterns: Array<[string, RegExp, FakeEndpoint]> = [
     ['GET', /^\/rest\/organizations\/(\d+)$/, 'organizations.get'],
     ['GET', /^\/rest\/posts\/([^/]+)$/, 'posts.get'],
+    ['POST', /^\/rest\/posts\/([^/]+)$/, 'posts.update'],
+    ['DELETE', /^\/rest\/posts\/([^/]+)$/, 'posts.delete'],
     ['POST', /^\/rest\/socialActions\/([^/]+)\/comments$/, 'comments.create'],
     ['GET', /^\/rest\/socialActions\/([^/]+)\/comments$/, 'comments.list'],
     ['GET', /^\/rest\/socialActions\/([^/]+)$/, 'socialActions.get'],
