@@ -9,11 +9,11 @@ import { escapeCommentary } from './rules.js';
 
 /**
  * Publishes a thread to LinkedIn (decisions.md "LinkedIn"): the first post is a post, each later
- * one a comment of the same author on it. LinkedIn takes no idempotency key, so before the call
- * that can create a post or comment an attempt marker is saved (`containerId`: when the attempt
- * began, the uploaded media and the article card, as JSON); a retry that finds it looks among the
- * author's recent posts, or the post's comments, for one with the same text made since, before
- * it sends anything again.
+ * one a comment of the same author on it. LinkedIn takes no idempotency key, so the post's
+ * `containerId` is an attempt marker (`li:` and JSON: the uploaded media, the article card, and,
+ * saved right before the call that can create the post or comment, when that call was sent). A
+ * retry whose marker says a call was sent looks among the author's recent posts, or the post's
+ * comments, for one with the same text made since, before it sends anything again.
  */
 
 /** A post LinkedIn dates this long before the attempt began cannot be it (clocks may disagree). */
@@ -26,6 +26,11 @@ const COME_BACK = { firstDelayMs: 5_000, maxDelayMs: 60_000, maxWaitMs: 10 * 60_
 const POLLING = { firstDelayMs: 1_000, maxDelayMs: 15_000, maxWaitMs: 5 * 60_000 };
 /** How long after their upload images a token may not read are taken to be processing. */
 const UNREADABLE_MEDIA_WAIT_MS = 5_000;
+/**
+ * A member's post resent this soon after the lost attempt meets LinkedIn's duplicate check
+ * (10 minutes for ugcPosts, unconfirmed for /rest/posts, §9): half of it, to be safe.
+ */
+const DUPLICATE_CHECK_MS = 5 * 60_000;
 const MARKER_PREFIX = 'li:';
 const LINK = /https?:\/\/[^\s<>"]+/i;
 const FEED = 'https://www.linkedin.com/feed/update/';
@@ -39,15 +44,19 @@ export interface LinkedInPlatformOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** What an attempt saved before the call that can create its post or comment. */
+/** What an attempt saved: its uploads, then, before the call that can create its post or comment, when it made that call. */
 interface Marker {
-  /** When the attempt began (ms). */
+  /** When the uploads were made (ms). */
   t: number;
+  /** When the create call was last sent (ms); absent: never, so nothing can be on LinkedIn. */
+  s?: number;
   /** The uploaded media's URNs, in order. */
   m: string[];
   /** The article card of a first post with a link and no media. */
   a?: { source: string; title: string; description?: string; thumbnail?: string };
 }
+
+type Sent = Marker & { s: number };
 
 export class LinkedInPlatform implements Platform<'LINKEDIN'> {
   readonly kind = 'LINKEDIN' as const;
@@ -66,10 +75,10 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
     const known = input.progress.networkPostId;
     if (known) return refOf(known, input.replyTo?.root.networkPostId);
     let marker = markerOf(input.progress.containerId);
-    if (marker) {
-      const found = await this.#findPublished(token, input, marker);
+    if (marker?.s !== undefined) {
+      const found = await this.#findPublished(token, input, marker as Sent);
       if (found) return this.#record(input, marker, found);
-    } else {
+    } else if (!marker) {
       marker = { t: this.#client.now(), m: await this.#uploadAll(token, input) };
       if (!input.replyTo && marker.m.length === 0) {
         const card = await this.#articleCard(token, input);
@@ -78,8 +87,12 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
       await input.onProgress({ containerId: MARKER_PREFIX + JSON.stringify(marker), networkPostId: null, cid: null });
     }
     await this.#waitForMedia(token, input, marker);
+    const resent = marker.s !== undefined;
+    // From here the post may be on LinkedIn: a retry looks for it first.
+    const sending: Sent = { ...marker, s: this.#client.now() };
+    await input.onProgress({ containerId: MARKER_PREFIX + JSON.stringify(sending), networkPostId: null, cid: null });
     await input.confirmLease();
-    return this.#record(input, marker, await this.#send(token, input, marker));
+    return this.#record(input, sending, await this.#send(token, input, sending, resent));
   }
 
   /** Closes the post's comments: the publisher calls it once the thread's own comments are out, when `replyControl` is `nobody`. */
@@ -133,7 +146,7 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
 
   // ---- sending ----
 
-  async #send(token: string, input: PublishInput, marker: Marker): Promise<string> {
+  async #send(token: string, input: PublishInput, marker: Marker, resent: boolean): Promise<string> {
     const author = input.account.providerUserId;
     if (input.replyTo) {
       const comment = await this.#client.createComment(token, {
@@ -148,7 +161,7 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
       return await this.#client.createPost(token, { author, commentary: escapeCommentary(input.post.text), ...contentOf(input, marker) });
     } catch (err) {
       // A retry after a lost answer that LinkedIn calls a duplicate: the first attempt landed (§3.3).
-      if (err instanceof DuplicatePostError && input.progress.containerId) return err.existing;
+      if (err instanceof DuplicatePostError && resent) return err.existing;
       throw err;
     }
   }
@@ -161,9 +174,9 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
   // ---- a lost answer ----
 
   /** The post or comment an earlier attempt made, or null when there is none. */
-  async #findPublished(token: string, input: PublishInput, marker: Marker): Promise<string | null> {
+  async #findPublished(token: string, input: PublishInput, marker: Sent): Promise<string | null> {
     const author = input.account.providerUserId;
-    const earliest = marker.t - STARTED_AT_MARGIN_MS;
+    const earliest = marker.s - STARTED_AT_MARGIN_MS;
     if (input.replyTo) {
       const comment = await this.#findComment(
         token,
@@ -175,8 +188,12 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
     const commentary = escapeCommentary(input.post.text);
     for (let page = 0; page < POSTS_PAGES; page++) {
       const posts = await this.#recentPosts(token, author, page * POSTS_PAGE);
-      // A member's posts cannot be listed: the resend meets LinkedIn's duplicate check instead.
-      if (posts === null) return null;
+      // A member's posts cannot be listed: a resend soon after meets LinkedIn's duplicate check
+      // instead (§3.3); later than that, nothing would stop a second post.
+      if (posts === null) {
+        if (this.#client.now() - marker.s <= DUPLICATE_CHECK_MS) return null;
+        throw outcomeUnknown('post', "this account's posts");
+      }
       const found = posts.find((p) => !p.reshareOf && p.createdAt >= earliest && sameCommentary(p.commentary, commentary));
       if (found) return found.id;
       if (posts.length < POSTS_PAGE || (posts.at(-1)?.createdAt ?? 0) < earliest) return null;
@@ -202,11 +219,7 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
         comments = await this.#client.comments(token, post, page * COMMENTS_PAGE, COMMENTS_PAGE);
       } catch (err) {
         if (!(err instanceof PublishError && err.code === 'LINKEDIN_ACCESS_DENIED')) throw err;
-        throw new PublishError(
-          'permanent',
-          'LINKEDIN_OUTCOME_UNKNOWN',
-          "An earlier attempt to publish this comment got no answer, and LinkedIn does not let this account read the post's comments to check: look at the post on LinkedIn before publishing it again.",
-        );
+        throw outcomeUnknown('comment', "the post's comments");
       }
       const found = comments.find(matches);
       if (found) return found;
@@ -297,6 +310,14 @@ function contentOf(input: PublishInput, marker: Marker): { content?: LinkedInCon
     return { content: { poll: { question, options: options.poll.options.map((text) => ({ text })), settings: { duration: 'SEVEN_DAYS' } } } };
   }
   return marker.a ? { content: { article: marker.a } } : {};
+}
+
+function outcomeUnknown(what: 'post' | 'comment', where: string): PublishError {
+  return new PublishError(
+    'permanent',
+    'LINKEDIN_OUTCOME_UNKNOWN',
+    `An earlier attempt to publish this ${what} got no answer, and LinkedIn does not let this account read ${where} to check: look on LinkedIn before publishing it again.`,
+  );
 }
 
 function notProcessed(waitedMs: number): PublishError {

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../src/lib/clock.js';
 import { LinkedInClient } from '../../../src/networks/linkedin/client.js';
 import { LinkedInPlatform } from '../../../src/networks/linkedin/platform.js';
 import type { MediaItem, PlatformAccount, PostOptions, PostProgress, PublishedRef, ReplyTarget } from '../../../src/networks/platform.js';
-import { PublishError } from '../../../src/networks/platform.js';
+import { ContainerNotReady, PublishError } from '../../../src/networks/platform.js';
 import { FakeLinkedInApi, type FakeLinkedInOptions } from '../../helpers/fakes/linkedin-api.js';
 import { startMediaServer } from '../../helpers/media-server.js';
 
@@ -18,6 +18,8 @@ interface Publish {
   options?: Partial<PostOptions>;
   progress?: PostProgress;
   linkPreview?: boolean;
+  /** The thread's publisher, which hands a post back while its media is processed: when the marker was saved. */
+  comeBackLater?: { containerSavedAt: Date | null };
 }
 
 async function setup(t: TestContext, options: { page?: boolean; scopes?: string[]; fake?: FakeLinkedInOptions } = {}) {
@@ -79,6 +81,7 @@ async function setup(t: TestContext, options: { page?: boolean; scopes?: string[
         saved = p;
       },
       confirmLease: async () => {},
+      ...(input.comeBackLater ? { comeBackLater: input.comeBackLater } : {}),
     });
     return { ref, progress };
   };
@@ -140,6 +143,21 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     assert.match(content.media.id, /^urn:li:video:/);
   });
 
+  test('a caller that can come back is handed the post back while the video is processed, and resumes on the same upload', async (t) => {
+    const { fake, media, publish, author, saved, clock } = await setup(t);
+    const video = [{ url: `${media.base}/clip.mp4`, altText: null }];
+    await assert.rejects(publish({ text: 'Later', media: video, comeBackLater: { containerSavedAt: null } }), (err: unknown) => {
+      assert.ok(err instanceof ContainerNotReady);
+      assert.equal(err.retryAt.getTime(), clock.now().getTime() + 5_000);
+      return true;
+    });
+    const savedAt = clock.now();
+    clock.advance(30_000);
+    await publish({ text: 'Later', media: video, progress: saved(), comeBackLater: { containerSavedAt: savedAt } });
+    assert.equal(fake.callsTo('videos.init').length, 1, 'uploaded once');
+    assert.equal(fake.postsBy(author).length, 1);
+  });
+
   test('a link without media is an article with the page card; linkPreview false turns it off', async (t) => {
     const { fake, media, publish, author } = await setup(t);
     await publish({ text: `Read ${media.base}/article.html` });
@@ -161,12 +179,13 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     await assert.rejects(publish({ text: 'Vote again', options: { poll: { options: ['a', 'b'] } } }), /needs a question/);
   });
 
-  test('a lost post answer is found among the page posts and not posted twice', async (t) => {
+  test('a lost post answer is found among the page posts (hashtags read back as templates) and not posted twice', async (t) => {
     const { fake, publish, author, saved, clock } = await setup(t, { page: true });
     fake.failNext('posts.create', { kind: 'dropResponse' });
     await assert.rejects(publish({ text: 'Hello #world (1)' }), (err: unknown) => err instanceof PublishError && err.options.outcomeUnknown === true);
     assert.match(saved().containerId ?? '', /^li:/, 'the attempt marker was saved before the call');
     clock.advance(60 * 60_000);
+    fake.hashtagTemplates = true; // read back as `{hashtag|\#|world}`
     const { ref } = await publish({ text: 'Hello #world (1)', progress: saved() });
     assert.equal(fake.postsBy(author).length, 1);
     assert.equal(ref.networkPostId, fake.postsBy(author)[0]!.urn);
@@ -180,6 +199,18 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     const { ref } = await publish({ text: 'Member post', progress: saved() });
     assert.equal(fake.postsBy(author).length, 1);
     assert.equal(ref.networkPostId, fake.postsBy(author)[0]!.urn);
+  });
+
+  test('a member post lost longer ago than the duplicate check lasts is not sent again: its outcome is unknown', async (t) => {
+    const { fake, publish, author, saved, clock } = await setup(t);
+    fake.failNext('posts.create', { kind: 'dropResponse' });
+    await assert.rejects(publish({ text: 'Member post' }));
+    clock.advance(6 * 60_000);
+    await assert.rejects(
+      publish({ text: 'Member post', progress: saved() }),
+      (err: unknown) => err instanceof PublishError && err.code === 'LINKEDIN_OUTCOME_UNKNOWN',
+    );
+    assert.equal(fake.postsBy(author).length, 1);
   });
 
   test("a lost comment is found among the post's comments; without a read scope it is never sent again blindly", async (t) => {
