@@ -484,6 +484,9 @@ export class LinkedInClient {
     if (status >= 500 || status === 409) return new PublishError('transient', 'LINKEDIN_SERVER_ERROR', message, { outcomeUnknown: call.writes === true });
     if (status === 403) return new PublishError('permanent', 'LINKEDIN_ACCESS_DENIED', message);
     if (status === 426) return new PublishError('permanent', 'LINKEDIN_VERSION_RETIRED', message);
+    // A comment on a post made a moment ago (§5): LinkedIn has not made its activity yet; nothing was created.
+    if (status === 400 && said?.includes('Unable to obtain activity'))
+      return new PublishError('transient', 'LINKEDIN_POST_NOT_READY', message, { retryAfterMs: 5_000, outcomeUnknown: false });
     if (JSON.stringify(body ?? '').includes('MEDIA_ASSET_WAITING_UPLOAD'))
       return new PublishError('transient', 'LINKEDIN_MEDIA_NOT_READY', message, { retryAfterMs: 10_000, outcomeUnknown: false });
     const duplicateOf = duplicateUrn(body);

@@ -255,6 +255,32 @@ describe('fake LinkedIn API strictness', () => {
     assert.equal((await post(member.urn, 'three')).status, 201);
   });
 
+  test('introspection, reactions and reshares', async (t) => {
+    const { fake, member, call, post } = await setup(t);
+    const app = fake.registerApp('https://skein.test/cb');
+    const introspect = (token: string, secret = app.clientSecret) =>
+      call('POST', '/oauth/v2/introspectToken', new URLSearchParams({ client_id: app.clientId, client_secret: secret, token }), {}, '');
+    assert.deepEqual((await introspect(member.accessToken)).body, { active: false }, "another app's token");
+    assert.equal((await introspect(member.accessToken, 'wrong')).status, 401);
+    const fan = fake.createMember('Fan', ['openid', 'w_member_social', 'w_member_social_feed']);
+    const urn = (await post(member.urn, 'Like me')).headers.get('x-restli-id')!;
+    const react = (type: string, token = fan.accessToken) =>
+      call('POST', `/rest/reactions?actor=${enc(fan.urn)}`, { root: urn, reactionType: type }, REST, token);
+    assert.equal((await react('MAYBE')).status, 400);
+    assert.equal((await react('LIKE')).status, 201);
+    assert.equal((await react('LIKE')).status, 201);
+    assert.equal(fake.posts[0]!.counts.likes, 1, 'one reaction per actor');
+    assert.equal(
+      (await call('POST', `/rest/reactions?actor=${enc(member.urn)}`, { root: urn, reactionType: 'LIKE' }, REST)).status,
+      403,
+      'w_member_social_feed',
+    );
+    const closed = (await post(member.urn, 'Mine only', { isReshareDisabledByAuthor: true })).headers.get('x-restli-id')!;
+    assert.equal((await post(fan.urn, '', { reshareContext: { parent: closed } }, fan.accessToken)).status, 400);
+    assert.equal((await post(fan.urn, '', { reshareContext: { parent: urn } }, fan.accessToken)).status, 201, 'a reshare takes an empty commentary');
+    assert.equal(fake.posts.find((p) => p.urn === urn)!.counts.reshares, 1);
+  });
+
   test('faults: a create carried out whose connection is cut; page ACLs list the pages the member administers', async (t) => {
     const { fake, member, call, post } = await setup(t);
     fake.failNext('posts.create', { kind: 'dropResponse' });

@@ -30,12 +30,15 @@ const ACCESS_SECONDS = 5_184_000;
 const REFRESH_SECONDS = 31_536_000;
 const VIDEO_PART_BYTES = 4_194_304;
 const POLL_DURATIONS = new Set(['ONE_DAY', 'THREE_DAYS', 'SEVEN_DAYS', 'FOURTEEN_DAYS']);
+const REACTION_TYPES = new Set(['LIKE', 'PRAISE', 'EMPATHY', 'INTEREST', 'APPRECIATION', 'ENTERTAINMENT']);
 const METRIC_TYPE_V1 = 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1';
 const POSTING_ROLES = new Set(['ADMINISTRATOR', 'CONTENT_ADMIN', 'DIRECT_SPONSORED_CONTENT_POSTER']);
 
 export type FakeEndpoint =
   | 'oauth.authorize'
   | 'oauth.token'
+  | 'oauth.introspect'
+  | 'reactions.create'
   | 'userinfo'
   | 'organizationAcls'
   | 'organizations.get'
@@ -126,6 +129,9 @@ export interface FakePost {
   commentsState: 'OPEN' | 'CLOSED';
   edited: boolean;
   deleted: boolean;
+  reshareDisabled: boolean;
+  /** One per actor (§6). */
+  reactions: Map<string, string>;
   counts: { likes: number; reshares: number; impressions: number };
 }
 
@@ -350,6 +356,7 @@ export class FakeLinkedInApi {
       if (!route) throw notFound('Resource');
       if (route.endpoint === 'oauth.authorize') return this.#authorize(request.url.searchParams);
       if (route.endpoint === 'oauth.token') return ok(this.#token(request.form));
+      if (route.endpoint === 'oauth.introspect') return ok(this.#introspect(request.form));
       if (request.url.pathname.startsWith('/rest/')) checkVersion(request.headers, this.#versions);
       // A video part's upload URL is its own credential (§4); an image's PUT needs the token.
       if (route.endpoint === 'upload.put' && this.media.get(route.key!)?.kind === 'video') return this.#receiveUpload(route.key!, request);
@@ -380,6 +387,8 @@ export class FakeLinkedInApi {
         return ok(this.#postJson(this.#post(key!)));
       case 'posts.finder':
         return ok(this.#findPosts(token, q));
+      case 'reactions.create':
+        return this.#react(token, q.get('actor') ?? '', json ?? {});
       case 'posts.update':
         return this.#editPost(token, request);
       case 'posts.delete': {
@@ -491,6 +500,29 @@ export class FakeLinkedInApi {
     };
   }
 
+  /** Epoch seconds; another app's token is `active: false` (§1). */
+  #introspect(form: URLSearchParams | null): Record<string, unknown> {
+    const value = form?.get('token');
+    if (!value) throw oauthError(400, 'invalid_request', 'A required parameter "token" is missing');
+    const app = this.#apps.find((a) => a.clientId === form?.get('client_id'));
+    if (!app) throw oauthError(400, 'invalid_request', 'Invalid client_id');
+    if (app.clientSecret !== form?.get('client_secret')) throw oauthError(401, 'invalid_client', 'Client authentication failed');
+    const token = this.#tokens.get(value);
+    if (!token || token.clientId !== app.clientId) return { active: false };
+    const status = token.revoked ? 'revoked' : token.expiresAt <= this.#now() ? 'expired' : 'active';
+    const issuedAt = Math.floor((token.expiresAt - ACCESS_SECONDS * 1000) / 1000);
+    return {
+      active: status === 'active',
+      client_id: app.clientId,
+      authorized_at: issuedAt,
+      created_at: issuedAt,
+      status,
+      expires_at: Math.floor(token.expiresAt / 1000),
+      scope: token.scopes.join(','),
+      auth_type: '3L',
+    };
+  }
+
   #authenticate(header: string | undefined): Token {
     const bearer = /^Bearer (.+)$/.exec(header ?? '')?.[1];
     if (!bearer) throw restError(401, 'EMPTY_ACCESS_TOKEN', 'Empty oauth2_access_token', 401);
@@ -536,7 +568,8 @@ export class FakeLinkedInApi {
     if (!commentary.trim() && !reshareOf) throw fieldError('INVALID_VALUE_BLANK_FIELD', '/commentary', 'Field /commentary must not be blank');
     if (commentary.length > this.#options.commentaryChars)
       throw fieldError('FIELD_LENGTH_TOO_LONG', '/commentary', '/commentary length exceeds the allowed maximum');
-    if (reshareOf) this.#post(reshareOf);
+    if (reshareOf && this.#post(reshareOf).reshareDisabled)
+      throw fieldError('INVALID_VALUE_FOR_FIELD', '/reshareContext/parent', 'The author of the parent post disabled resharing');
     const content = (body.content as Record<string, unknown> | undefined) ?? null;
     if (content) this.#checkContent(author, content);
     const duplicate = this.posts.find(
@@ -561,6 +594,8 @@ export class FakeLinkedInApi {
       commentsState: 'OPEN',
       edited: false,
       deleted: false,
+      reshareDisabled: body.isReshareDisabledByAuthor === true,
+      reactions: new Map(),
       counts: { likes: 0, reshares: 0, impressions: 0 },
     };
     this.posts.push(post);
@@ -653,7 +688,7 @@ export class FakeLinkedInApi {
       visibility: 'PUBLIC',
       lifecycleState: 'PUBLISHED',
       lifecycleStateInfo: { isEditedByAuthor: post.edited },
-      isReshareDisabledByAuthor: false,
+      isReshareDisabledByAuthor: post.reshareDisabled,
       createdAt: post.createdAt,
       publishedAt: post.createdAt,
       lastModifiedAt: post.lastModifiedAt,
@@ -661,6 +696,21 @@ export class FakeLinkedInApi {
       ...(post.content ? { content: post.content } : {}),
       ...(post.reshareOf ? { reshareContext: { parent: post.reshareOf, root: post.reshareOf } } : {}),
     };
+  }
+
+  /** Six types, `MAYBE` refused; one per actor and post (a second replaces the first). Likes count in socialActions. */
+  #react(token: Token, actor: string, body: Record<string, unknown>): Answer {
+    if (!token.scopes.includes('w_member_social_feed') && !token.scopes.includes('w_organization_social_feed'))
+      throw accessDenied('partnerApiReactions.CREATE.20250101');
+    if (!this.#mayAuthor(token, actor, 'write') && actor !== `urn:li:person:${token.memberId}`) throw accessDenied('partnerApiReactions.CREATE');
+    const post = this.#post(String(body.root ?? ''));
+    const type = String(body.reactionType ?? '');
+    if (!REACTION_TYPES.has(type)) throw fieldError('INVALID_VALUE_FOR_FIELD', '/reactionType', `Unknown reaction type ${type}`);
+    const had = post.reactions.get(actor);
+    post.reactions.set(actor, type);
+    if (type === 'LIKE' && had !== 'LIKE') post.counts.likes += 1;
+    if (had === 'LIKE' && type !== 'LIKE') post.counts.likes -= 1;
+    return { status: 201, body: { root: post.urn, reactionType: type, created: { actor, time: this.#now() } } };
   }
 
   // ---- comments (§5) ----
@@ -912,6 +962,8 @@ function routeOf(method: string, url: URL): Route | null {
   const fixed: Record<string, FakeEndpoint> = {
     'GET /oauth/v2/authorization': 'oauth.authorize',
     'POST /oauth/v2/accessToken': 'oauth.token',
+    'POST /oauth/v2/introspectToken': 'oauth.introspect',
+    'POST /rest/reactions': 'reactions.create',
     'GET /v2/userinfo': 'userinfo',
     'GET /rest/organizationAcls': 'organizationAcls',
     'POST /rest/posts': 'posts.create',

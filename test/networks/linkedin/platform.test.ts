@@ -237,6 +237,23 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     assert.equal(member.fake.commentsOn(mine.networkPostId).length, 1);
   });
 
+  test('"Unable to obtain activity" on a first comment, and a 500 before a create, are transient with nothing sent; the retry makes one of each', async (t) => {
+    const { fake, publish, replyTo, author, saved } = await setup(t, { page: true });
+    fake.failNext('posts.create', { kind: 'http500' });
+    await assert.rejects(publish({ text: 'Root' }), (err: unknown) => err instanceof PublishError && err.kind === 'transient');
+    const { ref: root } = await publish({ text: 'Root', progress: saved() });
+    assert.equal(fake.postsBy(author).length, 1);
+    fake.failNext('comments.create', { kind: 'unableToObtainActivity' });
+    await assert.rejects(publish({ text: 'Part 2', replyTo: replyTo(root) }), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.equal(err.code, 'LINKEDIN_POST_NOT_READY');
+      assert.equal(err.options.outcomeUnknown, false);
+      return true;
+    });
+    await publish({ text: 'Part 2', replyTo: replyTo(root), progress: saved() });
+    assert.equal(fake.commentsOn(root.networkPostId).length, 1);
+  });
+
   test('429 is transient, waiting for the daily reset; 401 is an auth fault', async (t) => {
     const { fake, publish, member } = await setup(t, { fake: { postsPerDay: { member: 1 } } });
     await publish({ text: 'one' });
@@ -251,7 +268,7 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     await assert.rejects(publish({ text: 'three' }), (err: unknown) => err instanceof PublishError && err.kind === 'auth');
   });
 
-  test('analytics: a page post has them all; a self-serve member token gets null; followers of a page; comments closed', async (t) => {
+  test('analytics: a page post has them all, a member post with r_member_postAnalytics too; a self-serve member token gets null; followers of a page; comments closed', async (t) => {
     const page = await setup(t, { page: true });
     const { ref } = await page.publish({ text: 'Counted' });
     page.fake.setCounts(ref.networkPostId, { likes: 4, reshares: 2, impressions: 900 });
@@ -264,6 +281,18 @@ describe('LinkedInPlatform against the fake LinkedIn API', () => {
     assert.equal(page.fake.resharesBy(page.author).length, 1, 'a page reshares once');
     await page.platform.closeComments(page.account, ref);
     await assert.rejects(page.publish({ text: 'late', replyTo: page.replyTo(ref) }), /disabled/);
+
+    const analyst = await setup(t, { scopes: ['openid', 'profile', 'w_member_social', 'r_member_postAnalytics'] });
+    const { ref: counted } = await analyst.publish({ text: 'Counted too' });
+    analyst.fake.setCounts(counted.networkPostId, { likes: 3, reshares: 1, impressions: 120 });
+    assert.deepEqual(await analyst.platform.fetchAnalytics(analyst.account, counted), {
+      views: 120,
+      likes: 3,
+      replies: 0,
+      reposts: 1,
+      quotes: null,
+      shares: null,
+    });
 
     const member = await setup(t);
     const { ref: mine } = await member.publish({ text: 'Mine' });
