@@ -5,7 +5,7 @@ import type { StoredMediaSource } from '../bluesky/stored-media.js';
 import { type Analytics, ContainerNotReady, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
 import { DuplicatePostError, type LinkedInClient, type LinkedInComment, type LinkedInContent, type LinkedInPost } from './client.js';
 import { cleanImage, type MediaSource, readMedia } from './media.js';
-import { escapeCommentary } from './rules.js';
+import { escapeCommentary, LINKEDIN } from './rules.js';
 
 /**
  * Publishes a thread to LinkedIn (decisions.md "LinkedIn"): the first post is a post, each later
@@ -232,6 +232,10 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
 
   async #uploadAll(token: string, input: PublishInput): Promise<string[]> {
     const owner = input.account.providerUserId;
+    const limits = input.replyTo ? LINKEDIN.laterPosts : LINKEDIN.limits;
+    // Refused before anything is uploaded; the content rules refuse it at create already.
+    if (input.post.media.length > limits.mediaPerPost)
+      throw new PublishError('permanent', 'INVALID_MEDIA', `A LinkedIn ${input.replyTo ? 'comment' : 'post'} takes at most ${limits.mediaPerPost} media.`);
     const urns: string[] = [];
     for (const item of input.post.media) {
       const { type, bytes } = await readMedia(item, this.#media);
