@@ -54,6 +54,11 @@ export interface CountOptions {
   contentWarning?: string;
   /** Count no further than past the limit (the server: a long text costs no time); else the whole count (the editor's counter). */
   upTo?: boolean;
+  /**
+   * The post's place in its thread, 0 the first (the default). A network whose later posts are
+   * something else (LinkedIn: comments on the first) holds them to `laterPosts.textPerPost`.
+   */
+  position?: number;
 }
 
 /** The options a network takes, and what the editor offers of them. */
@@ -74,13 +79,22 @@ export interface NetworkOptions {
   topic: boolean;
   /** Whether it hides marked parts of a post's text (`spoilerRanges`) and marked media (`isSpoilerMedia`). */
   spoilers: boolean;
+  /** The options only a thread's first post takes (LinkedIn: `poll`, since later posts are comments); absent: none. */
+  firstPostOnly?: readonly NetworkOption[];
+  /** A poll's question, when the network requires one (LinkedIn, 1 to `maxChars` characters); absent: polls have none. */
+  pollQuestion?: { maxChars: number };
 }
+
+/** The limits of a thread's later posts, where the network holds them to others than its first (LinkedIn's comments). */
+type LaterPostLimits = Pick<Limits, 'textPerPost' | 'mediaPerPost' | 'imagesPerPost' | 'videosPerPost'>;
 
 export interface Network<K extends string = string> {
   kind: K;
   /** As people write it, for messages and labels. */
   name: string;
   limits: Limits;
+  /** Absent: every post of a thread has `limits`. */
+  laterPosts?: LaterPostLimits;
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
   options: NetworkOptions;

@@ -63,7 +63,8 @@ export interface PostOptions {
   replyControl: ReplyControl;
   quotesDisabled: boolean;
   quote: QuoteTarget | null;
-  poll: { options: string[] } | null;
+  /** `question`: LinkedIn's, required there (decisions.md "LinkedIn"); ignored elsewhere. */
+  poll: { options: string[]; question?: string } | null;
   langs: string[];
   /** Mastodon's `spoiler_text`; ignored elsewhere. */
   contentWarning?: string | null;
@@ -146,7 +147,7 @@ export interface PublishInput {
 /** The network clients the publisher uses, one per network this server publishes to. */
 export type Platforms = Partial<Record<NetworkKind, Platform>>;
 
-/** `K`: a network not yet in the registry (X, until it is listed there) names its own kind. */
+/** `K`: a network not yet in the registry (`NetworkKind`) may implement it before it is listed there. */
 export interface Platform<K extends string = NetworkKind> {
   readonly kind: K;
   /**

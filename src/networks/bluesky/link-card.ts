@@ -23,7 +23,7 @@ export interface LinkCardOptions {
   onSkip?: (url: string, reason: string) => void;
 }
 
-interface PageCard {
+export interface PageCard {
   uri: string;
   title: string;
   description: string;
@@ -94,8 +94,8 @@ export async function linkCard(
   };
 }
 
-/** The page's card fields; null when it has neither a title nor a description. Throws when unreadable. */
-async function readPageCard(url: string, options: LinkCardOptions): Promise<PageCard | null> {
+/** The page's card fields; null when it has neither a title nor a description. Throws when unreadable. LinkedIn's article card reads it too. */
+export async function readPageCard(url: string, options: LinkCardOptions): Promise<PageCard | null> {
   const res = await guardedFetch(url, {
     allowAddress: addressPolicy(options.allowPrivate),
     timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
