@@ -56,6 +56,16 @@ describeEachDb(
       const notAServer = await user.call(app, { method: 'GET', url: '/api/v1/providers/mastodon/connect?instance=https%3A%2F%2Fmastodon.social%2F%40someone' });
       assert.equal(notAServer.statusCode, 400, notAServer.body);
       assert.equal(notAServer.json().errors[0].path, 'instance');
+      // Every fault in one answer: the query's shape and the server together.
+      const both = await user.call(app, { method: 'GET', url: '/api/v1/providers/mastodon/connect?returnTo=elsewhere' });
+      assert.equal(both.statusCode, 400, both.body);
+      assert.deepEqual(
+        both
+          .json()
+          .errors.map((e: { path: string }) => e.path)
+          .sort(),
+        ['instance', 'returnTo'],
+      );
 
       const browser = await InjectBrowser.signedIn(ctx, user.account);
       const started = await browser.call(app, { method: 'GET', url: `/api/v1/providers/mastodon/connect?${new URLSearchParams({ instance: mastodon.url })}` });

@@ -9,6 +9,7 @@ import {
   credentialsFaults,
   disconnectProvider,
   startConnect,
+  startFaults,
   threadsSetup,
 } from '../../services/connect/index.js';
 import { listProviders, providerView } from '../../services/providers.js';
@@ -79,6 +80,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
 
   app.get('/api/v1/providers/:network/connect', {
     preValidation: requireOAuthNetwork,
+    config: { contentFaults: (request) => startFaults(oauthKindOf((request.params as { network: string }).network), request.query) },
     schema: {
       tags,
       summary: "Start connecting an account through its network's sign-in page: open authorizeUrl in a browser",

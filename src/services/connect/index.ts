@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { AccountRow, OAuthStateRow, ProviderRow } from '../../db/schema/index.js';
-import { NetworkNotConfiguredError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { type FieldFault, NetworkNotConfiguredError, NotFoundError, ValidationError } from '../../errors/index.js';
 import { personalWorkspace, teamWorkspace, type Workspace } from '../../lib/workspace.js';
 import {
   type ConnectedAccount,
@@ -72,13 +72,22 @@ async function saveAccount(
   return { provider: await scheduleFollowerFetch(ctx, provider), created: !existing };
 }
 
-/** What a start names, checked: the server where the network has many (required), nothing where it has one (ignored). */
+/** The faults of what a start names: the server where the network has many (required), nothing where it has one (ignored). */
+function startInputFaults(oauth: OAuthConnect, input: StartInput): FieldFault[] {
+  if (oauth.instance === 'none') return [];
+  if (input.instance === undefined) return [{ path: 'instance', message: 'is required' }];
+  return oauth.startFaults?.(input) ?? [];
+}
+
+/** The content rules of a sign-in start of `kind` (the route's, for an answer with every fault). */
+export function startFaults(kind: OAuthKind, input: unknown): FieldFault[] {
+  return typeof input === 'object' && input !== null ? startInputFaults(oauthOf(kind), input as StartInput) : [];
+}
+
 function checkedStart(oauth: OAuthConnect, input: StartInput): StartInput {
-  if (oauth.instance === 'none') return {};
-  if (input.instance === undefined) throw new ValidationError({ path: 'instance', message: 'is required' });
-  const faults = oauth.startFaults?.(input) ?? [];
+  const faults = startInputFaults(oauth, input);
   if (faults.length) throw new ValidationError(faults);
-  return { instance: input.instance };
+  return oauth.instance === 'none' ? {} : { instance: input.instance! };
 }
 
 /**
