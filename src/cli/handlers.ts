@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.js';
 import { ValidationError } from '../errors/index.js';
 import type { Workspace } from '../lib/workspace.js';
+import { checkThreadsToken } from '../networks/threads/connect.js';
 import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
-import { checkThreadsToken } from '../services/connections.js';
 import { addProvider, listProviders, providerView } from '../services/providers.js';
 import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
 import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/web-auth.js';

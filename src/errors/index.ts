@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'NOT_PUBLISHED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
+  | 'NETWORK_NOT_CONFIGURED'
   | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -143,6 +144,13 @@ export class CsrfFailedError extends AppError {
 export class ConnectRefusedError extends AppError {
   constructor(message: string) {
     super(403, 'CONNECT_REFUSED', message);
+  }
+}
+
+/** A network whose sign-in this server is not set up for (no app id): the message names the settings to set. */
+export class NetworkNotConfiguredError extends AppError {
+  constructor(message: string) {
+    super(409, 'NETWORK_NOT_CONFIGURED', message);
   }
 }
 

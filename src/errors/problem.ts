@@ -38,6 +38,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   NOT_PUBLISHED: 'Not published',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
+  NETWORK_NOT_CONFIGURED: 'Network not configured',
   PRECONDITION_FAILED: 'Precondition failed',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',

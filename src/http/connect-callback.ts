@@ -1,22 +1,23 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ConnectRefusedError } from '../errors/index.js';
+import { ConnectRefusedError, NotFoundError } from '../errors/index.js';
 import { toProblem } from '../errors/problem.js';
-import { connectBrowserToken } from '../services/connect-states.js';
-import { type ConnectOutcome, WebConnectFailure } from '../services/connections.js';
+import { OAUTH_KINDS, type OAuthKind } from '../networks/index.js';
+import { finishConnect, WebConnectFailure } from '../services/connect/index.js';
+import { connectBrowserToken } from '../services/connect/states.js';
 import { providerView } from '../services/providers.js';
 import { readCookie, setCookie } from './cookies.js';
 import { withProblems } from './schemas/common.js';
+import { OAuthNetworkParams } from './schemas/connect.js';
 import { Provider } from './schemas/providers.js';
 
 /**
- * The OAuth callback of a network whose sign-in happens in a browser (Threads, Mastodon): one
- * handler for all of them, so the JSON answer, the web app's redirect, the browser check and how
- * a failure is shown to a person stay the same on every network.
+ * The OAuth callback of every network whose sign-in happens in a browser
+ * (`GET /api/v1/providers/:network/callback`): one handler for all of them, so the JSON answer,
+ * the web app's redirect, the browser check and how a failure is shown to a person stay the same
+ * on every network.
  */
-
-type ConnectNetwork = 'threads' | 'mastodon';
 
 /** The connect cookie lives as long as a state (15 minutes). */
 const CONNECT_COOKIE_SECONDS = 15 * 60;
@@ -28,9 +29,6 @@ const CallbackQuery = Type.Object({
   error_description: Type.Optional(Type.String()),
 });
 type CallbackQuery = Static<typeof CallbackQuery>;
-
-/** What a network's service answers for the callback's query and the browser's connect cookie. */
-type FinishConnect = (query: CallbackQuery, browserToken: string | undefined) => Promise<ConnectOutcome>;
 
 /**
  * A start asked by a browser signed in to Skein binds the connect to that browser: its connect
@@ -62,30 +60,45 @@ function refusedPage(ctx: AppContext, message: string): string {
 `;
 }
 
+/** `:network` of a sign-in route that names no network connecting that way: 404, before the request's shape is checked. */
+export async function requireOAuthNetwork(request: FastifyRequest): Promise<void> {
+  const { network } = request.params as { network: string };
+  if (!OAUTH_KINDS.some((kind) => kind.toLowerCase() === network)) throw new NotFoundError(`Network ${network}`);
+}
+
+/** The kind of a `:network` that `requireOAuthNetwork` let through. */
+export function oauthKindOf(network: string): OAuthKind {
+  return network.toUpperCase() as OAuthKind;
+}
+
 /** The callback route's options: public (the state identifies the request), its query, its answers. */
-export function webConnectCallback(ctx: AppContext, network: ConnectNetwork, options: { summary: string; problems: number[]; finish: FinishConnect }) {
+export function connectCallbackRoute(ctx: AppContext) {
   return {
     config: { public: true },
+    preValidation: requireOAuthNetwork,
     schema: {
       tags: ['Providers'],
-      summary: options.summary,
+      summary: "The network's redirect after the user approved Skein (no API key: the state identifies the request)",
       description:
-        'Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.',
+        'Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account. A network this server is not set up for (its settings) is 409 NETWORK_NOT_CONFIGURED.',
+      params: OAuthNetworkParams,
       querystring: CallbackQuery,
       response: withProblems(
         {
           200: Provider,
           303: Type.Null({
-            description: `A connect started with returnTo=web: to /accounts?${network}=connected&username=U, or /accounts?${network}=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=${network}&state=S, with the connect cookie`,
+            description:
+              'A connect started with returnTo=web: to /accounts?<network>=connected&username=U, or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie',
           }),
         },
-        [403, ...options.problems],
+        [403, 409, 502],
       ),
       security: [],
     },
-    handler: async (request: FastifyRequest<{ Querystring: CallbackQuery }>, reply: FastifyReply) => {
+    handler: async (request: FastifyRequest<{ Params: { network: string }; Querystring: CallbackQuery }>, reply: FastifyReply) => {
+      const { network } = request.params;
       try {
-        const outcome = await options.finish(request.query, connectCookie(ctx, request));
+        const outcome = await finishConnect(ctx, oauthKindOf(network), request.query, connectCookie(ctx, request));
         if ('confirm' in outcome) {
           setCookie(reply, ctx.config.http.publicUrl, 'skein_connect', outcome.confirm.browserToken, CONNECT_COOKIE_SECONDS);
           return reply.redirect(`/connect/confirm?${new URLSearchParams({ network, state: outcome.confirm.state })}`, 303);

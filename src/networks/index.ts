@@ -6,7 +6,7 @@
  */
 import { BLUESKY } from './bluesky/rules.js';
 import { MASTODON } from './mastodon/rules.js';
-import type { Network } from './network.js';
+import type { ConnectMethod, Network } from './network.js';
 import { THREADS } from './threads/rules.js';
 
 export const NETWORKS = { THREADS, BLUESKY, MASTODON } as const satisfies { [K in string]: Network<K> };
@@ -16,3 +16,15 @@ export type NetworkKind = keyof typeof NETWORKS;
 
 /** Every kind, in the registry's order. */
 export const NETWORK_KINDS = Object.keys(NETWORKS) as NetworkKind[];
+
+type ConnectMethods<K extends NetworkKind> = (typeof NETWORKS)[K]['connect'][number];
+
+/** A kind whose accounts connect through the network's sign-in page (OAuth). */
+export type OAuthKind = { [K in NetworkKind]: 'oauth' extends ConnectMethods<K> ? K : never }[NetworkKind];
+/** A kind whose accounts connect with a credential pasted in (a token, an app password). */
+export type CredentialsKind = { [K in NetworkKind]: Exclude<ConnectMethods<K>, 'oauth'> extends never ? never : K }[NetworkKind];
+
+const connectsWith = (kind: NetworkKind, method: ConnectMethod) => (NETWORKS[kind].connect as readonly ConnectMethod[]).includes(method);
+
+/** The OAuth kinds, in the registry's order: `GET /api/v1/providers/:network/connect` and its callback take their lowercase names. */
+export const OAUTH_KINDS = NETWORK_KINDS.filter((kind) => connectsWith(kind, 'oauth')) as OAuthKind[];

@@ -60,7 +60,8 @@ describe('fuzz generators', () => {
         'POST /api/v1/posts',
         'PATCH /api/v1/account',
         'DELETE /api/v1/keys/:id',
-        'GET /api/v1/providers/threads/callback',
+        'GET /api/v1/providers/:network/callback',
+        'DELETE /api/v1/providers/:id',
         'GET /healthz',
       ]) {
         assert.ok(keys.includes(expected), `${expected} is missing from ${keys.join(', ')}`);

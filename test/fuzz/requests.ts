@@ -56,7 +56,8 @@ function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
   }
   // `GET /media/:name`: an upload's file name, `<id>.<ext>`.
   if (name === 'name' && route.path === '/media/:name') return 'mediaFile';
-  if (name === '*') return null;
+  // A network's name (`/providers/:network/connect`): drawn from its schema's values, below.
+  if (name === '*' || name === 'network') return null;
   throw new Error(`fuzz: no id source for path parameter "${name}" of ${routeKey(route)}: add it to requests.ts`);
 }
 
@@ -143,6 +144,13 @@ const hint: Hint = (name: string, schema: JsonSchema) => {
   }
 };
 
+/** The values a path parameter's schema names (a union of literals, or an enum); none for any other schema. */
+function enumValues(schema: JsonSchema): string[] {
+  const { anyOf, enum: listed, const: only } = schema as { anyOf?: Array<{ const?: unknown }>; enum?: unknown[]; const?: unknown };
+  const values = anyOf?.map((branch) => branch.const) ?? listed ?? (only === undefined ? [] : [only]);
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
 /** Valid requests of one route: its declared schemas, with meaningful values mixed in. */
 function validRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
   const params = fc.record(
@@ -153,7 +161,9 @@ function validRequest(route: RouteSpec): fc.Arbitrary<FuzzRequest> {
         // only own and unknown names are offered (the foreign-unlike-unknown rule does not hold).
         if (kind === 'mediaFile')
           return [p.name, fc.tuple(fc.constantFrom<RefOwner>('own', 'own', 'unknown'), fc.nat(50)).map(([o, i]) => new Ref(kind, o, i) as PathValue)];
-        return [p.name, kind ? (ref(kind) as fc.Arbitrary<PathValue>) : fc.constantFrom<PathValue>('', 'index.html', 'json', 'yaml', 'x')];
+        if (kind) return [p.name, ref(kind) as fc.Arbitrary<PathValue>];
+        const named = enumValues(p.schema);
+        return [p.name, named.length ? fc.constantFrom<PathValue>(...named) : fc.constantFrom<PathValue>('', 'index.html', 'json', 'yaml', 'x')];
       }),
     ),
   ) as fc.Arbitrary<Record<string, PathValue>>;

@@ -32,14 +32,27 @@ export const routeKey = (r: { method: string; path: string }) => `${r.method} ${
 export function enumerateRoutes(app: FastifyInstance): RouteSpec[] {
   const doc = (app as unknown as { swagger(): OpenApi }).swagger();
   const routes: RouteSpec[] = [];
-  for (const { path, methods } of parseRouteTree(app.printRoutes({ commonPrefix: false }))) {
+  const operationOf = (path: string, method: string) => doc.paths?.[path.replace(/:(\w+)/g, '{$1}')]?.[(method === 'HEAD' ? 'GET' : method).toLowerCase()];
+  for (const { path: tree, methods } of parseRouteTree(app.printRoutes({ commonPrefix: false }))) {
     for (const method of methods) {
-      const openApiPath = path.replace(/:(\w+)/g, '{$1}');
-      const operation = doc.paths?.[openApiPath]?.[(method === 'HEAD' ? 'GET' : method).toLowerCase()];
+      const spellings = pathSpellings(tree);
+      const path = spellings.find((p) => operationOf(p, method)) ?? spellings[0]!;
+      const operation = operationOf(path, method);
       routes.push(operation ? fromOperation(method, path, operation) : hiddenRoute(method, path));
     }
   }
   return routes;
+}
+
+/**
+ * Routes whose parameters at one place have different names (`/providers/:id/followers`,
+ * `/providers/:network/connect`) share a node the tree prints as `:network|:id`: each spelling
+ * of the path, of which the route's own is the one its operation is documented under.
+ */
+function pathSpellings(tree: string): string[] {
+  return tree
+    .split('/')
+    .reduce<string[]>((paths, segment, i) => segment.split('|').flatMap((name) => paths.map((p) => (i === 0 ? name : `${p}/${name}`))), ['']);
 }
 
 interface OpenApiParameter {

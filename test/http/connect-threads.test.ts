@@ -134,6 +134,7 @@ describeEachDb(
         );
         const connect = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' });
         assert.equal(connect.statusCode, 409);
+        assert.equal(connect.json().code, 'NETWORK_NOT_CONFIGURED');
         assert.match(connect.json().detail, /PUBLIC_URL \(an https address/);
         assert.match(connect.json().detail, /http:\/\/127\.0\.0\.1:3999\/guide\/connect-threads/);
       } finally {
@@ -164,11 +165,16 @@ describeEachDb(
       );
       const connect = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' });
       assert.equal(connect.statusCode, 409, connect.body);
-      const { detail } = connect.json();
+      const { detail, code } = connect.json();
+      assert.equal(code, 'NETWORK_NOT_CONFIGURED');
       assert.match(detail, /THREADS_APP_ID/);
       assert.match(detail, /THREADS_APP_SECRET/);
       assert.match(detail, /POST \/api\/v1\/providers\/threads/);
       assert.match(detail, /\/guide\/connect-threads/);
+      // Meta's callback cannot exchange a code without the app either: the same answer, nothing taken.
+      const callback = await app.inject({ method: 'GET', url: '/api/v1/providers/threads/callback?code=c&state=s' });
+      assert.equal(callback.statusCode, 409, callback.body);
+      assert.equal(callback.json().code, 'NETWORK_NOT_CONFIGURED');
     });
 
     test('the token path still works: without the app secret the token is kept as given', async () => {

@@ -15,7 +15,7 @@ describeEachDb('the OpenAPI document lists every status a route answers with', (
     const user = await createUser(ctx);
     const res = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect?from=%00' });
     assert.equal(res.statusCode, 400, res.body);
-    assert.ok((await documented('get', '/api/v1/providers/threads/connect')).includes(400));
+    assert.ok((await documented('get', '/api/v1/providers/{network}/connect')).includes(400));
     const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     for (const [path, operations] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) assert.ok('400' in operation.responses, `${method} ${path}`);

@@ -1,10 +1,12 @@
 import type { Selectable } from 'kysely';
+import type { ProviderKind } from './providers.js';
 
 export interface OAuthStatesTable {
   state: string;
   account_id: string;
   team_id: string | null;
-  kind: 'THREADS' | 'MASTODON';
+  /** The network connecting (one whose accounts connect through its sign-in page). */
+  kind: ProviderKind;
   created_at: Date;
   expires_at: Date;
   /** 'web': the web app started the connect, so the callback redirects to its accounts page; null: JSON. */

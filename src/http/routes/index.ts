@@ -7,7 +7,6 @@ import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
-import { mastodonRoutes } from './mastodon.js';
 import { mediaRoutes } from './media.js';
 import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
@@ -27,7 +26,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(authRoutes, { ctx });
   await app.register(providerRoutes, { ctx });
   await app.register(networkRoutes, { ctx });
-  await app.register(mastodonRoutes, { ctx });
   await app.register(timeSlotRoutes, { ctx });
   await app.register(analyticsRoutes, { ctx });
   await app.register(followUpRoutes, { ctx });

@@ -1,21 +1,22 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import type { CredentialsKind } from '../../networks/index.js';
 import { resolveWorkspace } from '../../services/accounts.js';
 import {
-  blueskyConnectFaults,
+  type CredentialsInput,
   confirmConnect,
-  connectBlueskyAccount,
-  connectThreadsWithToken,
+  connectWithCredentials,
+  credentialsFaults,
   disconnectProvider,
-  finishThreadsConnect,
-  startThreadsConnect,
+  startConnect,
+  startFaults,
   threadsSetup,
-  threadsTokenFaults,
-} from '../../services/connections.js';
+} from '../../services/connect/index.js';
 import { listProviders, providerView } from '../../services/providers.js';
-import { connectCookie, startingBrowser, webConnectCallback } from '../connect-callback.js';
+import { connectCallbackRoute, connectCookie, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
+import { CREDENTIALS_ROUTES, MastodonStartBody, OAuthNetworkParams, StartQuery } from '../schemas/connect.js';
 import { Provider } from '../schemas/providers.js';
 import { TeamQuery } from '../schemas/threads.js';
 
@@ -34,40 +35,23 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   });
 
-  app.post('/api/v1/providers/bluesky', {
-    config: { contentFaults: (request) => blueskyConnectFaults(ctx, request.body) },
-    schema: {
-      tags,
-      summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
-      body: Type.Object({
-        identifier: Type.String({ description: 'Handle, email or DID' }),
-        appPassword: Type.String({ description: 'An app password (Settings → App passwords), not the account password' }),
-        service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
-        teamId: Type.Optional(Type.String()),
-      }),
-      response: withProblems({ 201: Provider }, [502]),
-    },
-    handler: async (request, reply) => reply.status(201).send(providerView(await connectBlueskyAccount(ctx, caller(request), request.body))),
-  });
-
-  app.post('/api/v1/providers/threads', {
-    config: { contentFaults: (request) => threadsTokenFaults(request.body) },
-    schema: {
-      tags,
-      summary: 'Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)',
-      description:
-        'The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
-      body: Type.Object({
-        accessToken: Type.String({ description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" }),
-        teamId: Type.Optional(Type.String()),
-      }),
-      response: withProblems({ 200: Provider, 201: Provider }, [502]),
-    },
-    handler: async (request, reply) => {
-      const { provider, created } = await connectThreadsWithToken(ctx, caller(request), request.body);
-      return reply.status(created ? 201 : 200).send(providerView(provider));
-    },
-  });
+  // Connect with a credential pasted in: one route per network, its body from CREDENTIALS_ROUTES.
+  for (const [kind, route] of Object.entries(CREDENTIALS_ROUTES) as Array<[CredentialsKind, (typeof CREDENTIALS_ROUTES)[CredentialsKind]]>) {
+    app.post(`/api/v1/providers/${kind.toLowerCase()}`, {
+      config: { contentFaults: (request) => credentialsFaults(ctx, kind, request.body) },
+      schema: {
+        tags,
+        summary: route.summary,
+        ...('description' in route ? { description: route.description } : {}),
+        body: route.body,
+        response: withProblems(route.sameAccountAgain === 200 ? { 200: Provider, 201: Provider } : { 201: Provider }, [502]),
+      },
+      handler: async (request, reply) => {
+        const { provider, created } = await connectWithCredentials(ctx, kind, caller(request), request.body as CredentialsInput);
+        return reply.status(created ? 201 : route.sameAccountAgain).send(providerView(provider));
+      },
+    });
+  }
 
   app.get('/api/v1/providers/threads/setup', {
     schema: {
@@ -94,45 +78,46 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   });
 
-  app.get('/api/v1/providers/threads/connect', {
+  app.get('/api/v1/providers/:network/connect', {
+    preValidation: requireOAuthNetwork,
+    config: { contentFaults: (request) => startFaults(oauthKindOf((request.params as { network: string }).network), request.query) },
     schema: {
       tags,
-      summary: 'Start connecting a Threads account: open authorizeUrl in a browser',
-      querystring: Type.Object({
-        ...TeamQuery.properties,
-        returnTo: Type.Optional(
-          Type.Literal('web', {
-            description:
-              "Opt-in: 'web' makes the callback redirect the browser (303) to the web app's /accounts page with the outcome, instead of answering JSON",
-          }),
-        ),
-      }),
-      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [409]),
+      summary: "Start connecting an account through its network's sign-in page: open authorizeUrl in a browser",
+      description:
+        'Every network that connects through its sign-in page (OAuth). The callback is GET /api/v1/providers/:network/callback. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback. A network this server is not set up for: 409 NETWORK_NOT_CONFIGURED, naming the settings to set.',
+      params: OAuthNetworkParams,
+      querystring: StartQuery,
+      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [409, 502]),
     },
     handler: async (request, reply) => {
-      const { teamId, returnTo } = request.query;
       const account = caller(request);
-      return startThreadsConnect(ctx, account, {
-        ...(teamId !== undefined ? { teamId } : {}),
-        ...(returnTo ? { returnTo } : {}),
-        browserToken: startingBrowser(ctx, request, reply),
-      });
+      return startConnect(ctx, oauthKindOf(request.params.network), account, request.query, startingBrowser(ctx, request, reply));
     },
   });
 
-  app.get(
-    '/api/v1/providers/threads/callback',
-    webConnectCallback(ctx, 'threads', {
-      summary: "Meta's redirect after the user approved the app (no API key: the state identifies the request)",
-      problems: [409, 502],
-      finish: (query, browserToken) => finishThreadsConnect(ctx, query, browserToken),
-    }),
-  );
+  app.post('/api/v1/providers/mastodon/connect', {
+    config: { contentFaults: (request) => credentialsFaults(ctx, 'MASTODON', request.body) },
+    schema: {
+      tags,
+      summary: 'Start connecting a Mastodon account on any server: open authorizeUrl in a browser',
+      description:
+        'Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256, and `force_login=true`: the server shows its sign-in form, so the person chooses the account). A server that does not answer as Mastodon is a 400 at `instance`. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback. The same as GET /api/v1/providers/mastodon/connect?instance=…',
+      body: MastodonStartBody,
+      response: withProblems({ 200: Type.Object({ authorizeUrl: Type.String() }) }, [502]),
+    },
+    handler: async (request, reply) => {
+      const account = caller(request);
+      return startConnect(ctx, 'MASTODON', account, request.body, startingBrowser(ctx, request, reply));
+    },
+  });
+
+  app.get('/api/v1/providers/:network/callback', connectCallbackRoute(ctx));
 
   app.post('/api/v1/providers/connect/confirm', {
     schema: {
       tags,
-      summary: 'Confirm a Threads or Mastodon connect started with an API key (the web app, signed in, in the browser the network sent back)',
+      summary: 'Confirm a sign-in connect started with an API key (the web app, signed in, in the browser the network sent back)',
       description:
         "The callback of a connect started with an API key sends the browser to the web app's /connect/confirm page with the state and a connect cookie. There the signed-in user of the account that started it confirms it: only with that session (not a key), that browser's connect cookie and within 10 minutes of the callback; anything else is 403 CONNECT_REFUSED and the state is used up.",
       body: Type.Object({ state: Type.String({ minLength: 1 }) }),

@@ -324,9 +324,9 @@ describeEachDb(
       );
       // Both are in the OpenAPI document.
       const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-      const returnTo = doc.paths['/api/v1/providers/threads/connect'].get.parameters.find((p: { name: string }) => p.name === 'returnTo');
+      const returnTo = doc.paths['/api/v1/providers/{network}/connect'].get.parameters.find((p: { name: string }) => p.name === 'returnTo');
       assert.deepEqual(returnTo.schema.enum ?? [returnTo.schema.const], ['web']);
-      assert.ok(doc.paths['/api/v1/providers/threads/callback'].get.responses['303'], 'the redirect is documented');
+      assert.ok(doc.paths['/api/v1/providers/{network}/callback'].get.responses['303'], 'the redirect is documented');
     });
 
     test('connect needs the app configured, and a valid state', async () => {
@@ -340,6 +340,7 @@ describeEachDb(
       const off = await user.call(app, { method: 'GET', url: '/api/v1/providers/threads/connect' });
       ctx.config.threads.appId = savedId;
       assert.equal(off.statusCode, 409);
+      assert.equal(off.json().code, 'NETWORK_NOT_CONFIGURED');
       assert.match(off.json().detail, /THREADS_APP_ID/);
     });
   },

@@ -3012,6 +3012,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)
+         * @description The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case */
+                        accessToken: string;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/bluesky": {
         parameters: {
             query?: never;
@@ -3159,7 +3341,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/threads": {
+    "/api/v1/providers/mastodon": {
         parameters: {
             query?: never;
             header?: never;
@@ -3169,8 +3351,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)
-         * @description The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         * Connect a Mastodon account with an access token made on its server (for scripts)
+         * @description The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
          */
         post: {
             parameters: {
@@ -3182,7 +3364,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case */
+                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
+                        instance: string;
+                        /** @description A token with the scopes read write:statuses write:media (Preferences → Development → New application) */
                         accessToken: string;
                         teamId?: string;
                     };
@@ -3413,14 +3597,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/threads/connect": {
+    "/api/v1/providers/{network}/connect": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Start connecting a Threads account: open authorizeUrl in a browser */
+        /**
+         * Start connecting an account through its network's sign-in page: open authorizeUrl in a browser
+         * @description Every network that connects through its sign-in page (OAuth). The callback is GET /api/v1/providers/:network/callback. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback. A network this server is not set up for: 409 NETWORK_NOT_CONFIGURED, naming the settings to set.
+         */
         get: {
             parameters: {
                 query?: {
@@ -3428,9 +3615,14 @@ export interface paths {
                     teamId?: string;
                     /** @description Opt-in: 'web' makes the callback redirect the browser (303) to the web app's /accounts page with the outcome, instead of answering JSON */
                     returnTo?: "web";
+                    /** @description The server, on a network of many servers (MASTODON: required there, as in its POST connect); ignored elsewhere */
+                    instance?: string;
                 };
                 header?: never;
-                path?: never;
+                path: {
+                    /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
+                    network: "threads" | "mastodon";
+                };
                 cookie?: never;
             };
             requestBody?: never;
@@ -3491,6 +3683,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3501,7 +3702,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/threads/callback": {
+    "/api/v1/providers/mastodon/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting a Mastodon account on any server: open authorizeUrl in a browser
+         * @description Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256, and `force_login=true`: the server shows its sign-in form, so the person chooses the account). A server that does not answer as Mastodon is a 400 at `instance`. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback. The same as GET /api/v1/providers/mastodon/connect?instance=…
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
+                        instance: string;
+                        teamId?: string;
+                        /**
+                         * @description Opt-in: 'web' makes the callback redirect the browser (303) to the web app's /accounts page with the outcome, instead of answering JSON
+                         * @enum {string}
+                         */
+                        returnTo?: "web";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            authorizeUrl: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{network}/callback": {
         parameters: {
             query?: never;
             header?: never;
@@ -3509,8 +3836,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Meta's redirect after the user approved the app (no API key: the state identifies the request)
-         * @description Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.
+         * The network's redirect after the user approved Skein (no API key: the state identifies the request)
+         * @description Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account. A network this server is not set up for (its settings) is 409 NETWORK_NOT_CONFIGURED.
          */
         get: {
             parameters: {
@@ -3521,7 +3848,10 @@ export interface paths {
                     error_description?: string;
                 };
                 header?: never;
-                path?: never;
+                path: {
+                    /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
+                    network: "threads" | "mastodon";
+                };
                 cookie?: never;
             };
             requestBody?: never;
@@ -3562,7 +3892,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A connect started with returnTo=web: to /accounts?threads=connected&username=U, or /accounts?threads=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=threads&state=S, with the connect cookie */
+                /** @description A connect started with returnTo=web: to /accounts?<network>=connected&username=U, or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie */
                 303: {
                     headers: {
                         [name: string]: unknown;
@@ -3580,6 +3910,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3634,7 +3973,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm a Threads or Mastodon connect started with an API key (the web app, signed in, in the browser the network sent back)
+         * Confirm a sign-in connect started with an API key (the web app, signed in, in the browser the network sent back)
          * @description The callback of a connect started with an API key sends the browser to the web app's /connect/confirm page with the state and a connect cookie. There the signed-in user of the account that started it confirms it: only with that session (not a key), that browser's connect cookie and within 10 minutes of the callback; anything else is 403 CONNECT_REFUSED and the state is used up.
          */
         post: {
@@ -3976,430 +4315,6 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/mastodon/connect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start connecting a Mastodon account on any server: open authorizeUrl in a browser
-         * @description Skein registers itself on the server once (kept per server), then sends the browser to the server to approve (OAuth with state and PKCE S256, and `force_login=true`: the server shows its sign-in form, so the person chooses the account). A server that does not answer as Mastodon is a 400 at `instance`. Started by the web app (the session cookie), the connect is bound to this browser by the connect cookie; started with an API key, it is confirmed in the web app after the callback.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
-                        instance: string;
-                        teamId?: string;
-                        /**
-                         * @description 'web' makes the callback redirect the browser (303) to the web app's /accounts page instead of answering JSON
-                         * @enum {string}
-                         */
-                        returnTo?: "web";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            authorizeUrl: string;
-                        };
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/mastodon/callback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The Mastodon server's redirect after the user approved Skein (no API key: the state identifies the request)
-         * @description Honoured only in the browser that started the connect (its connect cookie); any other browser gets 403 CONNECT_REFUSED (an HTML page when it asks for HTML) and nothing is connected. A connect started with an API key is sent on (303) to the web app to be confirmed by the signed-in user of its account.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    code?: string;
-                    state?: string;
-                    error?: string;
-                    error_description?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Opaque identifier */
-                            id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
-                            providerUserId: string;
-                            username: string;
-                            teamId: string | null;
-                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             */
-                            connectedAt: string;
-                            limits: {
-                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
-                                textPerPost: number;
-                                postsPerThread: number;
-                                mediaPerPost: number;
-                                imagesPerPost: number;
-                                videosPerPost: number;
-                                imageBytes: number;
-                                videoBytes: number;
-                                /** @description null: the network sets no length */
-                                videoSeconds: number | null;
-                            };
-                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
-                            charactersReservedPerUrl: number | null;
-                        };
-                    };
-                };
-                /** @description A connect started with returnTo=web: to /accounts?mastodon=connected&username=U, or /accounts?mastodon=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=mastodon&state=S, with the connect cookie */
-                303: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description RFC 9457 problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/providers/mastodon": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Connect a Mastodon account with an access token made on its server (for scripts)
-         * @description The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The Mastodon server: mastodon.social or https://mastodon.social (any server) */
-                        instance: string;
-                        /** @description A token with the scopes read write:statuses write:media (Preferences → Development → New application) */
-                        accessToken: string;
-                        teamId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Opaque identifier */
-                            id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
-                            providerUserId: string;
-                            username: string;
-                            teamId: string | null;
-                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             */
-                            connectedAt: string;
-                            limits: {
-                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
-                                textPerPost: number;
-                                postsPerThread: number;
-                                mediaPerPost: number;
-                                imagesPerPost: number;
-                                videosPerPost: number;
-                                imageBytes: number;
-                                videoBytes: number;
-                                /** @description null: the network sets no length */
-                                videoSeconds: number | null;
-                            };
-                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
-                            charactersReservedPerUrl: number | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Opaque identifier */
-                            id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
-                            providerUserId: string;
-                            username: string;
-                            teamId: string | null;
-                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds and Z
-                             */
-                            connectedAt: string;
-                            limits: {
-                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
-                                textPerPost: number;
-                                postsPerThread: number;
-                                mediaPerPost: number;
-                                imagesPerPost: number;
-                                videosPerPost: number;
-                                imageBytes: number;
-                                videoBytes: number;
-                                /** @description null: the network sets no length */
-                                videoSeconds: number | null;
-                            };
-                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
-                            charactersReservedPerUrl: number | null;
-                        };
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description RFC 9457 problem details */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;

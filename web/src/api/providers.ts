@@ -1,4 +1,5 @@
 import { type Answer, type Client, ok, type RequestBody } from './client.js';
+import type { paths } from './openapi.js';
 
 /** Connected network accounts (providers), connecting them, and their weekly time slots. */
 
@@ -6,6 +7,8 @@ export type Provider = Answer<'/api/v1/providers', 'get'>['providers'][number];
 export type Network = Provider['provider'];
 export type ProviderStatus = Provider['status'];
 export type ThreadsSetup = Answer<'/api/v1/providers/threads/setup', 'get'>;
+/** A network that connects through its sign-in page, as its connect path names it. */
+type OAuthNetwork = paths['/api/v1/providers/{network}/connect']['get']['parameters']['path']['network'];
 export type BlueskySignIn = RequestBody<'/api/v1/providers/bluesky', 'post'>;
 export type TimeSlot = Answer<'/api/v1/time-slots', 'get'>['timeSlots'][number];
 export type NewTimeSlot = RequestBody<'/api/v1/time-slots', 'post'>;
@@ -18,8 +21,9 @@ export function providersApi(client: Client) {
     connectThreadsToken: (accessToken: string) => ok(client.POST('/api/v1/providers/threads', { body: { accessToken } })),
     /** What the server's settings allow for Threads' own sign-in, read before any click. */
     threadsSetup: () => ok(client.GET('/api/v1/providers/threads/setup')),
-    /** The address of Meta's sign-in page; Meta's redirect back ends on the accounts page. */
-    threadsAuthorizeUrl: async () => (await ok(client.GET('/api/v1/providers/threads/connect', { params: { query: { returnTo: 'web' } } }))).authorizeUrl,
+    /** The address of a network's sign-in page (every OAuth network, one path); its redirect back ends on the accounts page. */
+    authorizeUrl: async (network: OAuthNetwork) =>
+      (await ok(client.GET('/api/v1/providers/{network}/connect', { params: { path: { network }, query: { returnTo: 'web' } } }))).authorizeUrl,
     /** The address of the Mastodon server's sign-in page (Skein registers itself there first); its redirect back ends on the accounts page. */
     mastodonAuthorizeUrl: async (instance: string) =>
       (await ok(client.POST('/api/v1/providers/mastodon/connect', { body: { instance, returnTo: 'web' } }))).authorizeUrl,

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../app-state.js';
 import { FormMessage, useSubmit } from '../form.js';
+import { NETWORK_NAMES } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
-
-const NETWORKS: Record<string, string> = { threads: 'Threads', mastodon: 'Mastodon' };
 
 /**
  * `/connect/confirm?network=N&state=S`: where the network's redirect lands for a connect started
@@ -15,7 +14,8 @@ export function ConfirmConnectPage() {
   const { search } = useLocation();
   const [state] = useState(() => search.get('state') ?? '');
   const network = search.get('network') ?? '';
-  const name = NETWORKS[network] ?? 'the network';
+  // The network as its connect path names it (`threads`): every OAuth network of the registry.
+  const name = (NETWORK_NAMES as Record<string, string>)[network.toUpperCase()] ?? 'the network';
   const { busy, error, run } = useSubmit();
 
   useEffect(() => {

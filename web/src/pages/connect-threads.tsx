@@ -121,7 +121,7 @@ function ConnectThreadsWithToken(props: { setup: ThreadsSetup | null; onConnecte
 }
 
 export async function startThreadsConnect(api: Api): Promise<void> {
-  window.location.assign(await api.providers.threadsAuthorizeUrl());
+  window.location.assign(await api.providers.authorizeUrl('threads'));
 }
 
 /** What the callback's redirect says: `threads=connected&username=U` or `threads=error&code=C&message=M`. */

@@ -1,26 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.js';
-import type { OAuthStateRow, OAuthStatesTable } from '../db/schema/index.js';
-import { ConnectRefusedError, ValidationError } from '../errors/index.js';
-import { generateWebToken, SecretBox, WEB_TOKEN_PATTERN } from '../lib/crypto.js';
-import { insertOAuthState, takeOAuthState } from '../repos/oauth-states.js';
+import type { AppContext } from '../../context.js';
+import type { OAuthStateRow, OAuthStatesTable } from '../../db/schema/index.js';
+import { ConnectRefusedError, ValidationError } from '../../errors/index.js';
+import { generateWebToken, SecretBox, WEB_TOKEN_PATTERN } from '../../lib/crypto.js';
+import { NETWORKS, type NetworkKind } from '../../networks/index.js';
+import { insertOAuthState, takeOAuthState } from '../../repos/oauth-states.js';
 
 /**
- * The `state` of a connect through a network's sign-in page (Threads, Mastodon), once for every
- * such network (decisions.md "Security rules"): single-use, 15 minutes, for one network, and
- * honoured only in the browser that started it (the HMAC of that browser's connect cookie is
+ * The `state` of a connect through a network's sign-in page, once for every such network (decisions.md
+ * "Security rules"): single-use, 15 minutes, for one network, and honoured only in the browser that started it (the HMAC of that browser's connect cookie is
  * kept with it). A connect started with an API key has no browser: its callback binds the
  * browser that came back, and the signed-in user of the account that started it confirms it
  * there (`takeConfirmState`).
  */
 
-type ConnectKind = OAuthStatesTable['kind'];
-
 const STATE_TTL_MS = 15 * 60_000;
 /** How long a key-started connect waits for its confirmation after the callback (a Mastodon code lasts 10 minutes). */
 const CONFIRM_TTL_MS = 10 * 60_000;
 const INVALID_STATE = 'is unknown, used already or expired; start the connection again';
-const NETWORK_NAMES: Record<ConnectKind, string> = { THREADS: 'Threads', MASTODON: 'Mastodon' };
 const OTHER_BROWSER =
   'This connection was not started in this browser, so nothing was connected. Start again from Skein (Accounts → Connect), in the browser you use for Skein.';
 
@@ -29,13 +26,18 @@ export function connectBrowserToken(presented: string | undefined): string {
   return presented && WEB_TOKEN_PATTERN.test(presented) ? presented : generateWebToken();
 }
 
-/** Saves a new state for `fields`; `browserToken` is the starting browser's connect cookie, null for an API key. */
-export async function newConnectState(
+/** A new state's value: unguessable, sent to the network and back. */
+export function newStateValue(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Saves the state `state` for `fields`; `browserToken` is the starting browser's connect cookie, null for an API key. */
+export async function saveConnectState(
   ctx: AppContext,
+  state: string,
   fields: Pick<OAuthStatesTable, 'account_id' | 'team_id' | 'kind' | 'return_to'> & Partial<Pick<OAuthStatesTable, 'instance' | 'code_verifier_enc'>>,
   browserToken: string | null,
-): Promise<string> {
-  const state = randomBytes(24).toString('base64url');
+): Promise<void> {
   const now = ctx.clock.now();
   await insertOAuthState(
     ctx.db,
@@ -49,7 +51,6 @@ export async function newConnectState(
     },
     now,
   );
-  return state;
 }
 
 function sameBrowser(ctx: AppContext, row: OAuthStateRow, browserToken: string | undefined): boolean {
@@ -59,7 +60,7 @@ function sameBrowser(ctx: AppContext, row: OAuthStateRow, browserToken: string |
 }
 
 /** What a callback's state says: finish the connect now, or (started with an API key) wait for the user's confirmation in this browser. */
-export type CallbackState = { finish: OAuthStateRow } | { confirm: { state: string; browserToken: string; network: ConnectKind } };
+export type CallbackState = { finish: OAuthStateRow } | { confirm: { state: string; browserToken: string; network: NetworkKind } };
 
 /**
  * Takes the state of a callback of `kind` (single-use: taken whatever follows). Refused: a state
@@ -69,7 +70,7 @@ export type CallbackState = { finish: OAuthStateRow } | { confirm: { state: stri
  */
 export async function takeCallbackState(
   ctx: AppContext,
-  kind: ConnectKind,
+  kind: NetworkKind,
   query: { code?: string; state?: string; error?: string },
   browserToken: string | undefined,
 ): Promise<CallbackState> {
@@ -79,7 +80,7 @@ export async function takeCallbackState(
   if (row.kind !== kind) {
     throw new ValidationError({
       path: 'state',
-      message: `belongs to a ${NETWORK_NAMES[row.kind]} connection, not ${NETWORK_NAMES[kind]}; start the connection again`,
+      message: `belongs to a ${NETWORKS[row.kind].name} connection, not ${NETWORKS[kind].name}; start the connection again`,
     });
   }
   if (row.browser_hash !== null) {

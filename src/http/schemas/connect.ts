@@ -1,0 +1,76 @@
+import { type TObject, Type } from '@sinclair/typebox';
+import { type CredentialsKind, OAUTH_KINDS } from '../../networks/index.js';
+import { TeamQuery } from './threads.js';
+
+/** `:network` of the sign-in routes: an OAuth network's lowercase kind. */
+export const OAuthNetworkParams = Type.Object({
+  network: Type.Union(
+    OAUTH_KINDS.map((kind) => Type.Literal(kind.toLowerCase())),
+    { description: 'A network whose accounts connect through its sign-in page (OAuth), lowercase' },
+  ),
+});
+
+const ReturnTo = Type.Optional(
+  Type.Literal('web', {
+    description: "Opt-in: 'web' makes the callback redirect the browser (303) to the web app's /accounts page with the outcome, instead of answering JSON",
+  }),
+);
+
+const Instance = Type.String({ description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' });
+
+export const StartQuery = Type.Object({
+  ...TeamQuery.properties,
+  returnTo: ReturnTo,
+  instance: Type.Optional(
+    Type.String({ description: 'The server, on a network of many servers (MASTODON: required there, as in its POST connect); ignored elsewhere' }),
+  ),
+});
+
+export const MastodonStartBody = Type.Object({ instance: Instance, teamId: Type.Optional(Type.String()), returnTo: ReturnTo });
+
+/** A credentials connect's route: its body and words; `sameAccountAgain`: the status of a reconnect. */
+interface CredentialsRoute {
+  summary: string;
+  description?: string;
+  body: TObject;
+  sameAccountAgain: 200 | 201;
+}
+
+/**
+ * `POST /api/v1/providers/<network>` of each network connected with a credential pasted in (a
+ * token, an app password): one route each, from this table (http/routes/providers.ts). A
+ * network's entry is its body; the rest is its connector (networks/<kind>/connect.ts).
+ */
+export const CREDENTIALS_ROUTES = {
+  THREADS: {
+    summary: 'Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)',
+    description:
+      'The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+    body: Type.Object({
+      accessToken: Type.String({ description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" }),
+      teamId: Type.Optional(Type.String()),
+    }),
+    sameAccountAgain: 200,
+  },
+  BLUESKY: {
+    summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
+    body: Type.Object({
+      identifier: Type.String({ description: 'Handle, email or DID' }),
+      appPassword: Type.String({ description: 'An app password (Settings → App passwords), not the account password' }),
+      service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
+      teamId: Type.Optional(Type.String()),
+    }),
+    sameAccountAgain: 201,
+  },
+  MASTODON: {
+    summary: 'Connect a Mastodon account with an access token made on its server (for scripts)',
+    description:
+      'The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+    body: Type.Object({
+      instance: Instance,
+      accessToken: Type.String({ description: 'A token with the scopes read write:statuses write:media (Preferences → Development → New application)' }),
+      teamId: Type.Optional(Type.String()),
+    }),
+    sameAccountAgain: 200,
+  },
+} satisfies Record<CredentialsKind, CredentialsRoute>;
