@@ -1,9 +1,9 @@
 import type { AppContext } from './context.js';
 import { ConflictError } from './errors/index.js';
 import { anyAccountExists } from './repos/accounts.js';
-import { createAccount } from './services/accounts.js';
-import { createApiKey } from './services/api-keys.js';
-import { createSignInLink, signInLinkUrl } from './services/web-auth.js';
+import { createAccount } from './services/accounts/accounts.js';
+import { createApiKey } from './services/accounts/api-keys.js';
+import { createSignInLink, signInLinkUrl } from './services/accounts/web-auth.js';
 
 /**
  * On the first start with an empty database, make an owner account and one API key, and show

@@ -28,7 +28,7 @@ import { createMetrics } from './metrics/create.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './networks/clients.js';
 import { touchApiKeys } from './repos/api-keys.js';
-import type { ThreadView } from './services/thread-views.js';
+import type { ThreadView } from './services/threads/thread-views.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
 export interface AppContext {

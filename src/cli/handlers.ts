@@ -2,11 +2,11 @@ import type { AppContext } from '../context.js';
 import { ValidationError } from '../errors/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { checkThreadsToken } from '../networks/threads/connect.js';
-import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
-import { addProvider, listProviders, providerView } from '../services/providers.js';
-import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/time-slots.js';
-import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/web-auth.js';
+import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts/accounts.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/accounts/api-keys.js';
+import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/accounts/web-auth.js';
+import { addProvider, listProviders, providerView } from '../services/providers/providers.js';
+import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/threads/time-slots.js';
 
 /**
  * What each command of the table in commands.ts does against a context the CLI opens for it (or

@@ -8,7 +8,7 @@ import { PublishError } from './platform.js';
 /**
  * What each network's connect (networks/<kind>/connect.ts) implements: only the network's own
  * part, so it lives beside its client. The rest of a connect is the same on every network and is
- * services/connect/ (the state and its browser binding, the workspace, saving the provider, the
+ * services/providers/connect/ (the state and its browser binding, the workspace, saving the provider, the
  * first follower count); networks/connectors.ts lists the connectors by kind.
  */
 

@@ -6,7 +6,7 @@ import { threadsConnect } from './threads/connect.js';
 
 /**
  * Each network's connect (its networks/<kind>/connect.ts), by kind: the generic connect routes
- * and services/connect/ dispatch through it. A kind missing here, or a connect method of its
+ * and services/providers/connect/ dispatch through it. A kind missing here, or a connect method of its
  * facts (`connect` in its rules.ts) without its part, does not compile.
  */
 

@@ -3,7 +3,7 @@ import type { Workspace } from '../lib/workspace.js';
 import type { DbOrTrx } from './types.js';
 
 /**
- * What needs the user in a workspace, read in one statement (services/attention.ts holds the
+ * What needs the user in a workspace, read in one statement (services/notices/attention.ts holds the
  * rule and the kinds): failed threads (with the error of their failed post), failed follow-up
  * replies, expired or revoked accounts, and threads due before `dueBefore` whose account is not
  * ACTIVE. Each row exists only while its cause does: a retried thread is READY, a deleted one is

@@ -69,7 +69,7 @@ describe('the CLI loads what a command needs, when it needs it', () => {
 
   test('the publisher and the connect service load the Bluesky SDK only when a Bluesky call needs it', () => {
     const load = (path: string) => `await import(${JSON.stringify(join(ROOT, 'dist', path))});`;
-    const imports = [load('networks/clients.js'), load('services/connect/index.js'), load('publisher/runner.js')].join('\n');
+    const imports = [load('networks/clients.js'), load('services/providers/connect/index.js'), load('publisher/runner.js')].join('\n');
     const before = recordLoads(['--input-type=module', '-e', imports]);
     assert.equal(before.code, 0, before.stderr);
     assert.ok(before.packages.has('kysely'), 'the recorder saw the modules load');

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
 import { saveFollowerCount } from '../../src/repos/followers.js';
-import { createApiKey } from '../../src/services/api-keys.js';
+import { createApiKey } from '../../src/services/accounts/api-keys.js';
 import { pngBytes } from '../helpers/media-files.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';
 import type { Ref, RefKind } from './nodes.js';

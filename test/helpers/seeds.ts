@@ -3,9 +3,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
 import { personalWorkspace, teamWorkspace } from '../../src/lib/workspace.js';
-import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts.js';
-import { createApiKey } from '../../src/services/api-keys.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts/accounts.js';
+import { createApiKey } from '../../src/services/accounts/api-keys.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 
 export interface TestUser {
   account: AccountRow;

@@ -17,7 +17,7 @@ import type { DbHandle } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { personalWorkspace } from '../../src/lib/workspace.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { openTestDb } from './db.js';
 import type { FakeGraphApi, PublishedPost } from './fakes/threads-graph-api.js';
 

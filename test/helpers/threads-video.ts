@@ -3,7 +3,7 @@ import { after, before } from 'node:test';
 import type { AppContext } from '../../src/context.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { personalWorkspace } from '../../src/lib/workspace.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import type { TestEnv, TestEnvOptions } from './context.js';
 import { FakeGraphApi } from './fakes/threads-graph-api.js';
 import { mp4Bytes, pngBytes } from './media-files.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
-import { startSession } from '../../src/services/web-auth.js';
+import { startSession } from '../../src/services/accounts/web-auth.js';
 
 /**
  * A browser as app.inject sees it: a cookie jar kept from every Set-Cookie it is answered, and,

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { createPlatforms } from '../../src/networks/clients.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';

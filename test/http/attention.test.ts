@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';
 import { RoundTripCounter, untilKeyCached } from '../helpers/round-trips.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { NETWORKS } from '../../src/networks/index.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { MemoryRateLimitStore } from '../../src/lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from '../../src/lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from '../../src/lib/rate-limit/store.js';
-import { createApiKey } from '../../src/services/api-keys.js';
+import { createApiKey } from '../../src/services/accounts/api-keys.js';
 import { createTestEnv, type TestEnv } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
 

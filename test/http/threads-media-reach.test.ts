@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { test } from 'node:test';
-import { MAX_HOSTS_RESOLVED } from '../../src/services/media-reach.js';
+import { MAX_HOSTS_RESOLVED } from '../../src/services/media/media-reach.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createTimeSlot } from '../../src/services/time-slots.js';
+import { createTimeSlot } from '../../src/services/threads/time-slots.js';
 import { createTestEnv, describeEachDb, TEST_SECRET } from '../helpers/context.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { createProvider, createTeamWith, createUser, rowCounts, type TestUser } from '../helpers/seeds.js';

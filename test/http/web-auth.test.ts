@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createOwnerIfEmpty } from '../../src/bootstrap.js';
-import { createSignInLink, hashPassword } from '../../src/services/web-auth.js';
+import { createSignInLink, hashPassword } from '../../src/services/accounts/web-auth.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
 

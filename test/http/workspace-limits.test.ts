@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
-import { MAX_API_KEYS_PER_ACCOUNT } from '../../src/services/api-keys.js';
-import { MAX_TIME_SLOTS_PER_WORKSPACE } from '../../src/services/time-slots.js';
-import { MAX_WEBHOOKS_PER_WORKSPACE } from '../../src/services/webhooks.js';
+import { MAX_API_KEYS_PER_ACCOUNT } from '../../src/services/accounts/api-keys.js';
+import { MAX_WEBHOOKS_PER_WORKSPACE } from '../../src/services/notices/webhooks.js';
+import { MAX_TIME_SLOTS_PER_WORKSPACE } from '../../src/services/threads/time-slots.js';
 import { describeEachDb } from '../helpers/context.js';
 import { pngBytes } from '../helpers/media-files.js';
 import { createProvider, createTeamWith, createUser } from '../helpers/seeds.js';

@@ -14,7 +14,7 @@ import { type PlatformAccount, PublishError } from '../../src/networks/platform.
 import { decryptAccount } from '../../src/networks/rows.js';
 import { listAttention } from '../../src/repos/attention.js';
 import { getProvider } from '../../src/repos/providers.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb } from '../helpers/context.js';
 import { createUser } from '../helpers/seeds.js';
 

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { createPlatforms } from '../../src/networks/clients.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';

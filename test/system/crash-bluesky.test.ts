@@ -25,7 +25,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestNetworkNoAppView } from '@atproto/dev-env';
-import { createThread } from '../../src/services/threads.js';
+import { createThread } from '../../src/services/threads/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import type { LocalAccount, LocalNetwork } from '../helpers/fakes/bluesky-pds.js';
 import { type ProxyDecision, writtenPostText, type XrpcProxy } from '../helpers/fakes/proxies.js';

@@ -18,7 +18,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { personalWorkspace } from '../../src/lib/workspace.js';
-import { addProvider } from '../../src/services/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { type CrashSite, openCrashSite, SITE_KINDS, type SkeinProcess } from '../helpers/crash-site.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';

@@ -25,7 +25,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createThread } from '../../src/services/threads.js';
+import { createThread } from '../../src/services/threads/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { GraphProxy, type ProxiedRequest, type ProxyDecision } from '../helpers/fakes/proxies.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';

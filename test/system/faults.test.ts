@@ -25,7 +25,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { ThreadsClient, ThreadsPlatform } from '../../src/networks/threads/platform.js';
 import type { PublisherLoop as Loop } from '../../src/publisher/loop.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
-import { createThread } from '../../src/services/threads.js';
+import { createThread } from '../../src/services/threads/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { classify, GraphProxy } from '../helpers/fakes/proxies.js';
 import { type FakeEndpoint, FakeGraphApi, type Fault } from '../helpers/fakes/threads-graph-api.js';

@@ -26,7 +26,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { createThread } from '../../src/services/threads.js';
+import { createThread } from '../../src/services/threads/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { GraphProxy } from '../helpers/fakes/proxies.js';
 import { FakeGraphApi, type PublishedPost } from '../helpers/fakes/threads-graph-api.js';

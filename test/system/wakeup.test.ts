@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { createThread } from '../../src/services/threads.js';
+import { createThread } from '../../src/services/threads/threads.js';
 import { postgresSkipReason } from '../helpers/db.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { NetworkLimits } from '../../src/db/schema/providers.js';
-import { checkText } from '../../src/services/content-rules.js';
+import { checkText } from '../../src/services/threads/content-rules.js';
 import type { Network } from '../../web/src/api/providers.js';
 import { splitText, UNCUTTABLE } from '../../web/src/split.js';
 import { countText } from '../../web/src/text-rules.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NETWORK_KINDS } from '../../src/networks/index.js';
 import { graphemesUpTo } from '../../src/networks/text.js';
-import { checkText } from '../../src/services/content-rules.js';
+import { checkText } from '../../src/services/threads/content-rules.js';
 import { countText, graphemes, utf8Bytes } from '../../web/src/text-rules.js';
 
 const SAMPLES = [

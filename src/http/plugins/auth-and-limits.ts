@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../db/schema/index.js';
 import { RateLimitedError, UnauthenticatedError } from '../../errors/index.js';
 import { tighterLimit } from '../../lib/rate-limit/store.js';
-import { authenticate } from '../../services/api-keys.js';
-import { authenticateSession, checkCsrf } from '../../services/web-auth.js';
+import { authenticate } from '../../services/accounts/api-keys.js';
+import { authenticateSession, checkCsrf } from '../../services/accounts/web-auth.js';
 import { readCookie } from '../cookies.js';
 
 declare module 'fastify' {

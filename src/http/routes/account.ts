@@ -1,8 +1,8 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { accountPatchFaults, accountView, resolveWorkspace, updateAccount } from '../../services/accounts.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
-import { autoPlugFaults, getAutoPlug, setAutoPlug } from '../../services/auto-plug.js';
+import { accountPatchFaults, accountView, resolveWorkspace, updateAccount } from '../../services/accounts/accounts.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../services/accounts/api-keys.js';
+import { autoPlugFaults, getAutoPlug, setAutoPlug } from '../../services/threads/auto-plug.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, NullableIsoDateTime, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';

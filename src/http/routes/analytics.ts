@@ -1,8 +1,8 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { providerAnalytics } from '../../services/analytics.js';
-import { refreshThreadAnalytics } from '../../services/analytics-refresh.js';
-import { providerFollowers } from '../../services/followers.js';
+import { providerAnalytics } from '../../services/analytics/analytics.js';
+import { refreshThreadAnalytics } from '../../services/analytics/analytics-refresh.js';
+import { providerFollowers } from '../../services/providers/followers.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { AnalyticsQuery, FollowersQuery, ProviderAnalytics, ProviderFollowers, RefreshBody } from '../schemas/analytics.js';
 import { Id, ThreadIdParams, withProblems } from '../schemas/common.js';

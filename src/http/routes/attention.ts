@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { attentionItems } from '../../services/attention.js';
+import { attentionItems } from '../../services/notices/attention.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { AttentionList, AttentionQuery } from '../schemas/attention.js';
 import { withProblems } from '../schemas/common.js';

@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { accountView, listTeams } from '../../services/accounts.js';
+import { accountView, listTeams } from '../../services/accounts/accounts.js';
 import {
   authenticateSession,
   changePassword,
@@ -14,7 +14,7 @@ import {
   signIn,
   signOut,
   startSession,
-} from '../../services/web-auth.js';
+} from '../../services/accounts/web-auth.js';
 import { readCookie, setCookie } from '../cookies.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';

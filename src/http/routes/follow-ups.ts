@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { createFollowUp, createFollowUpFaults, deleteFollowUp, listFollowUps, retryFollowUp } from '../../services/follow-ups.js';
+import { createFollowUp, createFollowUpFaults, deleteFollowUp, listFollowUps, retryFollowUp } from '../../services/threads/follow-ups.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ThreadIdParams, withProblems } from '../schemas/common.js';
 import { CreateFollowUpBody, DeletedFollowUp, FollowUp, FollowUpList, FollowUpParams } from '../schemas/follow-ups.js';

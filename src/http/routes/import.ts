@@ -2,9 +2,9 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ValidationError } from '../../errors/index.js';
-import { type ImportSource, importFaults, importThreads, locateJsonRow } from '../../services/import.js';
-import { readImportCsv } from '../../services/import-csv.js';
-import type { CreateThreadInput } from '../../services/threads.js';
+import { type ImportSource, importFaults, importThreads, locateJsonRow } from '../../services/import/import.js';
+import { readImportCsv } from '../../services/import/import-csv.js';
+import type { CreateThreadInput } from '../../services/threads/threads.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { shapeFaults } from '../plugins/validation.js';
 import { withProblems } from '../schemas/common.js';

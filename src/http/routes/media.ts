@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, ValidationError } from '../../errors/index.js';
-import { deleteMedia, getMedia, listMedia, serveMedia, uploadMedia } from '../../services/media.js';
+import { deleteMedia, getMedia, listMedia, serveMedia, uploadMedia } from '../../services/media/media.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import { DeletedMedia, Media, MediaBytes, MediaIdParams, MediaList, ServedMediaParams, UploadQuery } from '../schemas/media.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { listNetworks } from '../../services/networks.js';
+import { listNetworks } from '../../services/providers/networks.js';
 import { withProblems } from '../schemas/common.js';
 import { NetworkList } from '../schemas/networks.js';
 

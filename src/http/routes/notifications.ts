@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { changeEmailSettings, getEmailSettings } from '../../services/email-preferences.js';
+import { changeEmailSettings, getEmailSettings } from '../../services/notices/email-preferences.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 

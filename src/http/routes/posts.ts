@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { etagOf } from '../../lib/etag.js';
-import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/thread-edits.js';
+import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/threads/thread-edits.js';
 import {
   createThread,
   deleteThread,
@@ -11,7 +11,7 @@ import {
   readCreateBody,
   rescheduleThread,
   retryThread,
-} from '../../services/threads.js';
+} from '../../services/threads/threads.js';
 import { keptJson } from '../kept-json.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ETagHeader, IfMatchHeaders, ifMatchOf } from '../preconditions.js';

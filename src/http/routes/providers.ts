@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import type { CredentialsKind } from '../../networks/index.js';
-import { resolveWorkspace } from '../../services/accounts.js';
+import { resolveWorkspace } from '../../services/accounts/accounts.js';
 import {
   type CredentialsInput,
   confirmConnect,
@@ -11,8 +11,8 @@ import {
   startConnect,
   startFaults,
   threadsSetup,
-} from '../../services/connect/index.js';
-import { listProviders, providerView } from '../../services/providers.js';
+} from '../../services/providers/connect/index.js';
+import { listProviders, providerView } from '../../services/providers/providers.js';
 import { connectCallbackRoute, connectCookie, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/tags.js';
+import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/threads/tags.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';

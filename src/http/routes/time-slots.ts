@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { queueThread } from '../../services/queue.js';
-import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/time-slots.js';
+import { queueThread } from '../../services/threads/queue.js';
+import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/threads/time-slots.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { createWebhook, createWebhookFaults, deleteWebhook, listDeliveries, listWebhooks, testWebhook } from '../../services/webhooks.js';
+import { createWebhook, createWebhookFaults, deleteWebhook, listDeliveries, listWebhooks, testWebhook } from '../../services/notices/webhooks.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ATTENTION_KINDS } from '../../services/attention.js';
+import { ATTENTION_KINDS } from '../../services/notices/attention.js';
 import { Id, TeamIdQuery } from './common.js';
 
 export const AttentionQuery = Type.Object({ teamId: TeamIdQuery });

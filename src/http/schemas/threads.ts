@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { POLL } from '../../networks/network.js';
-import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/content-rules.js';
+import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/threads/content-rules.js';
 import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
@@ -75,7 +75,7 @@ const TagNames = Type.Array(Type.String(), {
 const Queue = Type.Boolean({ description: "true: schedule at the provider's next free time slot (without scheduleAt)" });
 
 const RepeatUnitSchema = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]);
-// Bounds and the draft rule are content rules (services/repeat.ts), so every fault comes in one answer.
+// Bounds and the draft rule are content rules (services/threads/repeat.ts), so every fault comes in one answer.
 const RepeatFields = Type.Object(
   {
     every: Type.Integer({ description: '1 to 365' }),

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../src/lib/clock.js';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
 import { createPlatforms } from '../../../src/networks/clients.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { addProvider } from '../../../src/services/providers.js';
+import { addProvider } from '../../../src/services/providers/providers.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
 import { FakeMastodonApi } from '../../helpers/fakes/mastodon-api.js';
 import { pngBytes } from '../../helpers/media-files.js';

@@ -240,7 +240,7 @@ describeEachDb(
       const user = await createUser(ctx);
       const other = await createUser(ctx);
       const { userId, accessToken } = fake.createAccount(`disc${Math.floor(Math.random() * 1e6)}`);
-      const provider = await (await import('../../../src/services/providers.js')).addProvider(
+      const provider = await (await import('../../../src/services/providers/providers.js')).addProvider(
         ctx,
         user.account.id,
         { teamId: null, ownerAccountId: user.account.id, scope: `personal:${user.account.id}` },

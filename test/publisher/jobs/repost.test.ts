@@ -4,7 +4,7 @@ import { personalWorkspace } from '../../../src/lib/workspace.js';
 import { PublishError } from '../../../src/networks/platform.js';
 import { claimDue } from '../../../src/publisher/claim.js';
 import { jobQueue } from '../../../src/repos/jobs.js';
-import { addProvider } from '../../../src/services/providers.js';
+import { addProvider } from '../../../src/services/providers/providers.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { DAY, HOUR, publishedThread, runAt } from '../../helpers/jobs.js';
 

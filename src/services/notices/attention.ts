@@ -1,0 +1,55 @@
+import type { AppContext } from '../../context.js';
+import type { AccountRow } from '../../db/schema/index.js';
+import { iso } from '../../lib/time.js';
+import { listAttention } from '../../repos/attention.js';
+import { resolveWorkspace } from '../accounts/accounts.js';
+
+/**
+ * What needs the user now (decisions.md "Attention"): the kinds, what each means and when it
+ * leaves, in one typed list that every reader of them shares (the API's list, the home page
+ * through the API, email notifications).
+ */
+export const ATTENTION_KINDS = {
+  /** A thread the publisher gave up on; `error` is the network's, as its failed post keeps it. Leaves when retried or deleted. */
+  THREAD_FAILED: { subject: 'thread', hasError: true },
+  /** A follow-up reply that failed for good; `error` as stored on it. Leaves when it (or its thread) is deleted. */
+  FOLLOW_UP_FAILED: { subject: 'follow-up', hasError: true },
+  /** The network refused the account's token. Leaves when the account is reconnected. */
+  PROVIDER_EXPIRED: { subject: 'account', hasError: false },
+  /** The account was disconnected. Leaves when it is reconnected. */
+  PROVIDER_REVOKED: { subject: 'account', hasError: false },
+  /** A thread due within DUE_WINDOW_MS whose account is not ACTIVE. Leaves when the account is reconnected, or the thread moves, is published or deleted. */
+  PROVIDER_NOT_ACTIVE_FOR_DUE: { subject: 'thread', hasError: false },
+} as const satisfies Record<string, { subject: 'thread' | 'follow-up' | 'account'; hasError: boolean }>;
+
+type AttentionKind = keyof typeof ATTENTION_KINDS;
+
+/** How far ahead a thread on an account that is not ACTIVE counts as due. */
+const DUE_WINDOW_MS = 24 * 3_600_000;
+
+interface AttentionItem {
+  kind: AttentionKind;
+  at: string;
+  providerId: string;
+  threadId?: string;
+  followUpId?: string;
+  error?: { code: string; message: string };
+}
+
+/**
+ * The attention list of the workspace the request addresses (teamId as the other list
+ * endpoints take it), newest first: failures by when they failed, accounts by when their state
+ * changed, due threads by their time.
+ */
+export async function attentionItems(ctx: AppContext, account: AccountRow, query: { teamId?: string }): Promise<AttentionItem[]> {
+  const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
+  const rows = await listAttention(ctx.db, workspace, new Date(ctx.clock.now().getTime() + DUE_WINDOW_MS));
+  return rows.map((row) => ({
+    kind: row.kind,
+    at: iso(row.at),
+    providerId: row.providerId,
+    ...(row.threadId ? { threadId: row.threadId } : {}),
+    ...(row.followUpId ? { followUpId: row.followUpId } : {}),
+    ...(ATTENTION_KINDS[row.kind].hasError ? { error: { code: row.errorCode ?? 'UNKNOWN', message: row.errorMessage ?? '' } } : {}),
+  }));
+}
