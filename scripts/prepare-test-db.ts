@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { openPostgres } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import type { PGliteSession } from '../src/db/pglite-dialect.js';
+import type { PGliteSession } from '../src/db/pglite/dialect.js';
 
 const cacheDir = resolve('.test-cache');
 const env: Record<string, string> = {};
@@ -19,7 +19,7 @@ const env: Record<string, string> = {};
 async function dumpPGliteTemplate(): Promise<string> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { Kysely } = await import('kysely');
-  const { PGliteDialect } = await import('../src/db/pglite-dialect.js');
+  const { PGliteDialect } = await import('../src/db/pglite/dialect.js');
   const pglite = await PGlite.create();
   // PGlite itself is no PGliteSession: its query's third argument is other options.
   const session: PGliteSession = {

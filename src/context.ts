@@ -1,8 +1,8 @@
 import type { Config } from './config/config.js';
 import type { Secrets } from './config/secrets.js';
 import { type Db, type DbHandle, type DbKind, openPostgres, pgliteHandle } from './db/database.js';
-import { type EmbeddedStart, startEmbedded } from './db/embedded-start.js';
 import { migrateToLatest } from './db/migrator.js';
+import { type EmbeddedStart, startEmbedded } from './db/pglite/embedded-start.js';
 import { PgKeyChangeSignal } from './db/postgres/key-change-signal.js';
 import { PgNotifier } from './db/postgres/notifier.js';
 import { PgScheduleSignal } from './db/postgres/schedule-signal.js';
@@ -39,6 +39,8 @@ export interface AppContext {
   logger: Logger;
   secrets: SecretBox;
   threadsAppSecret: string | null;
+  /** The network apps' secrets (X_CLIENT_SECRET, LINKEDIN_CLIENT_SECRET), kept out of the loggable config. */
+  appSecrets: { x: string | null; linkedin: string | null };
   /** SKEIN_SMTP_URL: where email notifications are sent; null: email is off. */
   smtpUrl: string | null;
   rateLimits: RateLimitStore;
@@ -128,6 +130,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
       logger,
       secrets: new SecretBox(secrets.skeinSecret),
       threadsAppSecret: secrets.threadsAppSecret,
+      appSecrets: { x: secrets.xClientSecret ?? null, linkedin: secrets.linkedinClientSecret ?? null },
       smtpUrl: secrets.smtpUrl ?? null,
       rateLimits,
       scheduleSignal,

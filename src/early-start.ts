@@ -1,5 +1,5 @@
 import type { Config } from './config/config.js';
-import { type EmbeddedStart, startEmbedded } from './db/embedded-start.js';
+import { type EmbeddedStart, startEmbedded } from './db/pglite/embedded-start.js';
 import { onStopSignal, type StopSignal } from './lib/stop-signal.js';
 
 /**

@@ -66,7 +66,8 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'provider add',
-    usage: 'provider add --email E --kind THREADS|BLUESKY|MASTODON --access-token T [--provider-user-id ID --username U] [--team ID] [--service URL]',
+    usage:
+      'provider add --email E --kind THREADS|BLUESKY|MASTODON|X|LINKEDIN --access-token T [--provider-user-id ID --username U] [--team ID] [--service URL]',
     summary: 'connect an account with a token (THREADS: the account is read from Meta; BLUESKY, MASTODON: as given, id and username required)',
     options: { email: str, kind: str, 'provider-user-id': str, username: str, 'access-token': str, team: str, service: str },
     required: ['email', 'kind', 'access-token'],

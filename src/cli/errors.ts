@@ -1,4 +1,4 @@
-import { DataDirBusyError } from '../db/data-dir-lock.js';
+import { DataDirBusyError } from '../db/pglite/data-dir-lock.js';
 import { AppError, ConfigError } from '../errors/index.js';
 
 /** How a failed command is told: one line for people, a code for scripts (--json). */

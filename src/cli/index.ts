@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config/config.js';
 import { loadSecrets } from '../config/secrets.js';
 import type { AppContext } from '../context.js';
-import { DataDirBusyError } from '../db/data-dir-lock.js';
+import { DataDirBusyError } from '../db/pglite/data-dir-lock.js';
 import { startEarly } from '../early-start.js';
 import { COMMANDS, type Command } from './commands.js';
 import { CliUsageError, describe, errorCode, RemoteCommandError } from './errors.js';

@@ -28,7 +28,7 @@ export const LONG: Record<string, RunLong> = {
   },
   migrate: async (config, _secrets, values) => {
     const [{ acquireDataDirLock }, { openPGlite, openPostgres }, { migrateToLatest }] = await Promise.all([
-      import('../db/data-dir-lock.js'),
+      import('../db/pglite/data-dir-lock.js'),
       import('../db/database.js'),
       import('../db/migrator.js'),
     ]);
@@ -110,7 +110,7 @@ async function withMediaStorage<T>(config: Config, work: (media: MediaTransfer) 
 /** Opens the configured database (migrated), runs `work`, closes it. */
 async function withDatabase<T>(config: Config, work: (db: import('../db/database.js').Db, transfer: Transfer) => Promise<T>): Promise<T> {
   const [{ acquireDataDirLock }, { openPGlite, openPostgres }, { migrateToLatest }, transfer] = await Promise.all([
-    import('../db/data-dir-lock.js'),
+    import('../db/pglite/data-dir-lock.js'),
     import('../db/database.js'),
     import('../db/migrator.js'),
     import('../db/transfer.js'),

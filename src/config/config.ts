@@ -19,6 +19,10 @@ export interface Config {
   db: { url: string | null; dataDir: string };
   redisUrl: string | null;
   threads: { apiUrl: string; appId: string | null };
+  /** The user's own X app (X_CLIENT_ID); X_API_URL for a fake in tests. */
+  x: { apiUrl: string; clientId: string | null };
+  /** The user's own LinkedIn app (LINKEDIN_CLIENT_ID); LINKEDIN_API_URL for a fake in tests. */
+  linkedin: { apiUrl: string; clientId: string | null };
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   /**
@@ -171,6 +175,8 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       apiUrl: url(env, 'THREADS_API_URL', 'https://graph.threads.net', ['http:', 'https:'])!,
       appId: env.THREADS_APP_ID || null,
     },
+    x: { apiUrl: url(env, 'X_API_URL', 'https://api.x.com', ['http:', 'https:'])!, clientId: env.X_CLIENT_ID || null },
+    linkedin: { apiUrl: url(env, 'LINKEDIN_API_URL', 'https://api.linkedin.com', ['http:', 'https:'])!, clientId: env.LINKEDIN_CLIENT_ID || null },
     bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
     media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
     mediaStorage: { dir: `${dataDir.replace(/\/+$/, '')}/media`, s3: mediaS3(env) },

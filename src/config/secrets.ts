@@ -8,6 +8,10 @@ export interface Secrets {
   /** Root secret: keys API-key hashes (HMAC) and provider-token encryption (via HKDF). */
   skeinSecret: string;
   threadsAppSecret: string | null;
+  /** X_CLIENT_SECRET: the user's own X app's (absent for a public client). */
+  xClientSecret?: string | null;
+  /** LINKEDIN_CLIENT_SECRET. */
+  linkedinClientSecret?: string | null;
   /** SKEIN_SMTP_URL (it may carry the SMTP password): email notifications are off without it. */
   smtpUrl?: string | null;
 }
@@ -33,7 +37,13 @@ export function loadSecrets(dataDir: string, env: Record<string, string | undefi
       }
     }
   }
-  return { skeinSecret, threadsAppSecret: env.THREADS_APP_SECRET || null, smtpUrl: smtpUrl(env.SKEIN_SMTP_URL) };
+  return {
+    skeinSecret,
+    threadsAppSecret: env.THREADS_APP_SECRET || null,
+    xClientSecret: env.X_CLIENT_SECRET || null,
+    linkedinClientSecret: env.LINKEDIN_CLIENT_SECRET || null,
+    smtpUrl: smtpUrl(env.SKEIN_SMTP_URL),
+  };
 }
 
 /** `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), as nodemailer reads it. */

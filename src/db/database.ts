@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { type Dialect, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { PGliteDialect } from './pglite-dialect.js';
-import type { PGliteThreadSession } from './pglite-thread.js';
+import { PGliteDialect } from './pglite/dialect.js';
+import type { PGliteThreadSession } from './pglite/thread.js';
 import { withStartupOptions } from './postgres/connection.js';
 import { preparingClient, StatementNames, THREAD_CHANGES_BY_NOTICE, type ThreadsChanged } from './prepared-statements.js';
 import type { Database } from './schema/index.js';
@@ -80,15 +80,15 @@ export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Erro
 
 /**
  * Embedded PostgreSQL. `dataDir` null = in memory; `template` = a dumped data folder to start from.
- * PGlite runs in a thread of its own (pglite-thread.ts), so its SQL and this thread's HTTP
+ * PGlite runs in a thread of its own (pglite/thread.ts), so its SQL and this thread's HTTP
  * parsing and handlers use two cores (docs/decisions.md, "The embedded database in a thread").
  */
 export async function openPGlite(dataDir: string | null, template?: Blob, wrapDialect: WrapDialect = (d) => d): Promise<DbHandle> {
-  const { startPGliteThread } = await import('./pglite-thread.js');
+  const { startPGliteThread } = await import('./pglite/thread.js');
   return pgliteHandle(await startPGliteThread(dataDir, template), wrapDialect);
 }
 
-/** The database over an embedded database's thread already started (embedded-start.ts, or openPGlite). */
+/** The database over an embedded database's thread already started (pglite/embedded-start.ts, or openPGlite). */
 export function pgliteHandle(session: PGliteThreadSession, wrapDialect: WrapDialect = (d) => d): DbHandle {
   const db = new Kysely<Database>({ dialect: wrapDialect(new PGliteDialect(session)) });
   const listen = async (channel: string, onPayload: (payload: string) => void) => {

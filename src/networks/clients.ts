@@ -5,11 +5,16 @@ import { findSessionEnc, saveSessionEnc } from '../repos/providers.js';
 import { blueskyAddressPolicy, blueskyFetch } from './bluesky/address-policy.js';
 import { BlueskyPlatform, type BlueskySession, type BlueskySessions, type ConnectedAccount, connectBluesky } from './bluesky/platform.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './bluesky/sessions.js';
+import { withFreshTokens } from './fresh-tokens.js';
+import { LinkedInClient } from './linkedin/client.js';
+import { LinkedInPlatform } from './linkedin/platform.js';
 import { MastodonClient } from './mastodon/client.js';
 import { MastodonPlatform } from './mastodon/platform.js';
 import type { Platform, Platforms } from './platform.js';
 import { ThreadsClient } from './threads/client.js';
 import { ThreadsPlatform } from './threads/platform.js';
+import { XClient } from './x/client.js';
+import { XPlatform } from './x/platform.js';
 
 /** Logs in to Bluesky once with an app password (connecting an account). */
 export type BlueskyConnector = (input: { service: string; identifier: string; appPassword: string }) => Promise<ConnectedAccount>;
@@ -28,9 +33,13 @@ export interface NetworkClients {
   connectBluesky: BlueskyConnector;
   /** Any Mastodon server: app registration, OAuth, limits (connect). */
   mastodon: MastodonClient;
+  /** X: OAuth 2.0 with PKCE through the user's own app, rotating refresh tokens (connect). */
+  x: XClient;
+  /** LinkedIn: OAuth through the user's own app, the member and the pages it administers (connect). */
+  linkedin: LinkedInClient;
 }
 
-type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'dnsLookup' | 'media'>;
+type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'appSecrets' | 'dnsLookup' | 'media'>;
 
 export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
   return {
@@ -39,6 +48,8 @@ export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
     // The connect's agent under the same address policy as publishing's (address-policy.ts).
     connectBluesky: (input) => connectBluesky({ ...input, fetch: blueskyFetch(blueskyAddressPolicy(ctx), DEFAULT_REQUEST_TIMEOUT_MS) }),
     mastodon: createMastodonClient(ctx),
+    x: createXClient(ctx),
+    linkedin: createLinkedInClient(ctx),
   };
 }
 
@@ -69,6 +80,33 @@ function createMastodonClient(ctx: NetworkDeps): MastodonClient {
   return new MastodonClient({ allowPrivate: ctx.config.media.allowPrivate, lookup: ctx.dnsLookup, now: () => ctx.clock.now().getTime() });
 }
 
+/** X's sign-in page is x.com's; a fake (X_API_URL set elsewhere) serves it beside its API. */
+function createXClient(ctx: NetworkDeps): XClient {
+  const apiUrl = ctx.config.x.apiUrl;
+  return new XClient({
+    apiUrl,
+    ...(apiUrl === X_API_URL ? {} : { authorizeUrl: `${apiUrl}/i/oauth2/authorize` }),
+    clientId: ctx.config.x.clientId,
+    clientSecret: ctx.appSecrets.x,
+    now: () => ctx.clock.now().getTime(),
+  });
+}
+
+/** LinkedIn's sign-in lives on www.linkedin.com; a fake (LINKEDIN_API_URL set elsewhere) serves it beside its API. */
+function createLinkedInClient(ctx: NetworkDeps): LinkedInClient {
+  const apiUrl = ctx.config.linkedin.apiUrl;
+  return new LinkedInClient({
+    apiUrl,
+    authUrl: apiUrl === LINKEDIN_API_URL ? 'https://www.linkedin.com' : apiUrl,
+    now: () => ctx.clock.now().getTime(),
+  });
+}
+
+/** How long before its two-hour expiry an X access token is refreshed. */
+const X_REFRESH_MARGIN_MS = 10 * 60_000;
+const X_API_URL = 'https://api.x.com';
+const LINKEDIN_API_URL = 'https://api.linkedin.com';
+
 /**
  * A platform whose permalinks are http(s) or null, whatever its network answered: they are stored,
  * served and put in links (decisions.md "Security rules").
@@ -86,6 +124,7 @@ export function withHttpPermalinks<P extends Platform>(platform: P): P {
 
 /** The publishing clients, one per network. */
 export function createPlatforms(ctx: NetworkDeps): Platforms {
+  const x = createXClient(ctx);
   return {
     THREADS: withHttpPermalinks(
       new ThreadsPlatform({
@@ -112,6 +151,26 @@ export function createPlatforms(ctx: NetworkDeps): Platforms {
     MASTODON: withHttpPermalinks(
       new MastodonPlatform({
         client: createMastodonClient(ctx),
+        uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
+        allowPrivateMedia: ctx.config.media.allowPrivate,
+        lookup: ctx.dnsLookup,
+      }),
+    ),
+    X: withFreshTokens(
+      withHttpPermalinks(
+        new XPlatform({
+          client: x,
+          uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
+          allowPrivateMedia: ctx.config.media.allowPrivate,
+          lookup: ctx.dnsLookup,
+        }),
+      ),
+      { name: 'X', marginMs: X_REFRESH_MARGIN_MS, refresh: (refreshToken) => x.refresh(refreshToken) },
+      ctx,
+    ),
+    LINKEDIN: withHttpPermalinks(
+      new LinkedInPlatform({
+        client: createLinkedInClient(ctx),
         uploads: { publicUrl: ctx.config.http.publicUrl, storage: ctx.media, find: (id) => findMediaFile(ctx.db, id) },
         allowPrivateMedia: ctx.config.media.allowPrivate,
         lookup: ctx.dnsLookup,

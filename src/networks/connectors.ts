@@ -19,4 +19,6 @@ export const CONNECTORS = {
   THREADS: threadsConnect,
   BLUESKY: blueskyConnect,
   MASTODON: mastodonConnect,
+  X: {},
+  LINKEDIN: {},
 } satisfies { [K in NetworkKind]: ConnectorOf<K> };

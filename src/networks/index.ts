@@ -5,13 +5,15 @@
  * its entry here; test/networks/kinds.test.ts names every other place that lists the kinds.
  */
 import { BLUESKY } from './bluesky/rules.js';
+import { LINKEDIN } from './linkedin/rules.js';
 import { MASTODON } from './mastodon/rules.js';
 import type { ConnectMethod, Network } from './network.js';
 import { THREADS } from './threads/rules.js';
+import { X } from './x/rules.js';
 
-export const NETWORKS = { THREADS, BLUESKY, MASTODON } as const satisfies { [K in string]: Network<K> };
+export const NETWORKS = { THREADS, BLUESKY, MASTODON, X, LINKEDIN } as const satisfies { [K in string]: Network<K> };
 
-/** A network's kind: `THREADS`, `BLUESKY`, `MASTODON`. */
+/** A network's kind: `THREADS`, `BLUESKY`, `MASTODON`, `X`, `LINKEDIN`. */
 export type NetworkKind = keyof typeof NETWORKS;
 
 /** Every kind, in the registry's order. */

@@ -34,7 +34,7 @@ export async function startPublisher(ctx: AppContext): Promise<RunningPublisher>
 }
 
 /**
- * On the embedded database only one process can hold the data folder (see data-dir-lock.ts), so
+ * On the embedded database only one process can hold the data folder (see db/pglite/data-dir-lock.ts), so
  * every lease found at start belongs to a process that is gone: end them all, and its threads,
  * follow-ups and jobs are taken over by the first claim instead of after a lease period. Runs before this
  * process claims anything. On PostgreSQL other workers may be alive: their leases run out.

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { dataDirLockHolder } from '../../src/db/data-dir-lock.js';
+import { dataDirLockHolder } from '../../src/db/pglite/data-dir-lock.js';
 
 const BIN = join(process.cwd(), 'bin', 'skein.js');
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, test } from 'node:test';
 import { loadSecrets } from '../../src/config/secrets.js';
-import { acquireDataDirLock } from '../../src/db/data-dir-lock.js';
+import { acquireDataDirLock } from '../../src/db/pglite/data-dir-lock.js';
 import { LocalMediaStorage } from '../../src/media/local-storage.js';
 
 /** The data folder holds the secret, the database and the uploads: only its owner may enter it. */

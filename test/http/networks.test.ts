@@ -71,6 +71,38 @@ describeEachDb('GET /api/v1/networks', (env) => {
           options: ['langs', 'contentWarning'],
           connect: ['oauth', 'token'],
         },
+        {
+          kind: 'X',
+          name: 'X',
+          limits: {
+            textPerPost: 280,
+            postsPerThread: 25,
+            mediaPerPost: 4,
+            imagesPerPost: 4,
+            videosPerPost: 1,
+            imageBytes: 5_000_000,
+            videoBytes: 512_000_000,
+            videoSeconds: 140,
+          },
+          options: ['replyControl', 'quote', 'poll'],
+          connect: [],
+        },
+        {
+          kind: 'LINKEDIN',
+          name: 'LinkedIn',
+          limits: {
+            textPerPost: 3000,
+            postsPerThread: 25,
+            mediaPerPost: 20,
+            imagesPerPost: 20,
+            videosPerPost: 1,
+            imageBytes: 8 * 1024 * 1024,
+            videoBytes: 500_000_000,
+            videoSeconds: 1800,
+          },
+          options: ['replyControl', 'poll'],
+          connect: [],
+        },
       ],
     });
   });

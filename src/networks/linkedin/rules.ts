@@ -68,7 +68,8 @@ export const LINKEDIN = {
   },
   accountLimits: false,
   fetchesMediaUrls: false,
-  connect: ['oauth', 'token'],
+  // Until its connect lands (issue 40): none.
+  connect: [],
   countText(text: string, options?: CountOptions): TextMeasure[] {
     if ((options?.position ?? 0) > 0) return [{ unit: 'characters', count: text.length, max: COMMENT_CHARS }];
     return [{ unit: 'characters', count: escapeCommentary(text).length, max: COMMENTARY_CHARS }];

@@ -40,7 +40,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 threadId: string;
                                 scheduledAt: string | null;
-                                provider: "THREADS" | "BLUESKY" | "MASTODON";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                                 providerUserId: string;
                                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                                 /** @description Who may reply to the thread; default everyone */
@@ -364,7 +364,7 @@ export interface paths {
                             drafts: {
                                 /** @description Opaque identifier */
                                 threadId: string;
-                                provider: "THREADS" | "BLUESKY" | "MASTODON";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                                 providerUserId: string;
                                 /**
                                  * Format: date-time
@@ -2937,7 +2937,7 @@ export interface paths {
                             providers: {
                                 /** @description Opaque identifier */
                                 id: string;
-                                provider: "THREADS" | "BLUESKY" | "MASTODON";
+                                provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                                 providerUserId: string;
                                 username: string;
                                 teamId: string | null;
@@ -3051,7 +3051,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3087,7 +3087,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3234,7 +3234,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3382,7 +3382,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3418,7 +3418,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -3865,7 +3865,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -4000,7 +4000,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -4139,7 +4139,7 @@ export interface paths {
                         "application/json": {
                             /** @description Opaque identifier */
                             id: string;
-                            provider: "THREADS" | "BLUESKY" | "MASTODON";
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                             providerUserId: string;
                             username: string;
                             teamId: string | null;
@@ -4261,7 +4261,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             networks: {
-                                kind: "THREADS" | "BLUESKY" | "MASTODON";
+                                kind: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                                 /** @description As people write it: Threads, Bluesky, Mastodon */
                                 name: string;
                                 limits: {
@@ -7082,7 +7082,7 @@ export interface components {
             /** @description Opaque identifier */
             threadId: string;
             scheduledAt: string | null;
-            provider: "THREADS" | "BLUESKY" | "MASTODON";
+            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
             providerUserId: string;
             status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             /** @description Who may reply to the thread; default everyone */

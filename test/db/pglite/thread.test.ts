@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { type DbHandle, pgliteHandle } from '../../src/db/database.js';
-import { type PGliteThreadSession, startPGliteThread } from '../../src/db/pglite-thread.js';
-import { openTestDb } from '../helpers/db.js';
+import { type DbHandle, pgliteHandle } from '../../../src/db/database.js';
+import { type PGliteThreadSession, startPGliteThread } from '../../../src/db/pglite/thread.js';
+import { openTestDb } from '../../helpers/db.js';
 
-// The embedded database runs in a thread of its own (src/db/pglite-thread.ts): what crosses the
+// The embedded database runs in a thread of its own (src/db/pglite/thread.ts): what crosses the
 // boundary must arrive as PGlite gave it, and this thread must stay free while SQL runs there.
 
 let handle: DbHandle;

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { acquireDataDirLock, DataDirBusyError, type DataDirLockOptions, dataDirLockHolder } from '../../src/db/data-dir-lock.js';
-import { until } from '../helpers/wait.js';
+import { acquireDataDirLock, DataDirBusyError, type DataDirLockOptions, dataDirLockHolder } from '../../../src/db/pglite/data-dir-lock.js';
+import { until } from '../../helpers/wait.js';
 
-const LOCK_MODULE = resolve(import.meta.dirname, '../../dist/db/data-dir-lock.js');
+const LOCK_MODULE = resolve(import.meta.dirname, '../../../dist/db/pglite/data-dir-lock.js');
 const KILLS = 20;
 
 /** A child process that takes the lock and says `held <pid>` once it has it. */

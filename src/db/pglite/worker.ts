@@ -2,7 +2,7 @@
  * The embedded database's thread (docs/architecture.md, "The embedded database's thread"). It
  * opens PGlite and runs what the main thread sends, one message at a time, answering each with
  * its rows or its error. The main thread meanwhile parses HTTP and runs the app, so the two use
- * two cores. Started by `openPGliteThread` (pglite-thread.ts); the protocol is defined there.
+ * two cores. Started by `openPGliteThread` (thread.ts); the protocol is defined there.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
-import { PGliteStatements } from './pglite-statements.js';
-import { type Notification, type Reply, type Request, serializeError, type ThreadOptions } from './pglite-thread.js';
+import { PGliteStatements } from './statements.js';
+import { type Notification, type Reply, type Request, serializeError, type ThreadOptions } from './thread.js';
 
 const port = parentPort!;
 const options = workerData as ThreadOptions;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { PGLITE_SHARED_BUFFERS } from '../../src/db/pglite-thread.js';
-import { openTestDb } from '../helpers/db.js';
+import { PGLITE_SHARED_BUFFERS } from '../../../src/db/pglite/thread.js';
+import { openTestDb } from '../../helpers/db.js';
 
 // The embedded database's start-up settings (docs/configuration.md, "Start-up time and memory").
 

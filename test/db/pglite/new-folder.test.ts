@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
-import { openPGlite } from '../../src/db/database.js';
+import { openPGlite } from '../../../src/db/database.js';
 
-// A new embedded database folder is made by a process of its own (src/db/pglite-worker.ts,
+// A new embedded database folder is made by a process of its own (src/db/pglite/worker.ts,
 // initdbApart), so what PGlite's initdb leaves in malloc's arenas is not kept by the server.
 
 const root = mkdtempSync(join(tmpdir(), 'skein-new-folder-'));

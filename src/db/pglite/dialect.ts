@@ -16,7 +16,7 @@ export interface SessionResult<R> {
 }
 
 /**
- * One PGlite session: the embedded database's thread (pglite-thread.ts, what the app uses), or
+ * One PGlite session: the embedded database's thread (thread.ts, what the app uses), or
  * PGlite in this thread behind a small adapter (the test template's build). PGlite itself is
  * not one: its query's third argument is options of its own, which would drop the BEGIN.
  */

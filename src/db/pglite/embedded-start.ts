@@ -1,5 +1,5 @@
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
-import { type PGliteThreadSession, startPGliteThread } from './pglite-thread.js';
+import { type PGliteThreadSession, startPGliteThread } from './thread.js';
 
 /**
  * The embedded database's first steps: its data folder's lock, then its thread. Neither needs

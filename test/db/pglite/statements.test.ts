@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as pgliteModule from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteStatements } from '../../src/db/pglite-statements.js';
+import { PGliteStatements } from '../../../src/db/pglite/statements.js';
 
 let pglite: PGlite;
 let statements: PGliteStatements;

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import type { PGliteSession, SessionResult } from './pglite-dialect.js';
+import type { PGliteSession, SessionResult } from './dialect.js';
 
 /**
- * The main thread's side of the embedded database's thread (src/db/pglite-worker.ts): a
+ * The main thread's side of the embedded database's thread (src/db/pglite/worker.ts): a
  * `PGliteSession` whose queries are messages to the worker. Rows, parameters and errors cross by
  * structured clone, which keeps what PGlite returns (Date, number, Uint8Array, parsed jsonb).
  */
@@ -203,12 +203,12 @@ function firstReply(worker: Worker): Promise<Reply> {
 }
 
 /**
- * Compiled, the worker is dist/db/pglite-worker.js. Run from source under tsx (the tests),
+ * Compiled, the worker is dist/db/pglite/worker.js. Run from source under tsx (the tests),
  * this module is TypeScript and so is the worker, and Node 20's workers do not inherit tsx's
  * loader from `--import tsx`: the worker then loads its module through tsx's own API.
  */
 function workerEntry(): { script: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { script: new URL('./pglite-worker.js', import.meta.url), eval: false };
-  const module = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
+  if (!import.meta.url.endsWith('.ts')) return { script: new URL('./worker.js', import.meta.url), eval: false };
+  const module = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
   return { script: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${module}, ${JSON.stringify(import.meta.url)}))`, eval: true };
 }

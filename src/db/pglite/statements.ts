@@ -1,6 +1,6 @@
 import type { PGlite, parse as pgliteParse, Results } from '@electric-sql/pglite';
 import { serialize } from 'pg-protocol';
-import { PLAN_CHANGED, StatementNames } from './prepared-statements.js';
+import { PLAN_CHANGED, StatementNames } from '../prepared-statements.js';
 
 /**
  * Named statements on PGlite, as `preparingClient` gives them to the pg driver (same naming rule:

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openPostgres } from '../../src/db/database.js';
-import { openTestDb, postgresSkipReason } from '../helpers/db.js';
-import { until } from '../helpers/wait.js';
+import { openPostgres } from '../../../src/db/database.js';
+import { openTestDb, postgresSkipReason } from '../../helpers/db.js';
+import { until } from '../../helpers/wait.js';
 
 const skip = postgresSkipReason();
 
