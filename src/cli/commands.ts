@@ -66,9 +66,10 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'provider add',
-    usage:
-      'provider add --email E --kind THREADS|BLUESKY|MASTODON|X|LINKEDIN --access-token T [--provider-user-id ID --username U] [--team ID] [--service URL]',
-    summary: 'connect an account with a token (THREADS: the account is read from Meta; BLUESKY, MASTODON: as given, id and username required)',
+    usage: 'provider add --email E --kind KIND --access-token T [--provider-user-id ID --username U] [--team ID] [--service URL]',
+    // The kinds are the registry's (GET /api/v1/networks); a wrong one is answered with the list.
+    summary:
+      'connect an account with a token (KIND: a network, e.g. THREADS, where the account is read from Meta; the others as given, id and username required)',
     options: { email: str, kind: str, 'provider-user-id': str, username: str, 'access-token': str, team: str, service: str },
     required: ['email', 'kind', 'access-token'],
   },
