@@ -21,8 +21,12 @@ export interface Config {
   threads: { apiUrl: string; appId: string | null };
   /** The user's own X app (X_CLIENT_ID); X_API_URL for a fake in tests. */
   x: { apiUrl: string; clientId: string | null };
-  /** The user's own LinkedIn app (LINKEDIN_CLIENT_ID); LINKEDIN_API_URL for a fake in tests. */
-  linkedin: { apiUrl: string; clientId: string | null };
+  /**
+   * The user's own LinkedIn app (LINKEDIN_CLIENT_ID); LINKEDIN_API_URL for a fake in tests.
+   * `organizations` (LINKEDIN_ORGANIZATIONS): the app has the Community Management API, so the
+   * sign-in asks for the page scopes; LinkedIn refuses a sign-in asking for scopes the app lacks.
+   */
+  linkedin: { apiUrl: string; clientId: string | null; organizations: boolean };
   bluesky: { serviceUrl: string };
   media: { allowPrivate: boolean };
   /**
@@ -176,7 +180,11 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       appId: env.THREADS_APP_ID || null,
     },
     x: { apiUrl: url(env, 'X_API_URL', 'https://api.x.com', ['http:', 'https:'])!, clientId: env.X_CLIENT_ID || null },
-    linkedin: { apiUrl: url(env, 'LINKEDIN_API_URL', 'https://api.linkedin.com', ['http:', 'https:'])!, clientId: env.LINKEDIN_CLIENT_ID || null },
+    linkedin: {
+      apiUrl: url(env, 'LINKEDIN_API_URL', 'https://api.linkedin.com', ['http:', 'https:'])!,
+      clientId: env.LINKEDIN_CLIENT_ID || null,
+      organizations: flag(env, 'LINKEDIN_ORGANIZATIONS', false),
+    },
     bluesky: { serviceUrl: url(env, 'BLUESKY_SERVICE_URL', 'https://bsky.social', ['http:', 'https:'])! },
     media: { allowPrivate: flag(env, 'SKEIN_ALLOW_PRIVATE_MEDIA', false) },
     mediaStorage: { dir: `${dataDir.replace(/\/+$/, '')}/media`, s3: mediaS3(env) },

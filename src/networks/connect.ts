@@ -51,8 +51,12 @@ export interface OAuthConnect {
   startFaults?(input: StartInput): FieldFault[];
   /** The sign-in page for `state`, and what to keep with the state for the callback. */
   authorize(ctx: AppContext, input: { state: string; redirectUri: string; start: StartInput }): Promise<{ authorizeUrl: string; keep?: KeptState }>;
-  /** The callback's code → the account it approved (the network's refusal: a fault at `code`). */
-  exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount>;
+  /**
+   * The callback's code → the account it approved (the network's refusal: a fault at `code`).
+   * A list when one sign-in gives several accounts (LinkedIn: the member, then each page it
+   * administers): each is saved, the first is the one the callback answers with.
+   */
+  exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount | ConnectedAccount[]>;
 }
 
 /** A connect with a credential pasted in (a token, an app password): the account it belongs to, as the network says. */

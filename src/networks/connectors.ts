@@ -1,6 +1,7 @@
 import { blueskyConnect } from './bluesky/connect.js';
 import type { CredentialsConnect, NetworkConnect, OAuthConnect } from './connect.js';
 import type { CredentialsKind, NetworkKind, OAuthKind } from './index.js';
+import { linkedinConnect } from './linkedin/connect.js';
 import { mastodonConnect } from './mastodon/connect.js';
 import { threadsConnect } from './threads/connect.js';
 
@@ -20,5 +21,5 @@ export const CONNECTORS = {
   BLUESKY: blueskyConnect,
   MASTODON: mastodonConnect,
   X: {},
-  LINKEDIN: {},
+  LINKEDIN: linkedinConnect,
 } satisfies { [K in NetworkKind]: ConnectorOf<K> };

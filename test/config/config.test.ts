@@ -17,6 +17,12 @@ test('defaults', () => {
   assert.deepEqual(config.rateLimit, { perAccount: 60, perIp: 300, windowMs: 60_000 });
 });
 
+test('LinkedIn pages: the sign-in asks for the page scopes only with LINKEDIN_ORGANIZATIONS=1', () => {
+  assert.equal(loadConfig({}).linkedin.organizations, false);
+  assert.equal(loadConfig({ LINKEDIN_ORGANIZATIONS: '1' }).linkedin.organizations, true);
+  assert.throws(() => loadConfig({ LINKEDIN_ORGANIZATIONS: 'pages' }), /LINKEDIN_ORGANIZATIONS/);
+});
+
 test('operators can raise the rate limits', () => {
   const config = loadConfig({ SKEIN_RATE_LIMIT_PER_ACCOUNT: '5000', SKEIN_RATE_LIMIT_PER_IP: '20000' });
   assert.deepEqual(config.rateLimit, { perAccount: 5000, perIp: 20000, windowMs: 60_000 });

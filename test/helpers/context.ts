@@ -42,6 +42,8 @@ export interface TestEnvOptions {
   config?: (config: Config) => Config;
   start?: string;
   threadsAppSecret?: string;
+  /** LINKEDIN_CLIENT_SECRET (LinkedIn's sign-in configured, with LINKEDIN_CLIENT_ID in `config`). */
+  linkedinClientSecret?: string;
   /** SKEIN_SMTP_URL (email notifications on). */
   smtpUrl?: string;
   /** Share a clock with a fake network. */
@@ -68,7 +70,12 @@ export async function createTestEnv(kind: DbKind, options: TestEnvOptions = {}):
   const clock = options.clock ?? new ManualClock(options.start ?? '2026-11-22T12:00:00.000Z');
   const ctx = await createContext(
     config,
-    { skeinSecret: TEST_SECRET, threadsAppSecret: options.threadsAppSecret ?? null, smtpUrl: options.smtpUrl ?? null },
+    {
+      skeinSecret: TEST_SECRET,
+      threadsAppSecret: options.threadsAppSecret ?? null,
+      linkedinClientSecret: options.linkedinClientSecret ?? null,
+      smtpUrl: options.smtpUrl ?? null,
+    },
     {
       db,
       clock,

@@ -101,7 +101,7 @@ describeEachDb('GET /api/v1/networks', (env) => {
             videoSeconds: 1800,
           },
           options: ['replyControl', 'poll'],
-          connect: [],
+          connect: ['oauth', 'token'],
         },
       ],
     });

@@ -73,4 +73,18 @@ export const CREDENTIALS_ROUTES = {
     }),
     sameAccountAgain: 200,
   },
+  LINKEDIN: {
+    summary: 'Connect a LinkedIn member, or a page it administers, with an access token',
+    description:
+      "The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.",
+    body: Type.Object({
+      accessToken: Type.String({
+        description:
+          'A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app',
+      }),
+      organization: Type.Optional(Type.String({ description: 'A page the token administers: urn:li:organization:12345 or 12345; absent: the member' })),
+      teamId: Type.Optional(Type.String()),
+    }),
+    sameAccountAgain: 200,
+  },
 } satisfies Record<CredentialsKind, CredentialsRoute>;

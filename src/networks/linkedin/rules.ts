@@ -68,8 +68,8 @@ export const LINKEDIN = {
   },
   accountLimits: false,
   fetchesMediaUrls: false,
-  // Until its connect lands (issue 40): none.
-  connect: [],
+  // The sign-in adds the member and the pages it administers; a token adds the member or one page (connect.ts).
+  connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {
     if ((options?.position ?? 0) > 0) return [{ unit: 'characters', count: text.length, max: COMMENT_CHARS }];
     return [{ unit: 'characters', count: escapeCommentary(text).length, max: COMMENTARY_CHARS }];

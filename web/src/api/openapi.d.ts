@@ -3525,6 +3525,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/linkedin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a LinkedIn member, or a page it administers, with an access token
+         * @description The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app */
+                        accessToken: string;
+                        /** @description A page the token administers: urn:li:organization:12345 or 12345; absent: the member */
+                        organization?: string;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/threads/setup": {
         parameters: {
             query?: never;
@@ -3621,7 +3805,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
-                    network: "threads" | "mastodon";
+                    network: "threads" | "mastodon" | "linkedin";
                 };
                 cookie?: never;
             };
@@ -3850,7 +4034,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
-                    network: "threads" | "mastodon";
+                    network: "threads" | "mastodon" | "linkedin";
                 };
                 cookie?: never;
             };

@@ -1,4 +1,5 @@
 import { marked } from 'marked';
+import connectLinkedIn from '../../../docs/connect-linkedin.md?raw';
 import connectThreads from '../../../docs/connect-threads.md?raw';
 import errors from '../../../docs/errors.md?raw';
 
@@ -9,5 +10,6 @@ import errors from '../../../docs/errors.md?raw';
  */
 export const GUIDES = {
   'connect-threads': { title: 'Connecting Threads', html: marked.parse(connectThreads, { async: false }) },
+  'connect-linkedin': { title: 'Connecting LinkedIn', html: marked.parse(connectLinkedIn, { async: false }) },
   errors: { title: 'Errors', html: marked.parse(errors, { async: false }) },
 };

@@ -112,12 +112,15 @@ export async function startConnect(
   return { authorizeUrl };
 }
 
-/** Step 2's end: the approved code becomes the account, in the workspace the state names. */
+/** Step 2's end: the approved code becomes the account (and any others the sign-in gave), in the workspace the state names. */
 async function completeConnect(ctx: AppContext, row: OAuthStateRow, code: string): Promise<ProviderRow> {
   const kind = row.kind as OAuthKind;
-  const connected = await oauthOf(kind).exchange(ctx, { code, redirectUri: connectRedirectUri(ctx, kind), state: row });
+  const exchanged = await oauthOf(kind).exchange(ctx, { code, redirectUri: connectRedirectUri(ctx, kind), state: row });
   const workspace = row.team_id ? teamWorkspace(row.team_id) : personalWorkspace(row.account_id);
-  return (await saveAccount(ctx, kind, row.account_id, workspace, connected)).provider;
+  const [first, ...others] = Array.isArray(exchanged) ? exchanged : [exchanged];
+  const { provider } = await saveAccount(ctx, kind, row.account_id, workspace, first!);
+  for (const connected of others) await saveAccount(ctx, kind, row.account_id, workspace, connected);
+  return provider;
 }
 
 /**
