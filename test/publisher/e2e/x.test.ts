@@ -20,7 +20,7 @@ let fake: FakeXApi;
 let media: MediaServer;
 
 before(async () => {
-  // A public client (no secret): the test context has no X_CLIENT_SECRET. Six posts a day per account.
+  // A public client (no secret): the test context has no X_CLIENT_SECRET. Six posts a day per account, so a long thread meets the cap.
   fake = await FakeXApi.start({ clock, clientSecret: null, userDailyPosts: 6 });
   media = await startMediaServer();
 });
@@ -177,6 +177,76 @@ describeEachDb(
       assert.deepEqual(
         fake.postsBy(account.userId).map((t) => t.text),
         ['fresh one', 'fresh two'],
+      );
+    });
+
+    test("the account's 24-hour cap puts the thread back until the reset, with PROVIDER_RATE_LIMITED until it is published", async () => {
+      const { app, ctx } = env();
+      const { user, provider, account } = await connect(env());
+      const texts = Array.from({ length: 8 }, (_, i) => `capped ${i + 1}`);
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: texts.map((text) => ({ text })) },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const threadId: string = created.json().threadId;
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-x');
+      await loop.runOnce();
+      assert.equal(fake.postsBy(account.userId).length, 6, 'six a day');
+      const waiting = await threadRow(env(), threadId);
+      assert.equal(waiting.status, 'READY', 'put back, not FAILED');
+      const resetAt = waiting.next_attempt_at!;
+      assert.ok(resetAt.getTime() - clock.now().getTime() > 23 * HOUR, 'due again at the reset, a day on');
+      const attention = async () => (await user.call(app, { method: 'GET', url: '/api/v1/attention' })).json().items;
+      const [item, ...others] = await attention();
+      assert.deepEqual(others, []);
+      assert.equal(item.kind, 'PROVIDER_RATE_LIMITED');
+      assert.equal(item.threadId, threadId);
+      assert.equal(item.providerId, provider.id);
+      assert.equal(item.error.code, 'X_DAILY_LIMIT');
+      assert.match(item.error.message, /24-hour posting limit/);
+
+      clock.set(resetAt);
+      // The token, older than its two hours by now, is refreshed on the way.
+      await loop.runOnce();
+      assert.equal((await threadRow(env(), threadId)).status, 'PUBLISHED');
+      const tweets = fake.postsBy(account.userId);
+      assert.deepEqual(
+        tweets.map((t) => t.text),
+        texts,
+        'the rest goes out after the reset, nothing twice',
+      );
+      assert.equal(tweets[6]!.inReplyToId, tweets[5]!.id, 'the chain goes on');
+      assert.deepEqual(await attention(), []);
+    });
+
+    test("X's 402 (the app's credits spent) fails the post with X_CREDITS_EXHAUSTED and X's message, never retried", async () => {
+      const { app, ctx } = env();
+      const { user, provider, account } = await connect(env());
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'no credits' }] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const threadId: string = created.json().threadId;
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-x');
+      fake.setCreditsExhausted(true);
+      try {
+        await loop.runOnce();
+      } finally {
+        fake.setCreditsExhausted(false);
+      }
+      assert.equal(fake.postsBy(account.userId).length, 0);
+      const { thread } = (await user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json();
+      assert.equal(thread.status, 'FAILED');
+      assert.equal(thread.posts[0].error.code, 'X_CREDITS_EXHAUSTED');
+      assert.match(thread.posts[0].error.message, /HTTP 402/);
+      const items = (await user.call(app, { method: 'GET', url: '/api/v1/attention' })).json().items;
+      assert.deepEqual(
+        items.map((i: { kind: string; error?: { code: string } }) => [i.kind, i.error?.code]),
+        [['THREAD_FAILED', 'X_CREDITS_EXHAUSTED']],
       );
     });
   },
