@@ -6,12 +6,19 @@ import type { DbOrTrx } from './types.js';
  * What needs the user in a workspace, read in one statement (services/notices/attention.ts holds the
  * rule and the kinds): failed threads (with the error of their failed post), failed follow-up
  * replies, expired or revoked accounts, and threads due before `dueBefore` whose account is not
- * ACTIVE. Each row exists only while its cause does: a retried thread is READY, a deleted one is
- * gone, a reconnected account is ACTIVE again.
+ * ACTIVE, and threads put back until their account's daily posting cap resets. Each row exists
+ * only while its cause does: a retried thread is READY, a deleted one is gone, a reconnected
+ * account is ACTIVE again, a thread out of the cap is published (its last_error cleared).
  */
 
+/**
+ * The publisher's codes for a network's per-account daily cap (a transient error whose retry
+ * waits for the reset): a thread whose last attempt met one is waiting on the cap.
+ */
+const DAILY_CAP_CODES = ['X_DAILY_LIMIT'];
+
 export interface AttentionRow {
-  kind: 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED' | 'PROVIDER_NOT_ACTIVE_FOR_DUE';
+  kind: 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED' | 'PROVIDER_NOT_ACTIVE_FOR_DUE' | 'PROVIDER_RATE_LIMITED';
   at: Date;
   providerId: string;
   threadId: string | null;
@@ -63,6 +70,12 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
       SELECT 'PROVIDER_NOT_ACTIVE_FOR_DUE', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
         FROM threads AS t JOIN providers AS p ON p.id = t.provider_id
        WHERE t.status = 'READY' AND t.scheduled_at <= ${dueBefore}::timestamptz AND p.status <> 'ACTIVE' AND ${ofWorkspace('t', workspace)}
+      UNION ALL
+      SELECT 'PROVIDER_RATE_LIMITED', t.updated_at, t.provider_id, t.id, NULL,
+             split_part(t.last_error, ': ', 1), substr(t.last_error, strpos(t.last_error, ': ') + 2)
+        FROM threads AS t
+       WHERE t.status IN ('READY', 'PUBLISHING') AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
+         AND ${ofWorkspace('t', workspace)}
     ) AS items
     ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
   return rows.map((row) => ({

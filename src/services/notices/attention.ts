@@ -20,6 +20,8 @@ export const ATTENTION_KINDS = {
   PROVIDER_REVOKED: { subject: 'account', hasError: false },
   /** A thread due within DUE_WINDOW_MS whose account is not ACTIVE. Leaves when the account is reconnected, or the thread moves, is published or deleted. */
   PROVIDER_NOT_ACTIVE_FOR_DUE: { subject: 'thread', hasError: false },
+  /** A thread put back until the account's 24-hour posting cap resets (X); `error` says until when. Leaves when it is published, fails or is deleted. */
+  PROVIDER_RATE_LIMITED: { subject: 'thread', hasError: true },
 } as const satisfies Record<string, { subject: 'thread' | 'follow-up' | 'account'; hasError: boolean }>;
 
 type AttentionKind = keyof typeof ATTENTION_KINDS;

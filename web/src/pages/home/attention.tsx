@@ -21,6 +21,7 @@ const TITLES: Record<AttentionItem['kind'], string> = {
   PROVIDER_EXPIRED: 'An account needs reconnecting',
   PROVIDER_REVOKED: 'An account is disconnected',
   PROVIDER_NOT_ACTIVE_FOR_DUE: 'A thread is due on an account that cannot publish',
+  PROVIDER_RATE_LIMITED: 'A thread waits for its account’s daily posting limit',
 };
 
 /** The first words of a thread's first post, for naming it. */
@@ -134,6 +135,9 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
             ? 'The network no longer accepts Skein’s sign-in. Its posts fail when due until you reconnect it; reconnecting keeps its schedule.'
             : `${accountName} is ${provider?.status.toLowerCase() ?? 'not connected'}: this thread fails when due unless you reconnect it or move it to another account.`}
         </p>
+      )}
+      {item.kind === 'PROVIDER_RATE_LIMITED' && (
+        <p class="hint">The network’s daily limit on posts for {accountName} is used up: the rest of this thread goes out by itself when it resets.</p>
       )}
       {item.kind === 'PROVIDER_REVOKED' && <p class="hint">Skein holds no sign-in for it; its scheduled posts fail when due. Reconnect to use it again.</p>}
       <div class="actions wrap">
