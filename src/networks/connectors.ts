@@ -3,6 +3,7 @@ import type { CredentialsConnect, NetworkConnect, OAuthConnect } from './connect
 import type { CredentialsKind, NetworkKind, OAuthKind } from './index.js';
 import { mastodonConnect } from './mastodon/connect.js';
 import { threadsConnect } from './threads/connect.js';
+import { xConnect } from './x/connect.js';
 
 /**
  * Each network's connect (its networks/<kind>/connect.ts), by kind: the generic connect routes
@@ -19,6 +20,6 @@ export const CONNECTORS = {
   THREADS: threadsConnect,
   BLUESKY: blueskyConnect,
   MASTODON: mastodonConnect,
-  X: {},
+  X: xConnect,
   LINKEDIN: {},
 } satisfies { [K in NetworkKind]: ConnectorOf<K> };
