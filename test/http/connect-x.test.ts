@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
 import { NETWORKS } from '../../src/networks/index.js';
+import { xSetup } from '../../src/networks/x/connect.js';
 import { describeEachDb, type TestEnv } from '../helpers/context.js';
 import { FakeXApi } from '../helpers/fakes/x-api.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
@@ -55,6 +56,8 @@ describeEachDb(
   (env) => {
     test('OAuth: the account, its rotating pair kept encrypted with its expiry, a Premium account its own limits; the same account again is a reconnect', async () => {
       const user = await createUser(env().ctx);
+      const setup = await user.call(env().app, { method: 'GET', url: '/api/v1/providers/x/setup' });
+      assert.deepEqual(setup.json(), { oauthReady: true, missing: [], redirectUri: CALLBACK, guideUrl: `${PUBLIC_URL}/guide/connect-x` });
       const name = unique('premium');
       fake.createAccount(name, { subscription: 'Premium' });
       const callback = await callbackAndConfirm(env().app, env().ctx, user.account, await approve(await startConnect(env(), user, name)));
@@ -179,5 +182,25 @@ describeEachDb('Connect X without X_CLIENT_ID', (env) => {
     assert.equal(res.json().code, 'NETWORK_NOT_CONFIGURED');
     assert.match(res.json().detail, /X_CLIENT_ID/);
     assert.doesNotMatch(res.json().detail, /PUBLIC_URL/, 'PUBLIC_URL is needed only when X would refuse it');
+    const setup = await user.call(app, { method: 'GET', url: '/api/v1/providers/x/setup' });
+    assert.equal(setup.statusCode, 200, setup.body);
+    assert.equal(setup.json().oauthReady, false);
+    assert.deepEqual(
+      setup.json().missing.map((m: { setting: string }) => m.setting),
+      ['X_CLIENT_ID'],
+    );
+    assert.match(setup.json().redirectUri, /\/api\/v1\/providers\/x\/callback$/);
+  });
+
+  test("X's own API refuses a localhost callback: PUBLIC_URL is named then", async () => {
+    const { ctx } = env();
+    const local = {
+      ...ctx,
+      config: { ...ctx.config, http: { ...ctx.config.http, publicUrl: 'http://localhost:3000' }, x: { ...ctx.config.x, clientId: 'id' } },
+    };
+    assert.deepEqual(
+      xSetup(local).missing.map((m) => m.setting),
+      ['PUBLIC_URL'],
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { ProviderRow } from '../../db/schema/index.js';
 import type { FieldFault } from '../../errors/index.js';
-import { type ConnectedAccount, type MissingSetting, type NetworkConnect, networkFailure, pkcePair } from '../connect.js';
+import { type ConnectedAccount, connectRedirectUri, type MissingSetting, type NetworkConnect, networkFailure, pkcePair } from '../connect.js';
 import { X_SCOPES, type XClient, type XTokens } from './client.js';
 import { xAccountLimits } from './platform.js';
 
@@ -14,9 +14,24 @@ import { xAccountLimits } from './platform.js';
 /** X's own API: only there does its developer portal decide which callback URLs it takes. */
 const X_API = 'https://api.x.com';
 
-/** What X's sign-in needs of this server's settings. */
-function xSetup(ctx: AppContext): { missing: MissingSetting[] } {
-  const missing: MissingSetting[] = [];
+/** The step-by-step guide, served by the web app from docs/connect-x.md. */
+const X_GUIDE_PATH = '/guide/connect-x';
+
+type XSetting = 'X_CLIENT_ID' | 'PUBLIC_URL';
+
+export interface XSetup {
+  /** True when X's sign-in (OAuth) can be used as the server is configured. */
+  oauthReady: boolean;
+  /** What the sign-in still needs, each setting with what to put there. */
+  missing: Array<MissingSetting & { setting: XSetting }>;
+  /** The address to register as the X app's callback URI. */
+  redirectUri: string;
+  guideUrl: string;
+}
+
+/** What X's sign-in needs of this server's settings, read before anyone clicks. */
+export function xSetup(ctx: AppContext): XSetup {
+  const missing: XSetup['missing'] = [];
   if (!ctx.config.x.clientId) {
     missing.push({ setting: 'X_CLIENT_ID', message: "the OAuth 2.0 Client ID of your X app (developer portal → your app → 'Keys and tokens')" });
   }
@@ -28,7 +43,7 @@ function xSetup(ctx: AppContext): { missing: MissingSetting[] } {
       message: `an address of this server X takes as a callback (now ${publicUrl}; X refuses localhost: use http://127.0.0.1:<port> or an https address)`,
     });
   }
-  return { missing };
+  return { oauthReady: missing.length === 0, missing, redirectUri: connectRedirectUri(ctx, 'X'), guideUrl: publicUrl + X_GUIDE_PATH };
 }
 
 async function client(ctx: AppContext): Promise<XClient> {

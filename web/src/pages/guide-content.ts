@@ -1,5 +1,6 @@
 import { marked } from 'marked';
 import connectThreads from '../../../docs/connect-threads.md?raw';
+import connectX from '../../../docs/connect-x.md?raw';
 import errors from '../../../docs/errors.md?raw';
 
 /**
@@ -9,5 +10,6 @@ import errors from '../../../docs/errors.md?raw';
  */
 export const GUIDES = {
   'connect-threads': { title: 'Connecting Threads', html: marked.parse(connectThreads, { async: false }) },
+  'connect-x': { title: 'Connecting X', html: marked.parse(connectX, { async: false }) },
   errors: { title: 'Errors', html: marked.parse(errors, { async: false }) },
 };

@@ -7,10 +7,11 @@ import { ConnectThreads, threadsConnectOutcome, useThreadsSetup } from '../conne
 import './accounts.css';
 import { ConnectBluesky } from './connect-bluesky.js';
 import { ConnectMastodon, mastodonConnectOutcome } from './connect-mastodon.js';
+import { ConnectX, xConnectOutcome } from './connect-x.js';
 import { ProviderCard } from './provider-card.js';
 
 /**
- * Accounts: the Threads, Bluesky and Mastodon accounts of the active workspace, connecting and
+ * Accounts: the Threads, Bluesky, Mastodon and X accounts of the active workspace, connecting and
  * disconnecting them, and each one's weekly time slots (the queue's posting times) on a grid.
  */
 export function AccountsPage() {
@@ -18,12 +19,12 @@ export function AccountsPage() {
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
   const threadsSetup = useThreadsSetup(api);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
-  // Meta's (or the Mastodon server's) redirect back lands here (the callback answers 303 to
-  // /accounts?threads=… or ?mastodon=…): the outcome is read once, and taken out of the address
+  // Meta's (or the Mastodon server's, or X's) redirect back lands here (the callback answers 303 to
+  // /accounts?threads=…, ?mastodon=… or ?x=…): the outcome is read once, and taken out of the address
   // so a reload does not show it again.
   const [threadsOutcome] = useState(() => {
     const search = new URLSearchParams(location.search);
-    return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search);
+    return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search) ?? xConnectOutcome(search);
   });
   useEffect(() => {
     document.title = 'Accounts · Skein';
@@ -54,6 +55,7 @@ export function AccountsPage() {
               <ConnectBluesky prefill={reconnect} onConnected={reload} />
               <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
               <ConnectMastodon onConnected={reload} />
+              <ConnectX />
             </div>
           </section>
           <section aria-labelledby="connected-heading" class="stack">

@@ -40,6 +40,7 @@ export function ProviderCard(props: { provider: Provider; onChanged: () => Promi
   const onReconnect = () => {
     if (p.provider === 'BLUESKY') props.onReconnectBluesky();
     else if (p.provider === 'MASTODON') focusMastodonServer();
+    else if (p.provider === 'X') void reconnect.run(async () => window.location.assign(await api.providers.authorizeUrl('x')));
     else if (props.threadsOAuthReady) void reconnect.run(() => startThreadsConnect(api));
     else focusThreadsToken();
   };
