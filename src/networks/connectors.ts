@@ -4,6 +4,7 @@ import type { CredentialsKind, NetworkKind, OAuthKind } from './index.js';
 import { linkedinConnect } from './linkedin/connect.js';
 import { mastodonConnect } from './mastodon/connect.js';
 import { threadsConnect } from './threads/connect.js';
+import { xConnect } from './x/connect.js';
 
 /**
  * Each network's connect (its networks/<kind>/connect.ts), by kind: the generic connect routes
@@ -20,6 +21,6 @@ export const CONNECTORS = {
   THREADS: threadsConnect,
   BLUESKY: blueskyConnect,
   MASTODON: mastodonConnect,
-  X: {},
+  X: xConnect,
   LINKEDIN: linkedinConnect,
 } satisfies { [K in NetworkKind]: ConnectorOf<K> };

@@ -85,7 +85,7 @@ describeEachDb('GET /api/v1/networks', (env) => {
             videoSeconds: 140,
           },
           options: ['replyControl', 'quote', 'poll'],
-          connect: [],
+          connect: ['oauth', 'token'],
         },
         {
           kind: 'LINKEDIN',

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import type { CredentialsKind } from '../../networks/index.js';
+import { xSetup } from '../../networks/x/connect.js';
 import { resolveWorkspace } from '../../services/accounts/accounts.js';
 import {
   type CredentialsInput,
@@ -75,6 +76,25 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     handler: async (request) => {
       caller(request);
       return threadsSetup(ctx);
+    },
+  });
+
+  app.get('/api/v1/providers/x/setup', {
+    schema: {
+      tags,
+      summary: "What the server's settings allow for connecting X: what X's sign-in still needs, the callback URL to register, the guide",
+      response: withProblems({
+        200: Type.Object({
+          oauthReady: Type.Boolean(),
+          missing: Type.Array(Type.Object({ setting: Type.Union([Type.Literal('X_CLIENT_ID'), Type.Literal('PUBLIC_URL')]), message: Type.String() })),
+          redirectUri: Type.String(),
+          guideUrl: Type.String(),
+        }),
+      }),
+    },
+    handler: async (request) => {
+      caller(request);
+      return xSetup(ctx);
     },
   });
 

@@ -134,16 +134,7 @@ export class XPlatform implements Platform<'X'> {
 
   /** The account's own limits (an X Premium subscriber's posts may hold 25,000), read again daily with the follower count. */
   async fetchLimits(account: PlatformAccount): Promise<NetworkLimits> {
-    const me = await this.#client.me(tokenOf(account));
-    const premium = me.subscriptionType === 'Premium' || me.subscriptionType === 'PremiumPlus';
-    return {
-      maxCharacters: premium ? X_LIMITS.premiumTextPerPost : X.limits.textPerPost,
-      maxMediaAttachments: X.limits.mediaPerPost,
-      charactersReservedPerUrl: X_LIMITS.charactersPerUrl,
-      imageSizeLimit: X.limits.imageBytes,
-      videoSizeLimit: X.limits.videoBytes,
-      descriptionLimit: X_LIMITS.altTextChars,
-    };
+    return xAccountLimits((await this.#client.me(tokenOf(account))).subscriptionType);
   }
 
   async lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null> {
@@ -364,4 +355,17 @@ function sameText(read: string, sent: string): boolean {
       .replace(/\s+/g, ' ')
       .trim();
   return normalise(read) === normalise(sent);
+}
+
+/** An account's own limits by its subscription (users/me `subscription_type`): Premium posts may hold 25,000 characters. */
+export function xAccountLimits(subscriptionType: string): NetworkLimits {
+  const premium = subscriptionType === 'Premium' || subscriptionType === 'PremiumPlus';
+  return {
+    maxCharacters: premium ? X_LIMITS.premiumTextPerPost : X.limits.textPerPost,
+    maxMediaAttachments: X.limits.mediaPerPost,
+    charactersReservedPerUrl: X_LIMITS.charactersPerUrl,
+    imageSizeLimit: X.limits.imageBytes,
+    videoSizeLimit: X.limits.videoBytes,
+    descriptionLimit: X_LIMITS.altTextChars,
+  };
 }

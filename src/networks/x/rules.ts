@@ -54,8 +54,7 @@ export const X = {
   // A Premium account's own limit (25,000), read from users/me at connect and daily.
   accountLimits: true,
   fetchesMediaUrls: false,
-  // Until its connect lands (issue 39): none.
-  connect: [],
+  connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {
     const max = options?.server?.maxCharacters ?? X_LIMITS.textPerPost;
     const count = weightedLength(text);

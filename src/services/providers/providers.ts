@@ -24,7 +24,7 @@ export interface ProviderView {
   teamId: string | null;
   status: ProviderRow['status'];
   connectedAt: string;
-  /** The account's own limits: its network's, with a Mastodon server's own laid over them. */
+  /** The account's own limits: its network's, with a Mastodon server's or an X account's own laid over them. */
   limits: Limits;
   /** MASTODON: what a link counts as in its server's text count; null for the other networks. */
   charactersReservedPerUrl: number | null;
@@ -32,13 +32,13 @@ export interface ProviderView {
 
 /**
  * An account's limits (decisions.md "Networks in one place"), in `GET /api/v1/networks`'
- * shape: its network's, with what a Mastodon server said of itself (read at connect and
- * daily; never read: the network's) laid over them. The number of images follows the media a
+ * shape: its network's, with what a Mastodon server said of itself, or X of an account (read at
+ * connect and daily; never read: the network's), laid over them. The number of images follows the media a
  * status may carry, as in the network's entry.
  */
 export function accountLimits(row: Pick<ProviderRow, 'kind' | 'network_limits'>): Limits {
   const defaults: Limits = { ...NETWORKS[row.kind].limits };
-  const server = row.kind === 'MASTODON' ? row.network_limits : null;
+  const server = NETWORKS[row.kind].accountLimits ? row.network_limits : null;
   if (!server) return defaults;
   return {
     ...defaults,
@@ -76,7 +76,7 @@ export interface NewProvider {
   serviceUrl?: string | null;
   /** Bluesky session saved at connect time. */
   session?: unknown;
-  /** Mastodon: the server's limits, read at connect. */
+  /** Mastodon: the server's limits; X: the account's own; read at connect. */
   networkLimits?: NetworkLimits | null;
 }
 

@@ -3709,6 +3709,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/x": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect an X account with a user access token (for scripts; no sign-in page)
+         * @description The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access */
+                        accessToken: string;
+                        /** @description Its refresh token (scope offline.access), from this server's X app */
+                        refreshToken?: string;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            providerUserId: string;
+                            username: string;
+                            teamId: string | null;
+                            status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            connectedAt: string;
+                            limits: {
+                                /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                textPerPost: number;
+                                postsPerThread: number;
+                                mediaPerPost: number;
+                                imagesPerPost: number;
+                                videosPerPost: number;
+                                imageBytes: number;
+                                videoBytes: number;
+                                /** @description null: the network sets no length */
+                                videoSeconds: number | null;
+                            };
+                            /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                            charactersReservedPerUrl: number | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/threads/setup": {
         parameters: {
             query?: never;
@@ -3781,6 +3965,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/x/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the server's settings allow for connecting X: what X's sign-in still needs, the callback URL to register, the guide */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            oauthReady: boolean;
+                            missing: {
+                                setting: "X_CLIENT_ID" | "PUBLIC_URL";
+                                message: string;
+                            }[];
+                            redirectUri: string;
+                            guideUrl: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/{network}/connect": {
         parameters: {
             query?: never;
@@ -3805,7 +4060,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
-                    network: "threads" | "mastodon" | "linkedin";
+                    network: "threads" | "mastodon" | "x" | "linkedin";
                 };
                 cookie?: never;
             };
@@ -4034,7 +4289,7 @@ export interface paths {
                 header?: never;
                 path: {
                     /** @description A network whose accounts connect through its sign-in page (OAuth), lowercase */
-                    network: "threads" | "mastodon" | "linkedin";
+                    network: "threads" | "mastodon" | "x" | "linkedin";
                 };
                 cookie?: never;
             };

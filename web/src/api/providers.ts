@@ -7,6 +7,7 @@ export type Provider = Answer<'/api/v1/providers', 'get'>['providers'][number];
 export type Network = Provider['provider'];
 export type ProviderStatus = Provider['status'];
 export type ThreadsSetup = Answer<'/api/v1/providers/threads/setup', 'get'>;
+export type XSetup = Answer<'/api/v1/providers/x/setup', 'get'>;
 /** A network that connects through its sign-in page, as its connect path names it. */
 type OAuthNetwork = paths['/api/v1/providers/{network}/connect']['get']['parameters']['path']['network'];
 export type BlueskySignIn = RequestBody<'/api/v1/providers/bluesky', 'post'>;
@@ -21,6 +22,8 @@ export function providersApi(client: Client) {
     connectThreadsToken: (accessToken: string) => ok(client.POST('/api/v1/providers/threads', { body: { accessToken } })),
     /** What the server's settings allow for Threads' own sign-in, read before any click. */
     threadsSetup: () => ok(client.GET('/api/v1/providers/threads/setup')),
+    /** What the server's settings allow for X's sign-in, read before any click. */
+    xSetup: () => ok(client.GET('/api/v1/providers/x/setup')),
     /** The address of a network's sign-in page (every OAuth network, one path); its redirect back ends on the accounts page. */
     authorizeUrl: async (network: OAuthNetwork) =>
       (await ok(client.GET('/api/v1/providers/{network}/connect', { params: { path: { network }, query: { returnTo: 'web' } } }))).authorizeUrl,

@@ -1,6 +1,7 @@
 import { marked } from 'marked';
 import connectLinkedIn from '../../../docs/connect-linkedin.md?raw';
 import connectThreads from '../../../docs/connect-threads.md?raw';
+import connectX from '../../../docs/connect-x.md?raw';
 import errors from '../../../docs/errors.md?raw';
 
 /**
@@ -11,5 +12,6 @@ import errors from '../../../docs/errors.md?raw';
 export const GUIDES = {
   'connect-threads': { title: 'Connecting Threads', html: marked.parse(connectThreads, { async: false }) },
   'connect-linkedin': { title: 'Connecting LinkedIn', html: marked.parse(connectLinkedIn, { async: false }) },
+  'connect-x': { title: 'Connecting X', html: marked.parse(connectX, { async: false }) },
   errors: { title: 'Errors', html: marked.parse(errors, { async: false }) },
 };

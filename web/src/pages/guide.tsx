@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import './guide.css';
 
-/** The guides the app serves at /guide/<name>: docs/connect-threads.md, docs/connect-linkedin.md and docs/errors.md. */
-export const GUIDE_PATHS = ['/guide/connect-threads', '/guide/connect-linkedin', '/guide/errors'];
+/** The guides the app serves at /guide/<name>: docs/connect-threads.md, docs/connect-x.md, docs/connect-linkedin.md and docs/errors.md. */
+export const GUIDE_PATHS = ['/guide/connect-threads', '/guide/connect-x', '/guide/connect-linkedin', '/guide/errors'];
 
 /**
  * A guide from docs/, readable signed in or not: whoever sets up the server reads the Threads

@@ -8,10 +8,11 @@ import './accounts.css';
 import { ConnectBluesky } from './connect-bluesky.js';
 import { ConnectLinkedIn, linkedinConnectOutcome } from './connect-linkedin.js';
 import { ConnectMastodon, mastodonConnectOutcome } from './connect-mastodon.js';
+import { ConnectX, xConnectOutcome } from './connect-x.js';
 import { ProviderCard } from './provider-card.js';
 
 /**
- * Accounts: the Threads, Bluesky, Mastodon and LinkedIn accounts of the active workspace, connecting and
+ * Accounts: the Threads, Bluesky, Mastodon, X and LinkedIn accounts of the active workspace, connecting and
  * disconnecting them, and each one's weekly time slots (the queue's posting times) on a grid.
  */
 export function AccountsPage() {
@@ -19,12 +20,12 @@ export function AccountsPage() {
   const { providers, error, reload } = useProviders(api, account.activeTeamId);
   const threadsSetup = useThreadsSetup(api);
   const [reconnect, setReconnect] = useState<{ handle: string; at: number } | null>(null);
-  // Meta's (or the Mastodon server's) redirect back lands here (the callback answers 303 to
-  // /accounts?threads=…, ?mastodon=… or ?linkedin=…): the outcome is read once, and taken out of the address
+  // Meta's (or the Mastodon server's, X's or LinkedIn's) redirect back lands here (the callback answers 303 to
+  // /accounts?threads=…, ?mastodon=…, ?x=… or ?linkedin=…): the outcome is read once, and taken out of the address
   // so a reload does not show it again.
   const [threadsOutcome] = useState(() => {
     const search = new URLSearchParams(location.search);
-    return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search) ?? linkedinConnectOutcome(search);
+    return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search) ?? xConnectOutcome(search) ?? linkedinConnectOutcome(search);
   });
   useEffect(() => {
     document.title = 'Accounts · Skein';
@@ -56,6 +57,7 @@ export function AccountsPage() {
               <ConnectThreads setup={threadsSetup.setup} setupError={threadsSetup.setupError} onConnected={reload} />
               <ConnectMastodon onConnected={reload} />
               <ConnectLinkedIn />
+              <ConnectX />
             </div>
           </section>
           <section aria-labelledby="connected-heading" class="stack">

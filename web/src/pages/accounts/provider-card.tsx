@@ -41,6 +41,7 @@ export function ProviderCard(props: { provider: Provider; onChanged: () => Promi
     if (p.provider === 'BLUESKY') props.onReconnectBluesky();
     else if (p.provider === 'MASTODON') focusMastodonServer();
     else if (p.provider === 'LINKEDIN') void reconnect.run(async () => window.location.assign(await api.providers.authorizeUrl('linkedin')));
+    else if (p.provider === 'X') void reconnect.run(async () => window.location.assign(await api.providers.authorizeUrl('x')));
     else if (props.threadsOAuthReady) void reconnect.run(() => startThreadsConnect(api));
     else focusThreadsToken();
   };
