@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
-import { createPlatforms } from '../../../src/networks/clients.js';
+import { createPlatforms, createThreadsClient } from '../../../src/networks/clients.js';
+import { LinkedInClient } from '../../../src/networks/linkedin/client.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
+import { refreshExpiringTokens } from '../../../src/publisher/token-refresh.js';
 import { scheduleFollowerJobs } from '../../../src/repos/followers.js';
 import { addProvider } from '../../../src/services/providers/providers.js';
 import { describeEachDb, type TestEnv } from '../../helpers/context.js';
@@ -13,6 +15,7 @@ import { createUser } from '../../helpers/seeds.js';
 
 // One clock for Skein and for LinkedIn: image processing and retries move with it.
 const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+const DAY = 86_400_000;
 const PAGE_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
 /** Every character LinkedIn's little text format reserves, and a hashtag, which must stay one. */
 const RESERVED_TEXT = 'Launch (v2) [beta] <now> @team *bold* _under_ ~tilde~ {braces} a|b back\\slash #launch';
@@ -183,6 +186,64 @@ describeEachDb(
         ['beta [2]'],
       );
       assert.equal(post!.commentsState, 'CLOSED');
+    });
+
+    test('tokens: with a refresh token the 60-day token is renewed a week before expiry; without one the account turns EXPIRED at expiry', async () => {
+      const { ctx } = env();
+      const li = await FakeLinkedInApi.start({ clock, refreshTokens: true });
+      try {
+        const redirectUri = 'https://skein.test/callback';
+        const linkedinApp = li.registerApp(redirectUri);
+        const member = li.createMember('Grace Hopper', PAGE_SCOPES);
+        li.signIn(member.urn);
+        const page = li.createOrganization('Refreshing Corp', member.urn);
+        const client = new LinkedInClient({ apiUrl: li.url, authUrl: li.url, now: () => clock.now().getTime() });
+        const consent = await fetch(client.authorizeUrl({ clientId: linkedinApp.clientId, redirectUri, state: 's', scopes: PAGE_SCOPES }), {
+          redirect: 'manual',
+        });
+        const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+        const tokens = await client.exchangeCode(linkedinApp, { code, redirectUri });
+        assert.ok(tokens.refreshToken && tokens.expiresAt);
+        const user = await createUser(ctx);
+        const add = (refreshToken: string | null, accessToken: string, providerUserId: string) =>
+          addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
+            kind: 'LINKEDIN',
+            providerUserId,
+            username: 'Refreshing Corp',
+            accessToken,
+            refreshToken,
+            tokenExpiresAt: tokens.expiresAt!,
+          });
+        const renewable = await add(tokens.refreshToken, tokens.accessToken, page);
+        const other = li.createMember('Alan Turing', PAGE_SCOPES);
+        const lapsing = await add(null, other.accessToken, li.createOrganization('Lapsing Corp', other.urn));
+        // The server's LinkedIn app, as LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET give it.
+        const withApp = {
+          ...ctx,
+          config: { ...ctx.config, linkedin: { ...ctx.config.linkedin, clientId: linkedinApp.clientId } },
+          appSecrets: { ...ctx.appSecrets, linkedin: linkedinApp.clientSecret },
+        };
+        const refresh = () => refreshExpiringTokens(withApp, { threads: createThreadsClient(ctx), linkedin: client });
+        const row = (id: string) => ctx.db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+        assert.equal(await refresh(), 0, 'a fresh token is left alone');
+        clock.advance(54 * DAY); // six days before expiry
+        assert.equal(await refresh(), 1);
+        const renewed = await row(renewable.id);
+        assert.notEqual(ctx.secrets.decrypt(renewed.access_token_enc!), tokens.accessToken);
+        assert.equal(renewed.token_expires_at!.getTime(), clock.now().getTime() + 60 * DAY);
+        assert.equal(ctx.secrets.decrypt(renewed.refresh_token_enc!), tokens.refreshToken);
+        assert.equal((await row(lapsing.id)).status, 'ACTIVE', 'not expired yet');
+
+        clock.advance(7 * DAY); // past the first expiry
+        await refresh();
+        assert.equal((await row(renewable.id)).status, 'ACTIVE');
+        const lapsed = await row(lapsing.id);
+        assert.equal(lapsed.status, 'EXPIRED');
+        assert.match(lapsed.status_reason ?? '', /reconnect/);
+      } finally {
+        await li.close();
+      }
     });
   },
   { clock, config: (c) => ({ ...c, media: { allowPrivate: true }, linkedin: { ...c.linkedin, apiUrl: fake.url } }) },
