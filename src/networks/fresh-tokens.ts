@@ -40,6 +40,7 @@ export function withFreshTokens<P extends Platform<string>>(platform: P, tokens:
   platform.fetchFollowers = wrap(platform.fetchFollowers.bind(platform));
   platform.lookUpPermalink = wrap(platform.lookUpPermalink.bind(platform));
   if (platform.fetchLimits) platform.fetchLimits = wrap(platform.fetchLimits.bind(platform));
+  if (platform.afterThread) platform.afterThread = wrap(platform.afterThread.bind(platform));
   return platform;
 }
 

@@ -148,6 +148,9 @@ export interface PublishInput {
 export type Platforms = Partial<Record<NetworkKind, Platform>>;
 
 /** `K`: a network not yet in the registry (`NetworkKind`) may implement it before it is listed there. */
+/** The network options that are the whole thread's, not one post's. */
+export type ThreadOptions = Pick<PostOptions, 'replyControl' | 'quotesDisabled'>;
+
 export interface Platform<K extends string = NetworkKind> {
   readonly kind: K;
   /**
@@ -165,6 +168,12 @@ export interface Platform<K extends string = NetworkKind> {
   fetchLimits?(account: PlatformAccount): Promise<NetworkLimits>;
   /** The public address of a published post (for one whose permalink could not be read at publish time). */
   lookUpPermalink(account: PlatformAccount, ref: PublishedRef): Promise<string | null>;
+  /**
+   * What the network needs once every post of a thread is out (LinkedIn closes the comments of a
+   * `replyControl: nobody` thread). Called before the thread is recorded as published, so a crash
+   * or a failure calls it again on the retry: it must be harmless twice.
+   */
+  afterThread?(account: PlatformAccount, root: PublishedRef, options: ThreadOptions): Promise<void>;
 }
 
 /**

@@ -1,7 +1,16 @@
 import type { AppContext } from '../context.js';
 import type { ProviderRow, ThreadRow } from '../db/schema/index.js';
 import { isSkeinId } from '../lib/ids.js';
-import { ContainerNotReady, LeaseLostError, type PostOptions, PublishError, type PublishedRef, type QuoteTarget } from '../networks/platform.js';
+import {
+  ContainerNotReady,
+  LeaseLostError,
+  type Platform,
+  type PlatformAccount,
+  type PostOptions,
+  PublishError,
+  type PublishedRef,
+  type QuoteTarget,
+} from '../networks/platform.js';
 import { decryptAccount } from '../networks/rows.js';
 import * as postsRepo from '../repos/posts.js';
 import { getProvider, markProviderExpired } from '../repos/providers.js';
@@ -124,7 +133,34 @@ async function publishPosts(deps: PublishDeps, thread: ThreadRow, lease: LeaseWa
     parent = published;
     root ??= published;
   }
+  if (root && platform.afterThread && !(await finishThread(deps, thread, provider, platform.afterThread.bind(platform), account, root))) return;
   await completeThread(deps, thread, lastPost);
+}
+
+/**
+ * The network's last step once every post is out (see Platform.afterThread), before the thread
+ * is recorded as published so a crash repeats it. A transient failure retries the thread (its
+ * posts are all found published, nothing is sent again); any other leaves the posts as they are
+ * and the thread is completed all the same. False when the thread was given back for a retry.
+ */
+async function finishThread(
+  deps: PublishDeps,
+  thread: ThreadRow,
+  provider: ProviderRow,
+  afterThread: NonNullable<Platform['afterThread']>,
+  account: PlatformAccount,
+  root: PublishedRef,
+): Promise<boolean> {
+  try {
+    await afterThread(account, root, { replyControl: thread.reply_control, quotesDisabled: thread.quotes_disabled });
+    return true;
+  } catch (err) {
+    const error = asPublishError(err);
+    deps.ctx.logger.warn({ threadId: thread.id, kind: error.kind, code: error.code }, `the thread's last step on ${provider.kind} failed: ${error.message}`);
+    if (error.kind !== 'transient' || thread.attempts >= MAX_ATTEMPTS) return true;
+    await scheduleRetry(deps, thread, error);
+    return false;
+  }
 }
 
 type LastPost = { id: string; ref: PublishedRef };

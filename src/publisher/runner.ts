@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 import { endAllLeases } from '../repos/leases.js';
 import { PublisherLoop } from './loop.js';
-import { refreshExpiringThreadsTokens } from './token-refresh.js';
+import { refreshExpiringTokens } from './token-refresh.js';
 
 export interface RunningPublisher {
   stop(): Promise<void>;
@@ -11,7 +11,7 @@ export interface RunningPublisher {
 const TOKEN_REFRESH_EVERY_MS = 3600_000;
 
 /**
- * The claim loop plus the hourly refresh of Threads tokens that are close to expiry. On the
+ * The claim loop plus the hourly refresh of the long-lived tokens (Threads, LinkedIn) that are close to expiry. On the
  * embedded database, the leases of the process that ran before (it crashed) end first.
  */
 export async function startPublisher(ctx: AppContext): Promise<RunningPublisher> {
@@ -19,7 +19,7 @@ export async function startPublisher(ctx: AppContext): Promise<RunningPublisher>
   // Every ACTIVE account without a follower count for the current UTC day gets one at once (decisions.md).
   await scheduleFollowerJobs(ctx.db, ctx.clock.now());
   const loop = new PublisherLoop(ctx);
-  const refreshTokens = () => refreshExpiringThreadsTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing Threads tokens failed'));
+  const refreshTokens = () => refreshExpiringTokens(ctx).catch((err) => ctx.logger.error({ err }, 'refreshing tokens failed'));
   void refreshTokens();
   const timer = setInterval(refreshTokens, TOKEN_REFRESH_EVERY_MS);
   timer.unref();

@@ -7,7 +7,7 @@ import { emailOutbox } from './email.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
 import { changeWithEvent } from './webhook-outbox.js';
 
-/** Long-lived Threads tokens (60 days) are refreshed when this close to expiry. */
+/** Long-lived tokens (Threads', LinkedIn's: 60 days) are refreshed when this close to expiry (publisher/token-refresh.ts). */
 export const THREADS_REFRESH_WINDOW_MS = 7 * 86_400_000;
 
 /** Provider rows: connected network accounts, their encrypted tokens and Bluesky sessions. */
@@ -162,12 +162,12 @@ export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: str
   return (await changeWithEvent(db, 'provider.expired', expired, now)) > 0;
 }
 
-/** ACTIVE Threads providers whose token expires before `before`. */
-export function listThreadsTokensExpiringBefore(db: DbOrTrx, before: Date): Promise<ProviderRow[]> {
+/** ACTIVE providers of `kind` whose token expires before `before`. */
+export function listTokensExpiringBefore(db: DbOrTrx, kind: ProviderKind, before: Date): Promise<ProviderRow[]> {
   return db
     .selectFrom('providers')
     .selectAll()
-    .where('kind', '=', 'THREADS')
+    .where('kind', '=', kind)
     .where('status', '=', 'ACTIVE')
     .where('access_token_enc', 'is not', null)
     .where('token_expires_at', '<', before)
@@ -179,12 +179,17 @@ export async function saveRefreshedToken(
   db: DbOrTrx,
   id: string,
   refreshedTokenEnc: string,
-  next: { tokenEnc: string; expiresAt: Date },
+  next: { tokenEnc: string; expiresAt: Date; refreshTokenEnc?: string },
   now: Date,
 ): Promise<boolean> {
   const saved = await db
     .updateTable('providers')
-    .set({ access_token_enc: next.tokenEnc, token_expires_at: next.expiresAt, updated_at: now })
+    .set({
+      access_token_enc: next.tokenEnc,
+      token_expires_at: next.expiresAt,
+      ...(next.refreshTokenEnc ? { refresh_token_enc: next.refreshTokenEnc } : {}),
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('status', '=', 'ACTIVE')
     .where('access_token_enc', '=', refreshedTokenEnc)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
-import { refreshExpiringThreadsTokens } from '../../src/publisher/token-refresh.js';
+import { refreshExpiringTokens } from '../../src/publisher/token-refresh.js';
 import { describeEachDb } from '../helpers/context.js';
 import { FakeGraphApi } from '../helpers/fakes/threads-graph-api.js';
 import { createTeamWith, createUser, rowCounts } from '../helpers/seeds.js';
@@ -59,7 +59,7 @@ describeEachDb(
       assert.equal(row.token_expires_at!.getTime(), clock.now().getTime() + 8 * DAY, 'refreshed a day from now (7-day window + 1 day)');
 
       clock.advance(DAY + 60_000);
-      await refreshExpiringThreadsTokens(ctx);
+      await refreshExpiringTokens(ctx);
       const renewed = await ctx.db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       assert.notEqual(ctx.secrets.decrypt(renewed.access_token_enc!), long.accessToken);
       assert.equal(renewed.token_expires_at!.getTime(), clock.now().getTime() + 60 * DAY);

@@ -2,7 +2,16 @@ import type { LookupAll } from '../../lib/guarded-fetch.js';
 import { readPageCard } from '../bluesky/link-card.js';
 import { downloadImageBytes } from '../bluesky/media.js';
 import type { StoredMediaSource } from '../bluesky/stored-media.js';
-import { type Analytics, ContainerNotReady, type Platform, type PlatformAccount, PublishError, type PublishedRef, type PublishInput } from '../platform.js';
+import {
+  type Analytics,
+  ContainerNotReady,
+  type Platform,
+  type PlatformAccount,
+  PublishError,
+  type PublishedRef,
+  type PublishInput,
+  type ThreadOptions,
+} from '../platform.js';
 import { DuplicatePostError, type LinkedInClient, type LinkedInComment, type LinkedInContent, type LinkedInPost } from './client.js';
 import { cleanImage, type MediaSource, readMedia } from './media.js';
 import { escapeCommentary, LINKEDIN } from './rules.js';
@@ -95,7 +104,12 @@ export class LinkedInPlatform implements Platform<'LINKEDIN'> {
     return this.#record(input, sending, await this.#send(token, input, sending, resent));
   }
 
-  /** Closes the post's comments: the publisher calls it once the thread's own comments are out, when `replyControl` is `nobody`. */
+  /** A `replyControl: nobody` thread's comments close once its own comments are out (closing twice is harmless). */
+  async afterThread(account: PlatformAccount, root: PublishedRef, options: ThreadOptions): Promise<void> {
+    if (options.replyControl === 'nobody') await this.closeComments(account, root);
+  }
+
+  /** Closes the post's comments. */
   async closeComments(account: PlatformAccount, root: PublishedRef): Promise<void> {
     await this.#client.closeComments(tokenOf(account), account.providerUserId, root.networkPostId);
   }

@@ -6,7 +6,7 @@ import { ManualClock } from '../../../src/lib/clock.js';
 import { createPlatforms, createThreadsClient } from '../../../src/networks/clients.js';
 import { ThreadsClient } from '../../../src/networks/threads/client.js';
 import { PublisherLoop } from '../../../src/publisher/loop.js';
-import { refreshExpiringThreadsTokens } from '../../../src/publisher/token-refresh.js';
+import { refreshExpiringTokens } from '../../../src/publisher/token-refresh.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { FakeGraphApi } from '../../helpers/fakes/threads-graph-api.js';
 import { createUser, type TestUser } from '../../helpers/seeds.js';
@@ -179,16 +179,16 @@ describeEachDb(
       const provider = await connectThroughOAuth(app, ctx, user, 'refresher');
       const client = createThreadsClient(ctx);
       const before = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
-      assert.equal(await refreshExpiringThreadsTokens(ctx, client), 0, 'a fresh 60-day token is not refreshed');
+      assert.equal(await refreshExpiringTokens(ctx, { threads: client }), 0, 'a fresh 60-day token is not refreshed');
       clock.advance(55 * 86_400_000); // 5 days before expiry
-      assert.ok((await refreshExpiringThreadsTokens(ctx, client)) >= 1);
+      assert.ok((await refreshExpiringTokens(ctx, { threads: client })) >= 1);
       const afterRefresh = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.notEqual(afterRefresh.access_token_enc, before.access_token_enc);
       assert.ok(afterRefresh.token_expires_at! > before.token_expires_at!);
 
       fake.revokeToken(ctx.secrets.decrypt(afterRefresh.access_token_enc!));
       clock.advance(56 * 86_400_000);
-      await refreshExpiringThreadsTokens(ctx, client);
+      await refreshExpiringTokens(ctx, { threads: client });
       const providers = (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers;
       assert.equal(providers.find((p: { id: string }) => p.id === provider.id).status, 'EXPIRED');
 
@@ -229,7 +229,7 @@ describeEachDb(
         now: () => ctx.clock.now().getTime(),
         fetch: racing,
       });
-      await refreshExpiringThreadsTokens(ctx, client); // other tests' providers may be refreshed too
+      await refreshExpiringTokens(ctx, { threads: client }); // other tests' providers may be refreshed too
       assert.equal(disconnected, 1, 'the refresh was in flight');
       const row = await ctx.db.selectFrom('providers').selectAll().where('id', '=', provider.id).executeTakeFirstOrThrow();
       assert.deepEqual([row.status, row.access_token_enc], ['REVOKED', null]);
