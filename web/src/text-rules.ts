@@ -34,9 +34,13 @@ export function networkOptions(network: Network) {
   return NETWORKS[network].options;
 }
 
-/** The counter of one post's text on one network: the first measure over its limit, else its last (Bluesky: characters). */
-export function countText(network: Network, text: string, server: ServerTextLimits | null = null): TextCount {
-  const measures = NETWORKS[network].countText(text, { server });
+/**
+ * The counter of one post's text on one network: the first measure over its limit, else its last
+ * (Bluesky: characters). `position` is the post's place in its thread, 0 the first (LinkedIn's
+ * later posts are comments, with their own limit).
+ */
+export function countText(network: Network, text: string, server: ServerTextLimits | null = null, position = 0): TextCount {
+  const measures = NETWORKS[network].countText(text, { server, position });
   const shown = measures.find((m) => m.count > m.max) ?? measures.at(-1)!;
   return { label: `${shown.count} / ${shown.max} ${shown.unit}`, over: shown.count > shown.max, empty: text.trim() === '' };
 }

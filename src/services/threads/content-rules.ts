@@ -113,9 +113,8 @@ function textFault(target: NonNullable<PostTarget>, measure: TextMeasure, withWa
   const place = placeSaid(kind, position);
   const { max } = measure;
   if (measure.unit === 'bytes') return `is ${measure.count} UTF-8 bytes; ${kind} allows at most ${max}`;
-  if (kind === 'X')
-    return `is more than ${max} characters by X's weighted count (a link counts as 23, most CJK characters and emoji as 2); X allows at most ${max}`;
-  if (kind !== 'MASTODON') return `is more than ${max} characters; ${kind} allows at most ${max}${place}`;
+  const how = measure.how ? ` (${measure.how})` : '';
+  if (kind !== 'MASTODON') return `is more than ${max} characters${how}; ${kind} allows at most ${max}${place}`;
   const perUrl = (target.limits ?? MASTODON_DEFAULTS).charactersReservedPerUrl;
   const cw = withWarning ? ' with the content warning' : '';
   return `is more than ${max} characters${cw} (a link counts as ${perUrl}); this MASTODON server allows at most ${max}`;
