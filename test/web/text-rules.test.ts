@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { NETWORK_KINDS } from '../../src/networks/index.js';
 import { graphemesUpTo } from '../../src/networks/text.js';
 import { checkText } from '../../src/services/threads/content-rules.js';
-import { countText, graphemes, utf8Bytes } from '../../web/src/text-rules.js';
+import { countText, graphemes, laterPostsAre, utf8Bytes } from '../../web/src/text-rules.js';
 
 const SAMPLES = [
   'hello',
@@ -62,4 +62,7 @@ test('X and LinkedIn: the counter agrees with the server, a LinkedIn comment (a 
   assert.equal(countText('LINKEDIN', 'a'.repeat(10), null, 1).label, '10 / 1250 characters');
   assert.equal(countText('LINKEDIN', 'a(b)').label, '6 / 3000 characters');
   assert.equal(countText('X', 'a'.repeat(300), { maxCharacters: 25_000 }).over, false);
+  // The preview shows LinkedIn's later posts as comments on the first.
+  assert.equal(laterPostsAre('LINKEDIN'), 'comment');
+  assert.equal(laterPostsAre('X'), 'reply');
 });

@@ -1,5 +1,5 @@
 import { NETWORKS } from '../../src/networks/index.js';
-import type { ServerTextLimits } from '../../src/networks/network.js';
+import type { Network as NetworkDefinition, ServerTextLimits } from '../../src/networks/network.js';
 import type { Network, Provider } from './api/providers.js';
 
 /**
@@ -27,6 +27,15 @@ export function serverText(account: Pick<Provider, 'provider' | 'limits' | 'char
   if (!account || !NETWORKS[account.provider].accountLimits) return null;
   const perUrl = account.charactersReservedPerUrl;
   return { maxCharacters: account.limits.textPerPost, ...(perUrl === null ? {} : { charactersReservedPerUrl: perUrl }) };
+}
+
+/**
+ * What a thread's later posts are on a network: replies in a chain, or comments on the first
+ * (LinkedIn, whose entry holds them to `laterPosts`' own limits).
+ */
+export function laterPostsAre(network: Network): 'reply' | 'comment' {
+  const entry: NetworkDefinition = NETWORKS[network];
+  return entry.laterPosts ? 'comment' : 'reply';
 }
 
 /** The options of a network, from its entry in src/networks/. */
