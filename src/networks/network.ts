@@ -35,6 +35,8 @@ export interface TextMeasure {
   /** With `upTo`, no more than `max + 1`. */
   count: number;
   max: number;
+  /** How the characters are counted, where a fault should say it (`graphemes`). */
+  how?: string;
 }
 
 /**
@@ -83,6 +85,19 @@ export interface NetworkOptions {
   firstPostOnly?: readonly NetworkOption[];
   /** A poll's question, when the network requires one (LinkedIn, 1 to `maxChars` characters); absent: polls have none. */
   pollQuestion?: { maxChars: number };
+  /** The options it refuses (400 at the field) rather than accepting and ignoring them (LinkedIn: `quotesDisabled`); absent: none. */
+  refuses?: readonly NetworkOption[];
+}
+
+/**
+ * How a post's media may be mixed, where the network restricts it (a video alone on Bluesky; on X
+ * a video or a GIF alone, a GIF up to its own size); absent: any mix within the counts.
+ */
+interface MediaMix {
+  /** A video goes only on a post without images. */
+  videoAlone: boolean;
+  /** A GIF goes alone and may be up to `bytes`; null: a GIF is an image like any other. */
+  gif: { bytes: number } | null;
 }
 
 /** The limits of a thread's later posts, where the network holds them to others than its first (LinkedIn's comments). */
@@ -95,6 +110,7 @@ export interface Network<K extends string = string> {
   limits: Limits;
   /** Absent: every post of a thread has `limits`. */
   laterPosts?: LaterPostLimits;
+  mediaMix?: MediaMix;
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
   options: NetworkOptions;

@@ -31,7 +31,7 @@ export interface PostWrite {
   media: MediaWrite[];
   spoilerRanges: SpoilerRangeWrite[];
   quote: string | null;
-  poll: { options: string[] } | null;
+  poll: { options: string[]; question?: string } | null;
   langs: string[];
   contentWarning: string | null;
 }

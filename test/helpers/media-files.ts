@@ -9,6 +9,12 @@ export function pngBytes(width = 64, height = 48): Promise<Buffer> {
     .toBuffer();
 }
 
+export function gifBytes(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#cc6633' } })
+    .gif()
+    .toBuffer();
+}
+
 export function jpegBytes(width = 64, height = 48, options: { orientation?: number; exif?: boolean } = {}): Promise<Buffer> {
   const image = sharp({ create: { width, height, channels: 3, background: '#cc6633' } }).jpeg();
   if (options.orientation || options.exif) {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { NETWORK_KINDS } from '../../src/networks/index.js';
 import { graphemesUpTo } from '../../src/networks/text.js';
 import { checkText } from '../../src/services/threads/content-rules.js';
-import { countText, graphemes, utf8Bytes } from '../../web/src/text-rules.js';
+import { countText, graphemes, laterPostsAre, utf8Bytes } from '../../web/src/text-rules.js';
 
 const SAMPLES = [
   'hello',
@@ -45,4 +45,24 @@ test('the editor counts text as the server does, on every network', () => {
   assert.equal(countText('THREADS', 'é'.repeat(10)).label, '20 / 500 bytes');
   assert.equal(countText('BLUESKY', 'a'.repeat(3001)).label, '3001 / 3000 bytes');
   assert.equal(countText('MASTODON', `see https://example.com/${'a'.repeat(40)}`).label, '27 / 500 characters');
+});
+
+test('X and LinkedIn: the counter agrees with the server, a LinkedIn comment (a later post) at 1,250', () => {
+  const samples = ['a'.repeat(280), 'a'.repeat(281), '😀'.repeat(140), '😀'.repeat(141), `${'a'.repeat(256)} https://example.com/${'p'.repeat(99)}`];
+  samples.push('a'.repeat(1250), 'a'.repeat(1251), 'a'.repeat(3000), 'a'.repeat(3001), '#tag (x)'.repeat(374), '#tag (x)'.repeat(375));
+  for (const text of samples) {
+    for (const network of ['X', 'LINKEDIN'] as const) {
+      for (const position of [0, 1]) {
+        const refused = checkText({ kind: network, limits: null }, text, 'text', null, position).length > 0;
+        assert.equal(countText(network, text, null, position).over, refused, `${network} at ${position}: ${text.length} code units`);
+      }
+    }
+  }
+  assert.equal(countText('X', '😀'.repeat(10)).label, '20 / 280 characters');
+  assert.equal(countText('LINKEDIN', 'a'.repeat(10), null, 1).label, '10 / 1250 characters');
+  assert.equal(countText('LINKEDIN', 'a(b)').label, '6 / 3000 characters');
+  assert.equal(countText('X', 'a'.repeat(300), { maxCharacters: 25_000 }).over, false);
+  // The preview shows LinkedIn's later posts as comments on the first.
+  assert.equal(laterPostsAre('LINKEDIN'), 'comment');
+  assert.equal(laterPostsAre('X'), 'reply');
 });

@@ -1,5 +1,5 @@
 import { NETWORKS } from '../../src/networks/index.js';
-import type { ServerTextLimits } from '../../src/networks/network.js';
+import type { Network as NetworkDefinition, ServerTextLimits } from '../../src/networks/network.js';
 import type { Network, Provider } from './api/providers.js';
 
 /**
@@ -29,14 +29,27 @@ export function serverText(account: Pick<Provider, 'provider' | 'limits' | 'char
   return { maxCharacters: account.limits.textPerPost, ...(perUrl === null ? {} : { charactersReservedPerUrl: perUrl }) };
 }
 
+/**
+ * What a thread's later posts are on a network: replies in a chain, or comments on the first
+ * (LinkedIn, whose entry holds them to `laterPosts`' own limits).
+ */
+export function laterPostsAre(network: Network): 'reply' | 'comment' {
+  const entry: NetworkDefinition = NETWORKS[network];
+  return entry.laterPosts ? 'comment' : 'reply';
+}
+
 /** The options of a network, from its entry in src/networks/. */
 export function networkOptions(network: Network) {
   return NETWORKS[network].options;
 }
 
-/** The counter of one post's text on one network: the first measure over its limit, else its last (Bluesky: characters). */
-export function countText(network: Network, text: string, server: ServerTextLimits | null = null): TextCount {
-  const measures = NETWORKS[network].countText(text, { server });
+/**
+ * The counter of one post's text on one network: the first measure over its limit, else its last
+ * (Bluesky: characters). `position` is the post's place in its thread, 0 the first (LinkedIn's
+ * later posts are comments, with their own limit).
+ */
+export function countText(network: Network, text: string, server: ServerTextLimits | null = null, position = 0): TextCount {
+  const measures = NETWORKS[network].countText(text, { server, position });
   const shown = measures.find((m) => m.count > m.max) ?? measures.at(-1)!;
   return { label: `${shown.count} / ${shown.max} ${shown.unit}`, over: shown.count > shown.max, empty: text.trim() === '' };
 }

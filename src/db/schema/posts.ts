@@ -13,7 +13,7 @@ export interface PostsTable {
   /** What the post quotes, as given: a Skein post id or the network's own reference; resolved at publish time. */
   quote: string | null;
   /** THREADS: `{ options: string[] }`. */
-  poll: ColumnType<{ options: string[] } | null, string | null, string | null>;
+  poll: ColumnType<{ options: string[]; question?: string } | null, string | null, string | null>;
   /** Language tags (BCP 47), at most 3. */
   langs: ColumnType<string[], string | undefined, string>;
   content_warning: string | null;

@@ -35,8 +35,11 @@ const ReplyControlSchema = Type.Union(
 );
 const QuotesDisabled = Type.Boolean({ description: 'BLUESKY: no one may quote the posts (a postgate on each); default false' });
 const Poll = Type.Object(
-  { options: Type.Array(Type.String(), { description: `${POLL.minOptions} to ${POLL.maxOptions} options of 1 to ${POLL.optionChars} characters` }) },
-  { description: 'THREADS, a post without media' },
+  {
+    options: Type.Array(Type.String(), { description: `${POLL.minOptions} to ${POLL.maxOptions} options of 1 to ${POLL.optionChars} characters` }),
+    question: Type.Optional(Type.String({ description: 'LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere' })),
+  },
+  { description: 'A post without media (LINKEDIN: the first post only)' },
 );
 const Quote = Type.Union([Type.String(), Type.Null()], {
   description:

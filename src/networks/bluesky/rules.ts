@@ -21,6 +21,8 @@ export const BLUESKY = {
     videoBytes: 100_000_000,
     videoSeconds: 3 * 60,
   },
+  // app.bsky.embed.video: a video is the post's only embed.
+  mediaMix: { videoAlone: true, gif: null },
   /** The longest side of an image sent, in pixels. */
   imageMaxSide: 2000,
   options: {
@@ -44,7 +46,7 @@ export const BLUESKY = {
     const max = BLUESKY.limits.textPerPost;
     return [
       { unit: 'bytes', count: utf8Bytes(text), max: TEXT_BYTES },
-      { unit: 'characters', count: options?.upTo ? graphemesUpTo(text, max) : graphemes(text), max },
+      { unit: 'characters', count: options?.upTo ? graphemesUpTo(text, max) : graphemes(text), max, how: 'graphemes' },
     ];
   },
 } as const satisfies Network<'BLUESKY'>;

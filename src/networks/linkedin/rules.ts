@@ -54,6 +54,8 @@ export const LINKEDIN = {
   },
   // A comment takes one image (decisions.md "LinkedIn").
   laterPosts: { textPerPost: COMMENT_CHARS, mediaPerPost: 1, imagesPerPost: 1, videosPerPost: 0 },
+  // Up to 20 images or 1 video.
+  mediaMix: { videoAlone: true, gif: null },
   options: {
     replyControls: ['everyone', 'nobody'],
     quotesDisabled: false,
@@ -65,13 +67,14 @@ export const LINKEDIN = {
     spoilers: false,
     firstPostOnly: ['poll'],
     pollQuestion: { maxChars: 140 },
+    refuses: ['quotesDisabled'],
   },
   accountLimits: false,
   fetchesMediaUrls: false,
   // The sign-in adds the member and the pages it administers; a token adds the member or one page (connect.ts).
   connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {
-    if ((options?.position ?? 0) > 0) return [{ unit: 'characters', count: text.length, max: COMMENT_CHARS }];
-    return [{ unit: 'characters', count: escapeCommentary(text).length, max: COMMENTARY_CHARS }];
+    if ((options?.position ?? 0) > 0) return [{ unit: 'characters', count: text.length, max: LINKEDIN.laterPosts.textPerPost }];
+    return [{ unit: 'characters', count: escapeCommentary(text).length, max: LINKEDIN.limits.textPerPost }];
   },
 } as const satisfies Network<'LINKEDIN'>;

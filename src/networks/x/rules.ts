@@ -3,7 +3,7 @@ import type { CountOptions, Network, TextMeasure } from '../network.js';
 
 /**
  * X's own limits (../shared/reference/x-api.md §4, §9). One GIF goes alone on a post and may be
- * larger than an image: the shared Limits have no word for it, so the platform enforces it.
+ * larger than an image: `mediaMix` says so.
  */
 export const X_LIMITS = {
   textPerPost: 280,
@@ -36,6 +36,7 @@ export const X = {
     videoBytes: 512 * 1_000_000,
     videoSeconds: 140,
   },
+  mediaMix: { videoAlone: true, gif: { bytes: X_LIMITS.gifBytes } },
   options: {
     replyControls: ['everyone', 'following', 'mentioned'],
     // Accepted and ignored (decisions.md "X"), as on every network but Bluesky.
@@ -58,7 +59,8 @@ export const X = {
   countText(text: string, options?: CountOptions): TextMeasure[] {
     const max = options?.server?.maxCharacters ?? X_LIMITS.textPerPost;
     const count = weightedLength(text);
-    return [{ unit: 'characters', count: options?.upTo ? Math.min(count, max + 1) : count, max }];
+    const how = `X's weighted count: a link counts as ${X_LIMITS.charactersPerUrl}, most CJK characters and emoji as 2`;
+    return [{ unit: 'characters', count: options?.upTo ? Math.min(count, max + 1) : count, max, how }];
   },
 } as const satisfies Network<'X'>;
 

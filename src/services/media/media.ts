@@ -11,11 +11,11 @@ import { ingestMedia } from '../../media/ingest.js';
 import { LIMITS, tooLarge, unsupported } from '../../media/kinds.js';
 import type { ByteRange } from '../../media/storage.js';
 import { NETWORKS } from '../../networks/index.js';
-import { videoLimitSaid } from '../../networks/network.js';
+import { type Network, videoLimitSaid } from '../../networks/network.js';
 import * as repo from '../../repos/media.js';
 import type { DbOrTrx } from '../../repos/types.js';
 import { canAccess, resolveWorkspace } from '../accounts/accounts.js';
-import type { PostTarget } from '../threads/content-rules.js';
+import { type PostTarget, placeSaid, postLimits } from '../threads/content-rules.js';
 
 export interface MediaView {
   id: string;
@@ -232,23 +232,25 @@ function uploadIdOf(url: string): string | null {
 export interface MediaList {
   path: string;
   items: Array<{ url: string; path: string }>;
+  /** The post's place in its thread, 0 the first (LinkedIn holds its later posts, comments, to other limits). */
+  position: number;
 }
 
 /** The `url`s of a list of media items (`media.M.url` under `path`), as given: not yet checked for shape. */
-export function mediaListAt(media: unknown, path: string): MediaList {
-  if (!Array.isArray(media)) return { path, items: [] };
+export function mediaListAt(media: unknown, path: string, position = 0): MediaList {
+  if (!Array.isArray(media)) return { path, items: [], position };
   const items = media.flatMap((item: unknown, m) => {
     const url = typeof item === 'object' && item !== null ? (item as { url?: unknown }).url : undefined;
     return typeof url === 'string' ? [{ url, path: `${path}.${m}.url` }] : [];
   });
-  return { path, items };
+  return { path, items, position };
 }
 
 /** The media lists of a thread's posts: `posts.N.media`. */
 export function postMediaLists(posts: unknown): MediaList[] {
   if (!Array.isArray(posts)) return [];
   return posts.flatMap((post: unknown, n) =>
-    typeof post === 'object' && post !== null ? [mediaListAt((post as { media?: unknown }).media, `posts.${n}.media`)] : [],
+    typeof post === 'object' && post !== null ? [mediaListAt((post as { media?: unknown }).media, `posts.${n}.media`, n)] : [],
   );
 }
 
@@ -268,8 +270,60 @@ function videoLimitFault(target: NonNullable<PostTarget>, row: MediaFileRow, pat
   return over.length ? { path, message: `is a video of ${over.join(' and ')}; ${kind} takes a video of at most ${said}` } : null;
 }
 
+interface MediaKinds {
+  images: number;
+  gifs: number;
+  videos: number;
+}
+
+const GIF_PATH = /\.gif$/i;
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * How one post's media break its network's counts of images and videos (its later posts' on
+ * LinkedIn) and its rules of mixing them (`mediaMix`: a video alone, a GIF alone). The total is
+ * checkMedia's (content rules).
+ */
+function mixFaults(target: NonNullable<PostTarget>, list: MediaList, { images, gifs, videos }: MediaKinds): FieldFault[] {
+  const { kind } = target;
+  const network: Network = NETWORKS[kind];
+  // A Mastodon server's own count of attachments, when read.
+  const imagesPerPost = target.limits?.maxMediaAttachments ?? postLimits(kind, list.position).imagesPerPost;
+  const limits = postLimits(kind, list.position);
+  const place = placeSaid(kind, list.position);
+  const faults: FieldFault[] = [];
+  const count = list.items.length;
+  if (videos > limits.videosPerPost) {
+    const allowed = limits.videosPerPost === 0 ? 'no video' : `at most ${counted(limits.videosPerPost, 'video')}`;
+    faults.push({ path: list.path, message: `has ${counted(videos, 'video')}; ${kind} takes ${allowed}${place}` });
+  } else if (network.mediaMix?.videoAlone && videos > 0 && count > 1) {
+    faults.push({ path: list.path, message: `has ${count} items, a video among them; ${kind} takes one video a post and then no image` });
+  }
+  // A list of images only is held to the total by checkMedia (content rules), which says so once.
+  if (images + gifs > imagesPerPost && images + gifs < count) {
+    faults.push({ path: list.path, message: `has ${counted(images + gifs, 'image')}; ${kind} takes at most ${counted(imagesPerPost, 'image')}${place}` });
+  }
+  if (network.mediaMix?.gif && gifs > 0 && count > 1) {
+    faults.push({ path: list.path, message: `has ${count} items, a GIF among them; ${kind} takes one GIF a post and then nothing else` });
+  }
+  return faults;
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** An image upload over a Mastodon server's own `image_size_limit` (the other networks' image limits are the upload's own). */
 function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): FieldFault | null {
+  const gif = target && row.mime_type === 'image/gif' ? (NETWORKS[target.kind] as Network).mediaMix?.gif : null;
+  if (gif && row.bytes > gif.bytes) return { path, message: `is a GIF of ${row.bytes} bytes; ${target?.kind} takes a GIF of at most ${gif.bytes} bytes` };
   const max = target?.kind === 'MASTODON' ? target.limits?.imageSizeLimit : null;
   return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; this MASTODON server takes images of at most ${max} bytes` } : null;
 }
@@ -279,12 +333,12 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
  * checked). A URL of this server's `<PUBLIC_URL>/media/…` must name an upload of the workspace
  * (a fault at `posts.N.media.M.url`); a video upload must fit the network's limits, and on
  * MASTODON an upload the server's own image and video size limits, read from its row (one
- * query for every upload of the request). On BLUESKY a video is alone in its post (else a fault
- * at `posts.N.media`); a video by outside URL is checked when it is downloaded at publish
+ * query for every upload of the request). A post's images and videos are held to its network's
+ * counts and `mediaMix` (a video alone on BLUESKY, X and LINKEDIN, a GIF alone on X; a fault at
+ * `posts.N.media`); a video by outside URL is checked when it is downloaded at publish
  * (networks/bluesky/video.ts), as the contract says of URLs.
  */
 export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Workspace, target: PostTarget, lists: MediaList[]): Promise<FieldFault[]> {
-  const kind = target?.kind ?? null;
   const isOwn = (url: string) => ownUpload(url, ctx.config.http.publicUrl) !== null;
   const ids = lists.flatMap((list) => list.items.flatMap((item) => (isOwn(item.url) ? [uploadIdOf(item.url)] : [])));
   const named = ids.filter((id) => id !== null);
@@ -292,7 +346,7 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
   const byId = new Map(rows.map((row) => [row.id, row]));
   const faults: FieldFault[] = [];
   for (const list of lists) {
-    let videos = 0;
+    const kinds: MediaKinds = { images: 0, gifs: 0, videos: 0 };
     for (const item of list.items) {
       if (isOwn(item.url)) {
         const id = uploadIdOf(item.url);
@@ -303,20 +357,24 @@ export async function mediaUseFaults(ctx: AppContext, db: DbOrTrx, workspace: Wo
           continue;
         }
         if (row.type !== 'VIDEO') {
+          if (row.mime_type === 'image/gif') kinds.gifs++;
+          else kinds.images++;
           const fault = imageLimitFault(target, row, item.path);
           if (fault) faults.push(fault);
           continue;
         }
-        videos++;
+        kinds.videos++;
         const fault = target ? videoLimitFault(target, row, item.path) : null;
         if (fault) faults.push(fault);
       } else if (mediaTypeOfUrl(item.url) === 'VIDEO') {
-        videos++;
+        kinds.videos++;
+      } else if (GIF_PATH.test(pathOf(item.url))) {
+        kinds.gifs++;
+      } else {
+        kinds.images++;
       }
     }
-    if (kind === 'BLUESKY' && videos > 0 && list.items.length > 1) {
-      faults.push({ path: list.path, message: `has ${list.items.length} items, a video among them; BLUESKY takes one video a post and then no image` });
-    }
+    if (target) faults.push(...mixFaults(target, list, kinds));
   }
   return faults;
 }

@@ -3,7 +3,17 @@ import type { FieldFault } from '../../errors/index.js';
 import { isSkeinId } from '../../lib/ids.js';
 import { NETWORK_KINDS, NETWORKS } from '../../networks/index.js';
 import { MASTODON_DEFAULTS } from '../../networks/mastodon/rules.js';
-import { CONTENT_WARNING_CHARS, MAX_LANGS, POLL, REPLY_CONTROLS, type TextMeasure } from '../../networks/network.js';
+import {
+  CONTENT_WARNING_CHARS,
+  type Limits,
+  MAX_LANGS,
+  type Network as NetworkDefinition,
+  type NetworkOption,
+  type NetworkOptions,
+  POLL,
+  REPLY_CONTROLS,
+  type TextMeasure,
+} from '../../networks/network.js';
 
 /**
  * The content limits of decisions.md "Content rules" that every network shares; each network's
@@ -53,6 +63,8 @@ export interface PostContent {
 
 interface PollInput {
   options: string[];
+  /** LinkedIn's poll question (required there); ignored by the other networks. */
+  question?: string;
 }
 
 /**
@@ -85,22 +97,24 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * same answer, and a value of the wrong type is left to the shape fault that names it.
  */
 
-export function checkText(target: PostTarget, text: unknown, path: string, contentWarning: unknown = null): FieldFault[] {
+export function checkText(target: PostTarget, text: unknown, path: string, contentWarning: unknown = null, position = 0): FieldFault[] {
   if (typeof text !== 'string') return [];
   if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
   if (target === null) return [];
   const { kind } = target;
   const warning = kind === 'MASTODON' && typeof contentWarning === 'string' ? contentWarning : '';
-  const measures = NETWORKS[kind].countText(text, { server: target.limits, contentWarning: warning, upTo: true });
-  return measures.filter((m) => m.count > m.max).map((m) => ({ path, message: textFault(target, m, warning !== '') }));
+  const measures = NETWORKS[kind].countText(text, { server: target.limits, contentWarning: warning, upTo: true, position });
+  return measures.filter((m) => m.count > m.max).map((m) => ({ path, message: textFault(target, m, warning !== '', position) }));
 }
 
 /** Why a text is too long for its network, as the network counts it. */
-function textFault(target: NonNullable<PostTarget>, measure: TextMeasure, withWarning: boolean): string {
+function textFault(target: NonNullable<PostTarget>, measure: TextMeasure, withWarning: boolean, position: number): string {
   const { kind } = target;
+  const place = placeSaid(kind, position);
   const { max } = measure;
   if (measure.unit === 'bytes') return `is ${measure.count} UTF-8 bytes; ${kind} allows at most ${max}`;
-  if (kind !== 'MASTODON') return `is more than ${max} characters (graphemes); ${kind} allows at most ${max}`;
+  const how = measure.how ? ` (${measure.how})` : '';
+  if (kind !== 'MASTODON') return `is more than ${max} characters${how}; ${kind} allows at most ${max}${place}`;
   const perUrl = (target.limits ?? MASTODON_DEFAULTS).charactersReservedPerUrl;
   const cw = withWarning ? ' with the content warning' : '';
   return `is more than ${max} characters${cw} (a link counts as ${perUrl}); this MASTODON server allows at most ${max}`;
@@ -113,11 +127,12 @@ export function checkTopic(kind: Network, topic: unknown, path: string): FieldFa
   return [];
 }
 
-export function checkMedia(target: PostTarget, media: unknown, path: string): FieldFault[] {
+export function checkMedia(target: PostTarget, media: unknown, path: string, position = 0): FieldFault[] {
   if (!Array.isArray(media)) return [];
   const faults: FieldFault[] = [];
-  const max = target === null ? null : (target.limits?.maxMediaAttachments ?? NETWORKS[target.kind].limits.mediaPerPost);
-  if (max !== null && media.length > max) faults.push({ path, message: `has ${media.length} items; ${target?.kind} allows at most ${max}` });
+  const max = target === null ? null : (target.limits?.maxMediaAttachments ?? postLimits(target.kind, position).mediaPerPost);
+  if (max !== null && media.length > max)
+    faults.push({ path, message: `has ${media.length} items; ${target?.kind} allows at most ${max}${placeSaid(target?.kind ?? null, position)}` });
   media.forEach((item: unknown, i) => {
     if (!isRecord(item)) return;
     if (typeof item.url === 'string') {
@@ -129,6 +144,20 @@ export function checkMedia(target: PostTarget, media: unknown, path: string): Fi
     }
   });
   return faults;
+}
+
+type PostMediaLimits = Pick<Limits, 'mediaPerPost' | 'imagesPerPost' | 'videosPerPost'>;
+
+/** The limits a post at `position` of a thread to `kind` is held to: its later posts' where the network has them (LinkedIn's comments). */
+export function postLimits(kind: ProviderKind, position: number): PostMediaLimits {
+  const network: NetworkDefinition = NETWORKS[kind];
+  return position > 0 && network.laterPosts ? network.laterPosts : network.limits;
+}
+
+/** ` on a later post`, where a network holds its later posts to other limits; else nothing. */
+export function placeSaid(kind: Network, position: number): string {
+  const network: NetworkDefinition | null = kind === null ? null : NETWORKS[kind];
+  return network?.laterPosts && position > 0 ? ' on a post after the first' : '';
 }
 
 function isHttpUrl(value: string): boolean {
@@ -168,15 +197,16 @@ export function checkSpoilerRanges(kind: Network, ranges: unknown, text: unknown
   return faults;
 }
 
-export function checkPost(target: PostTarget, post: unknown, path: string): FieldFault[] {
+/** One post at `position` of its thread (0 the first: a network's later posts may have other limits and options). */
+export function checkPost(target: PostTarget, post: unknown, path: string, position = 0): FieldFault[] {
   if (!isRecord(post)) return [];
   const kind = target?.kind ?? null;
   return [
-    ...checkText(target, post.text, `${path}.text`, post.contentWarning),
+    ...checkText(target, post.text, `${path}.text`, post.contentWarning, position),
     ...checkTopic(kind, post.topic, `${path}.topic`),
-    ...checkMedia(target, post.media, `${path}.media`),
+    ...checkMedia(target, post.media, `${path}.media`, position),
     ...checkSpoilerRanges(kind, post.spoilerRanges, post.text, `${path}.spoilerRanges`),
-    ...checkPostOptions(kind, post, path),
+    ...checkPostOptions(kind, post, path, position),
   ];
 }
 
@@ -190,8 +220,16 @@ export function checkReplyControl(kind: Network, value: unknown, path: string): 
   return allowed.includes(value) ? [] : [{ path, message: `must be one of ${allowed.join(', ')} on ${kind}` }];
 }
 
+/** `quotesDisabled: true` on a network that refuses it rather than ignoring it (LinkedIn). */
+export function checkQuotesDisabled(kind: Network, value: unknown, path: string): FieldFault[] {
+  if (value !== true || kind === null) return [];
+  const options: NetworkOptions = NETWORKS[kind].options;
+  const refused: readonly NetworkOption[] = options.refuses ?? [];
+  return refused.includes('quotesDisabled') ? [{ path, message: `${kind} cannot stop quotes; leave it out or false` }] : [];
+}
+
 /** The network options of one post; a quote naming a Skein post is checked by checkQuotedPosts. */
-function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string): FieldFault[] {
+function checkPostOptions(kind: Network, post: Record<string, unknown>, path: string, position: number): FieldFault[] {
   const faults: FieldFault[] = [];
   const { quote, poll, langs, contentWarning } = post;
   const quotes = kind === null ? null : NETWORKS[kind].options.quote;
@@ -202,7 +240,7 @@ function checkPostOptions(kind: Network, post: Record<string, unknown>, path: st
       faults.push({ path: `${path}.quote`, message: `must be the id of a published Skein post or ${quotes.example}` });
     }
   }
-  if (isRecord(poll)) faults.push(...checkPoll(kind, poll, Array.isArray(post.media) && post.media.length > 0, `${path}.poll`));
+  if (isRecord(poll)) faults.push(...checkPoll(kind, poll, Array.isArray(post.media) && post.media.length > 0, `${path}.poll`, position));
   if (Array.isArray(langs)) {
     if (langs.length > MAX_LANGS) faults.push({ path: `${path}.langs`, message: `has ${langs.length} tags; at most ${MAX_LANGS} are allowed` });
     langs.forEach((tag: unknown, i) => {
@@ -216,10 +254,13 @@ function checkPostOptions(kind: Network, post: Record<string, unknown>, path: st
   return faults;
 }
 
-function checkPoll(kind: Network, poll: Record<string, unknown>, hasMedia: boolean, path: string): FieldFault[] {
-  if (kind !== null && !NETWORKS[kind].options.polls) return [{ path, message: `${kind} has no polls` }];
+function checkPoll(kind: Network, poll: Record<string, unknown>, hasMedia: boolean, path: string, position: number): FieldFault[] {
+  const options_: NetworkOptions | null = kind === null ? null : NETWORKS[kind].options;
+  if (options_ && !options_.polls) return [{ path, message: `${kind} has no polls` }];
+  if (options_ && position > 0 && options_.firstPostOnly?.includes('poll')) return [{ path, message: `${kind} takes a poll on the first post only` }];
   const faults: FieldFault[] = [];
   if (hasMedia) faults.push({ path, message: 'a poll goes only on a post without media' });
+  faults.push(...checkPollQuestion(options_?.pollQuestion ?? null, kind, poll.question, `${path}.question`));
   const { options } = poll;
   if (!Array.isArray(options)) return faults;
   if (options.length < POLL.minOptions || options.length > POLL.maxOptions) {
@@ -231,6 +272,15 @@ function checkPoll(kind: Network, poll: Record<string, unknown>, hasMedia: boole
     }
   });
   return faults;
+}
+
+/** A poll's question where the network requires one (LinkedIn); elsewhere it is ignored. */
+function checkPollQuestion(rule: { maxChars: number } | null, kind: Network, question: unknown, path: string): FieldFault[] {
+  if (rule === null) return [];
+  const said = `1 to ${rule.maxChars} characters`;
+  if (question === undefined || question === null) return [{ path, message: `is required on ${kind} (${said})` }];
+  if (typeof question !== 'string') return [];
+  return question.trim() === '' || [...question].length > rule.maxChars ? [{ path, message: `must be ${said}` }] : [];
 }
 
 export function checkAutoRepostDelay(delays: unknown, path: string): { hours: number | null; faults: FieldFault[] } {

@@ -24,6 +24,7 @@ import { type MediaReach, mediaItems, mediaOfPosts, mediaReach, threadMediaReach
 import {
   checkMedia,
   checkPost,
+  checkQuotesDisabled,
   checkReplyControl,
   checkSpoilerRanges,
   checkText,
@@ -152,13 +153,14 @@ async function readPostPatch(
   const text = patch.content !== undefined ? patch.content : post?.content;
   const ranges = patch.spoilerRanges !== undefined ? patch.spoilerRanges : stored;
   const media = mediaItems(patch.media);
+  const position = post?.post_order ?? 0;
   return [
-    ...checkText(target, patch.content, 'content'),
+    ...checkText(target, patch.content, 'content', null, position),
     ...checkTopic(kind, patch.topic, 'topic'),
-    ...checkMedia(target, patch.media, 'media'),
+    ...checkMedia(target, patch.media, 'media', position),
     ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
     ...(await (reach ?? mediaReach(ctx, kind === 'THREADS' ? media.map((m) => m.url) : [])).faults(kind, media)),
-    ...(edited ? await mediaUseFaults(ctx, db, edited.workspace, target, [mediaListAt(patch.media, 'media')]) : []),
+    ...(edited ? await mediaUseFaults(ctx, db, edited.workspace, target, [mediaListAt(patch.media, 'media', position)]) : []),
   ];
 }
 
@@ -179,7 +181,7 @@ export async function editPostFaults(ctx: AppContext, account: AccountRow, threa
  */
 function checkThreadPosts(target: PostTarget, existingIds: Set<string> | null, posts: unknown): FieldFault[] {
   if (!Array.isArray(posts)) return [];
-  const faults = posts.flatMap((post: unknown, i) => checkPost(target, post, `posts.${i}`));
+  const faults = posts.flatMap((post: unknown, i) => checkPost(target, post, `posts.${i}`, i));
   const seen = new Set<string>();
   posts.forEach((post: unknown, i) => {
     if (!isRecord(post) || typeof post.id !== 'string' || existingIds === null) return;
@@ -225,6 +227,7 @@ async function readThreadEdit(
   faults.add(...(await reach.faults(kind, media)));
   if (edited) faults.add(...(await mediaUseFaults(ctx, db, edited.workspace, target, postMediaLists(fields.posts))));
   faults.add(...checkReplyControl(kind, fields.replyControl, 'replyControl'));
+  faults.add(...checkQuotesDisabled(kind, fields.quotesDisabled, 'quotesDisabled'));
   if (edited) faults.add(...(await checkQuotedPosts(db, edited.workspace, kind, fields.posts)));
   const tags = checkTagNames(fields.tags, 'tags');
   faults.add(...tags.faults);

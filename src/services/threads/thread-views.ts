@@ -23,7 +23,7 @@ interface DraftPostView {
   isSpoilerMedia: boolean;
   linkPreview: boolean;
   quote: string | null;
-  poll: { options: string[] } | null;
+  poll: { options: string[]; question?: string } | null;
   langs: string[];
   contentWarning: string | null;
 }

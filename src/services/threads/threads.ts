@@ -19,7 +19,7 @@ import { addressedWorkspace, resolveWorkspace } from '../accounts/accounts.js';
 import { mediaUseFaults, postMediaLists } from '../media/media.js';
 import { type MediaReach, mediaOfPosts, mediaReach } from '../media/media-reach.js';
 import { autoPlugOf } from './auto-plug.js';
-import { checkAutoRepostDelay, checkPost, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
+import { checkAutoRepostDelay, checkPost, checkQuotesDisabled, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { checkQuotedPosts } from './quotes.js';
 import { anchorColumns, checkRepeat, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
@@ -284,10 +284,11 @@ function readCreateContent(
   if (Array.isArray(body.posts)) {
     const target = postTarget(provider);
     body.posts.forEach((post: unknown, i) => {
-      faults.add(...checkPost(target, post, `posts.${i}`));
+      faults.add(...checkPost(target, post, `posts.${i}`, i));
     });
   }
   faults.add(...checkReplyControl(provider?.kind ?? null, body.replyControl, 'replyControl'));
+  faults.add(...checkQuotesDisabled(provider?.kind ?? null, body.quotesDisabled, 'quotesDisabled'));
   const tags = checkTagNames(body.tags, 'tags');
   faults.add(...tags.faults);
   const repeat = checkRepeat(body, body.scheduleAt !== undefined || body.queue === true, faults);

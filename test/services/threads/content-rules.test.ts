@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { checkAutoRepostDelay, checkPost, checkSpoilerRanges, checkText } from '../../../src/services/threads/content-rules.js';
+import {
+  checkAutoRepostDelay,
+  checkPost,
+  checkQuotesDisabled,
+  checkReplyControl,
+  checkSpoilerRanges,
+  checkText,
+} from '../../../src/services/threads/content-rules.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
@@ -69,4 +76,81 @@ test('posts: media limits per network and http(s) URLs', () => {
   for (const url of ['javascript:alert(1)', 'ftp://x/a.png', '/relative.png', 'https://']) {
     assert.equal(checkPost({ kind: 'THREADS', limits: null }, { text: 'x', media: [{ url }] }, 'p')[0]!.path, 'p.media.0.url', url);
   }
+});
+
+test('X text: 280 by the weighted count (a link 23, an emoji 2), or the account’s own limit', () => {
+  const x = { kind: 'X', limits: null } as const;
+  assert.deepEqual(checkText(x, 'a'.repeat(280), 't'), []);
+  assert.equal(checkText(x, 'a'.repeat(281), 't')[0]!.path, 't');
+  assert.deepEqual(checkText(x, '😀'.repeat(140), 't'), []);
+  assert.equal(checkText(x, '😀'.repeat(141), 't').length, 1);
+  // A link counts 23 however long it is.
+  assert.deepEqual(checkText(x, `${'a'.repeat(256)} https://example.com/${'p'.repeat(200)}`, 't'), []);
+  const premium = { kind: 'X', limits: { maxCharacters: 25_000 } } as unknown as Parameters<typeof checkText>[0];
+  assert.deepEqual(checkText(premium, 'a'.repeat(25_000), 't'), []);
+  assert.equal(checkText(premium, 'a'.repeat(25_001), 't').length, 1);
+});
+
+test('X posts: up to 4 media, a poll without media, quotes of X posts only', () => {
+  const x = { kind: 'X', limits: null } as const;
+  const media = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example/${i}.png` }));
+  assert.deepEqual(checkPost(x, { text: 'x', media: media(4) }, 'p'), []);
+  assert.equal(checkPost(x, { text: 'x', media: media(5) }, 'p')[0]!.path, 'p.media');
+  const faults = checkPost(x, { text: 'x', media: media(1), poll: { options: ['a', 'b'] }, quote: 'https://bsky.app/profile/a/post/b' }, 'p');
+  assert.deepEqual(faults.map((f) => f.path).sort(), ['p.poll', 'p.quote']);
+  assert.deepEqual(checkPost(x, { text: 'x', quote: 'https://twitter.com/jack/status/20' }, 'p'), []);
+  assert.deepEqual(
+    checkReplyControl('X', 'followers', 'r').map((f) => f.path),
+    ['r'],
+  );
+  assert.deepEqual(
+    checkReplyControl('X', 'nobody', 'r').map((f) => f.path),
+    ['r'],
+  );
+  assert.deepEqual(checkReplyControl('X', 'mentioned', 'r'), []);
+  // Accepted and ignored on X.
+  assert.deepEqual(checkQuotesDisabled('X', true, 'q'), []);
+});
+
+test('LINKEDIN: 3,000 for the post, 1,250 for a comment; its media, poll and options', () => {
+  const li = { kind: 'LINKEDIN', limits: null } as const;
+  assert.deepEqual(checkText(li, 'a'.repeat(3000), 't'), []);
+  assert.equal(checkText(li, 'a'.repeat(3001), 't').length, 1);
+  assert.deepEqual(checkText(li, 'a'.repeat(1250), 't', null, 1), []);
+  assert.match(checkText(li, 'a'.repeat(1251), 't', null, 1)[0]!.message, /at most 1250 on a post after the first/);
+  const media = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example/${i}.png` }));
+  assert.deepEqual(checkPost(li, { text: 'x', media: media(20) }, 'p'), []);
+  assert.equal(checkPost(li, { text: 'x', media: media(21) }, 'p')[0]!.path, 'p.media');
+  assert.deepEqual(checkPost(li, { text: 'x', media: media(1) }, 'p', 1), []);
+  assert.equal(checkPost(li, { text: 'x', media: media(2) }, 'p', 1)[0]!.path, 'p.media');
+  const poll = { options: ['a', 'b'] };
+  assert.deepEqual(checkPost(li, { text: 'x', poll: { ...poll, question: 'Which?' } }, 'p'), []);
+  assert.deepEqual(
+    checkPost(li, { text: 'x', poll }, 'p').map((f) => f.path),
+    ['p.poll.question'],
+  );
+  assert.deepEqual(
+    checkPost(li, { text: 'x', poll: { ...poll, question: 'q'.repeat(141) } }, 'p').map((f) => f.path),
+    ['p.poll.question'],
+  );
+  assert.deepEqual(
+    checkPost(li, { text: 'x', poll: { ...poll, question: 'Which?' } }, 'p', 1).map((f) => f.path),
+    ['p.poll'],
+  );
+  // Other networks ignore a question, and need none.
+  assert.deepEqual(checkPost({ kind: 'THREADS', limits: null }, { text: 'x', poll: { ...poll, question: 'q'.repeat(500) } }, 'p'), []);
+  assert.deepEqual(
+    checkPost(li, { text: 'x', quote: 'https://www.linkedin.com/feed/update/urn:li:share:1' }, 'p').map((f) => f.path),
+    ['p.quote'],
+  );
+  assert.deepEqual(
+    checkQuotesDisabled('LINKEDIN', true, 'q').map((f) => f.path),
+    ['q'],
+  );
+  assert.deepEqual(checkQuotesDisabled('LINKEDIN', false, 'q'), []);
+  assert.deepEqual(checkReplyControl('LINKEDIN', 'nobody', 'r'), []);
+  assert.deepEqual(
+    checkReplyControl('LINKEDIN', 'following', 'r').map((f) => f.path),
+    ['r'],
+  );
 });

@@ -86,6 +86,8 @@ export interface paths {
                                     poll: {
                                         /** @description 2 to 4 options of 1 to 25 characters */
                                         options: string[];
+                                        /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                        question?: string;
                                     } | null;
                                     langs: string[];
                                     contentWarning: string | null;
@@ -199,6 +201,8 @@ export interface paths {
                             poll?: {
                                 /** @description 2 to 4 options of 1 to 25 characters */
                                 options: string[];
+                                /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                question?: string;
                             } | null;
                             /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
                             langs?: string[];
@@ -841,6 +845,8 @@ export interface paths {
                             poll?: {
                                 /** @description 2 to 4 options of 1 to 25 characters */
                                 options: string[];
+                                /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                question?: string;
                             } | null;
                             /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
                             langs?: string[];
@@ -1311,6 +1317,8 @@ export interface paths {
                             poll?: {
                                 /** @description 2 to 4 options of 1 to 25 characters */
                                 options: string[];
+                                /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                question?: string;
                             } | null;
                             /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
                             langs?: string[];
@@ -7567,6 +7575,8 @@ export interface components {
                 poll: {
                     /** @description 2 to 4 options of 1 to 25 characters */
                     options: string[];
+                    /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                    question?: string;
                 } | null;
                 langs: string[];
                 contentWarning: string | null;

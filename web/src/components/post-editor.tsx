@@ -109,7 +109,7 @@ export function PostEditor(props: {
 }) {
   const { post, index, network } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const counter = countText(network, post.text, serverText(props.account));
+  const counter = countText(network, post.text, serverText(props.account), index);
   const path = `posts.${index}`;
   const update = (patch: Partial<PostDraft>) => props.onChange((p) => ({ ...p, ...patch }));
   const uploads = useUploads(props.teamId, props.onChange);

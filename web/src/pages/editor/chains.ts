@@ -36,23 +36,36 @@ interface SplitEdit {
 /** Hand edits by provider id, then by written post key. */
 export type SplitEdits = Record<string, Record<string, SplitEdit>>;
 
-/** The counter of a part on an account: a network that publishes a content warning (Mastodon) counts it with the text. */
-export function countPart(provider: Provider, text: string, warning: string): TextCount {
+/**
+ * The counter of a part on an account, at `position` in its chain (LinkedIn's later posts are
+ * comments, with their own limit): a network that publishes a content warning (Mastodon) counts it with the text.
+ */
+export function countPart(provider: Provider, text: string, warning: string, position = 0): TextCount {
   const server = serverText(provider);
-  if (server === null || !warning || !networkOptions(provider.provider).contentWarning) return countText(provider.provider, text, server);
-  return countText(provider.provider, text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) });
+  if (server === null || !warning || !networkOptions(provider.provider).contentWarning) return countText(provider.provider, text, server, position);
+  return countText(provider.provider, text, { ...server, maxCharacters: server.maxCharacters - graphemes(warning) }, position);
+}
+
+/**
+ * A written post split for an account: kept whole when it fits where it starts the chain, else
+ * cut into parts that each fit as a later post (on LinkedIn a comment's limit, the stricter; the
+ * same limit as the first elsewhere).
+ */
+function splitFor(provider: Provider, text: string, warning: string, first: boolean): string[] {
+  if (first && !countPart(provider, text, warning, 0).over) return [text];
+  return splitText(text, (part) => !countPart(provider, part, warning, 1).over);
 }
 
 /** Each chosen account's chain: every written post split for it, or as the person edited that split. */
 export function chainsOf(providers: Provider[], posts: PostDraft[], warnings: Record<string, string>, edits: SplitEdits): Chain[] {
   return providers.map((provider) => {
     let edited = false;
-    const parts = posts.flatMap((post) => {
+    const parts = posts.flatMap((post, n) => {
       const warning = warnings[post.key]?.trim() ?? '';
       const edit = edits[provider.id]?.[post.key];
       const mine = edit && edit.source === post.text ? edit.parts : null;
       if (mine) edited = true;
-      const texts = mine ?? splitText(post.text, (text) => !countPart(provider, text, warning).over);
+      const texts = mine ?? splitFor(provider, post.text, warning, n === 0);
       return texts.map((text, k) => ({ text, postKey: post.key, k, media: k === 0 ? post.media : [], warning }));
     });
     return { provider, parts, edited };

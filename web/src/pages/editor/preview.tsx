@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import type { Network } from '../../api/providers.js';
 import { NETWORK_NAMES } from '../../providers.js';
-import { networkOptions } from '../../text-rules.js';
+import { laterPostsAre, networkOptions } from '../../text-rules.js';
 import type { Chain, Part } from './chains.js';
 
 /**
- * A live preview of each account's thread as its network shows it: the reply chain, links and
+ * A live preview of each account's thread as its network shows it: the reply chain (on LinkedIn a
+ * post and its comments), links and
  * mentions, a content warning (Mastodon) or a spoiler (Threads) behind a reveal, the image grid
  * with alt-text badges. A sketch of the networks' look, not a copy: what matters is what a reader
  * sees first and in what order.
@@ -40,7 +41,7 @@ function ChainPreview({ chain }: { chain: Chain }) {
                   · {i + 1}/{parts.length}
                 </span>
               )}
-              {i > 0 && <span class="hint"> · reply</span>}
+              {i > 0 && <span class="hint"> · {laterPostsAre(network)}</span>}
             </p>
             <Hidden network={network} warning={part.warning}>
               <p class="preview-text">{richText(part.text)}</p>

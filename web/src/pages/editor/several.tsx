@@ -196,7 +196,15 @@ function Counters({ chains, post }: { chains: Chain[]; post: PostDraft }) {
   return (
     <ul class="counters" aria-live="polite">
       {chains.map((chain) => {
-        const count = countPart(chain.provider, post.text, warning(chain));
+        const count = countPart(
+          chain.provider,
+          post.text,
+          warning(chain),
+          Math.max(
+            0,
+            chain.parts.findIndex((p) => p.postKey === post.key),
+          ),
+        );
         const parts = chain.parts.filter((p) => p.postKey === post.key).length;
         return (
           <li key={chain.provider.id} class={`counter${count.over ? ' over' : ''}`} data-counter-account={chain.provider.id}>
@@ -234,7 +242,7 @@ function ChainEditor(props: { chain: Chain; row: number; error: ApiError | null;
       )}
       <ol class="chain-parts">
         {parts.map((part, i) => {
-          const count = countPart(provider, part.text, part.warning);
+          const count = countPart(provider, part.text, part.warning, i);
           return (
             <li key={`${part.postKey}-${part.k}`}>
               <Field label={`@${provider.username} post ${i + 1}`} name={`rows.${row}.posts.${i}`} error={faultAt(error, `rows.${row}.posts.${i}`)}>
