@@ -24,6 +24,7 @@ for (const [what, args] of [
   ['type check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit']],
   ['type check of the web app (tsc -p web)', ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.json']],
   ['build (tsc -p tsconfig.build.json)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],
+  ["assets beside the build (the rate limiter's Lua: scripts/copy-assets.js)", ['scripts/copy-assets.js']],
   ['web app build (vite build web)', ['node_modules/vite/bin/vite.js', 'build', 'web']],
   ['lint and format (biome check)', ['node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.']],
   ['unused-export check (knip)', ['node_modules/knip/bin/knip.js', '--include', 'exports,types', '--treat-config-hints-as-errors', '--no-progress']],
