@@ -1,7 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import type { CredentialsKind } from '../../networks/index.js';
-import { xSetup } from '../../networks/x/connect.js';
 import { resolveWorkspace } from '../../services/accounts/accounts.js';
 import {
   type CredentialsInput,
@@ -12,6 +11,7 @@ import {
   startConnect,
   startFaults,
   threadsSetup,
+  xSetup,
 } from '../../services/providers/connect/index.js';
 import { listProviders, providerView } from '../../services/providers/providers.js';
 import { connectCallbackRoute, connectCookie, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';

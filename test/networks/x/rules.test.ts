@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import twitterText from 'twitter-text';
 import { X, X_STATUS_URL } from '../../../src/networks/x/rules.js';
 
-const count = (text: string, options?: Parameters<typeof X.countText>[1]) => X.countText(text, options)[0]!;
+/** The measure without its wording (`how`, tested once below). */
+const count = (text: string, options?: Parameters<typeof X.countText>[1]) => {
+  const { how: _how, ...measure } = X.countText(text, options)[0]!;
+  return measure;
+};
+
+test('a fault says how X counts (its weighted count)', () => {
+  assert.match(X.countText('x')[0]!.how ?? '', /weighted/);
+});
 
 // Pieces whose weight X states (../shared/reference/x-api.md §9), separated by a space (1) so a
 // URL never runs into what follows it.

@@ -27,6 +27,7 @@ import { assertStateLive, type CallbackState, newStateValue, saveConnectState, t
  */
 
 export { threadsSetup } from '../../../networks/threads/connect.js';
+export { xSetup } from '../../../networks/x/connect.js';
 
 /** The body of a credentials connect: the network's own fields, and the workspace. */
 export type CredentialsInput = Record<string, unknown> & { teamId?: string };
