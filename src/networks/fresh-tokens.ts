@@ -98,7 +98,8 @@ async function refreshClaimed(
   }
   const next = {
     accessTokenEnc: deps.secrets.encrypt(pair.accessToken),
-    refreshTokenEnc: deps.secrets.encrypt(pair.refreshToken ?? ''),
+    // No new refresh token (offline.access withdrawn): none is kept, and the account lives as long as its access token.
+    refreshTokenEnc: pair.refreshToken === null ? null : deps.secrets.encrypt(pair.refreshToken),
     expiresAt: pair.expiresAt,
   };
   if (!(await saveRotatedTokens(deps.db, account.providerId, usedEnc, next, deps.clock.now()))) {

@@ -232,7 +232,7 @@ export async function saveRotatedTokens(
   db: DbOrTrx,
   id: string,
   usedRefreshTokenEnc: string,
-  next: { accessTokenEnc: string; refreshTokenEnc: string; expiresAt: Date },
+  next: { accessTokenEnc: string; refreshTokenEnc: string | null; expiresAt: Date },
   now: Date,
 ): Promise<boolean> {
   const saved = await db
