@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'SIGN_IN_FAILED'
   | 'CSRF_FAILED'
   | 'CONNECT_REFUSED'
+  | 'FORBIDDEN'
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
@@ -144,6 +145,19 @@ export class CsrfFailedError extends AppError {
 export class ConnectRefusedError extends AppError {
   constructor(message: string) {
     super(403, 'CONNECT_REFUSED', message);
+  }
+}
+
+/**
+ * A request beyond the caller's role in the team whose rows it touches (decisions.md "Teams"):
+ * the message names the least role that may make it.
+ */
+export class ForbiddenError extends AppError {
+  constructor(
+    readonly neededRole: string,
+    message = `This needs the ${neededRole} role in the team (or a higher one).`,
+  ) {
+    super(403, 'FORBIDDEN', message);
   }
 }
 

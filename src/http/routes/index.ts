@@ -13,6 +13,7 @@ import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
+import { teamRoutes } from './teams.js';
 import { timeSlotRoutes } from './time-slots.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -33,4 +34,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(mediaRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(teamRoutes, { ctx });
 }

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, ValidationError } from '../../errors/index.js';
 import { deleteMedia, getMedia, listMedia, serveMedia, uploadMedia } from '../../services/media/media.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import { DeletedMedia, Media, MediaBytes, MediaIdParams, MediaList, ServedMediaParams, UploadQuery } from '../schemas/media.js';
@@ -41,6 +42,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 } });
 
   app.post('/api/v1/media', {
+    config: { access: ACCESS.uploadMedia },
     schema: {
       tags,
       summary:
@@ -57,6 +59,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   });
 
   app.get('/api/v1/media', {
+    config: { access: ACCESS.listMedia },
     schema: { tags, summary: "A workspace's uploads, newest first", querystring: UploadQuery, response: withProblems({ 200: MediaList }) },
     handler: async (request) => {
       const media = await listMedia(ctx, caller(request), request.query.teamId);
@@ -65,11 +68,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   });
 
   app.get('/api/v1/media/:id', {
+    config: { access: ACCESS.getMedia },
     schema: { tags, summary: 'One upload', params: MediaIdParams, response: withProblems({ 200: Media }) },
     handler: async (request) => getMedia(ctx, caller(request), request.params.id),
   });
 
   app.delete('/api/v1/media/:id', {
+    config: { access: ACCESS.deleteMedia },
     schema: {
       tags,
       summary: 'Delete an upload (409 MEDIA_IN_USE while a thread or follow-up not yet published uses it)',

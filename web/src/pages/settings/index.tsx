@@ -4,9 +4,10 @@ import { ApiKeys } from './api-keys.js';
 import { AutoPlugSettings } from './auto-plug.js';
 import { NotificationSettings } from './notifications.js';
 import { PasswordSettings } from './password.js';
+import { TeamMembers } from './team-members.js';
 import { WebhookSettings } from './webhooks.js';
 
-/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks, email notifications. */
+/** Settings: time zone and workspace, the team's members, password, API keys, auto-plug, webhooks, email notifications. */
 export function SettingsPage() {
   useEffect(() => {
     document.title = 'Settings · Skein';
@@ -15,6 +16,7 @@ export function SettingsPage() {
     <div class="stack settings-page">
       <h1>Settings</h1>
       <AccountSettings />
+      <TeamMembers />
       <ApiKeys />
       <AutoPlugSettings />
       <WebhookSettings />
