@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'NOT_EDITABLE'
   | 'PUBLISH_IN_PROGRESS'
   | 'NOT_PUBLISHED'
+  | 'NOT_PENDING'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
   | 'NETWORK_NOT_CONFIGURED'
@@ -175,7 +176,10 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE', message: string) {
+  constructor(
+    code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'NOT_PENDING' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE',
+    message: string,
+  ) {
     super(409, code, message);
   }
 }

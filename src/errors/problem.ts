@@ -39,6 +39,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   NOT_EDITABLE: 'Not editable',
   PUBLISH_IN_PROGRESS: 'Publish in progress',
   NOT_PUBLISHED: 'Not published',
+  NOT_PENDING: 'Not pending approval',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
   NETWORK_NOT_CONFIGURED: 'Network not configured',

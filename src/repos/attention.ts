@@ -18,7 +18,14 @@ import type { DbOrTrx } from './types.js';
 const DAILY_CAP_CODES = ['X_DAILY_LIMIT'];
 
 export interface AttentionRow {
-  kind: 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED' | 'PROVIDER_NOT_ACTIVE_FOR_DUE' | 'PROVIDER_RATE_LIMITED';
+  kind:
+    | 'THREAD_FAILED'
+    | 'FOLLOW_UP_FAILED'
+    | 'PROVIDER_EXPIRED'
+    | 'PROVIDER_REVOKED'
+    | 'PROVIDER_NOT_ACTIVE_FOR_DUE'
+    | 'PROVIDER_RATE_LIMITED'
+    | 'THREAD_AWAITING_APPROVAL';
   at: Date;
   providerId: string;
   threadId: string | null;
@@ -35,7 +42,7 @@ function ofWorkspace(alias: string, workspace: Workspace): RawBuilder<unknown> {
     : sql`${col('team_id')} IS NULL AND ${col('account_id')} = ${workspace.ownerAccountId}::text`;
 }
 
-export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore: Date): Promise<AttentionRow[]> {
+export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore: Date, now: Date): Promise<AttentionRow[]> {
   // A thread fails on one post, which keeps the network's error; a thread failed before any post
   // was tried keeps it only in last_error ("CODE: message").
   const { rows } = await sql<{
@@ -76,6 +83,10 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
         FROM threads AS t
        WHERE t.status IN ('READY', 'PUBLISHING') AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
          AND ${ofWorkspace('t', workspace)}
+      UNION ALL
+      SELECT 'THREAD_AWAITING_APPROVAL', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
+        FROM threads AS t
+       WHERE t.approval_state = 'PENDING' AND t.status = 'READY' AND t.scheduled_at <= ${now}::timestamptz AND ${ofWorkspace('t', workspace)}
     ) AS items
     ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
   return rows.map((row) => ({

@@ -66,7 +66,7 @@ describe('skein command line (embedded database)', () => {
     const writer = JSON.parse(skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--role', 'writer', '--json'], env).stdout);
     assert.deepEqual(writer, { teamId: team.id, accountId: member.accountId, role: 'writer' });
     const badRole = skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--role', 'member'], env);
-    assert.notEqual(badRole.status, 0);
+    assert.notEqual(badRole.code, 0);
     assert.match(badRole.stderr, /--role must be one of viewer, writer, editor, admin, owner/);
     const provider = skein(
       [

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { analyticsRoutes } from './analytics.js';
+import { approvalRoutes } from './approvals.js';
 import { attentionRoutes } from './attention.js';
 import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
@@ -21,6 +22,7 @@ import { webhookRoutes } from './webhooks.js';
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(approvalRoutes, { ctx });
   await app.register(importRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });

@@ -20,6 +20,7 @@ export interface paths {
                     providerId?: string;
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
+                    approval?: "PENDING" | "APPROVED" | "REJECTED";
                     /** @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged. */
                     include?: "tags";
                 };
@@ -59,6 +60,13 @@ export interface paths {
                                     id: string;
                                     /** @description From 1 */
                                     occurrence: number;
+                                } | null;
+                                approval: {
+                                    state: "PENDING" | "APPROVED" | "REJECTED";
+                                    /** @description The deciding member's email, or a review link's reviewer name */
+                                    by: string | null;
+                                    at: string | null;
+                                    note: string | null;
                                 } | null;
                                 posts: {
                                     /** @description Opaque identifier */
@@ -1196,6 +1204,272 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            thread: components["schemas"]["Thread"];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{threadId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a thread waiting for approval: it is published at its time (at once if that has passed) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag of Get Thread as read (`"12"`), a list of them, or `*` (any existing thread). A stale one is a 412 PRECONDITION_FAILED and changes nothing; weak tags (`W/"12"`) never match. Without it the change is made whatever the version. */
+                    "if-match"?: string;
+                };
+                path: {
+                    /** @description Opaque identifier */
+                    threadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The thread's version as a strong entity tag (`"12"`): send it back in If-Match to change only what you read. */
+                        etag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            thread: components["schemas"]["Thread"];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{threadId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a thread waiting for approval, with a note: it is never published unless changed and approved */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag of Get Thread as read (`"12"`), a list of them, or `*` (any existing thread). A stale one is a 412 PRECONDITION_FAILED and changes nothing; weak tags (`W/"12"`) never match. Without it the change is made whatever the version. */
+                    "if-match"?: string;
+                };
+                path: {
+                    /** @description Opaque identifier */
+                    threadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The thread's version as a strong entity tag (`"12"`): send it back in If-Match to change only what you read. */
+                        etag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6336,7 +6610,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 id: string;
                                 url: string;
-                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
+                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
                                 /** @description Null for the personal workspace */
                                 teamId: string | null;
                                 /**
@@ -6414,7 +6688,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description The event types to send, each once */
-                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
+                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
                         /** @description A team id, or "personal"; omitted = the account's active workspace */
                         teamId?: string;
                     };
@@ -6431,7 +6705,7 @@ export interface paths {
                             /** @description Opaque identifier */
                             id: string;
                             url: string;
-                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "ping")[];
+                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
                             /** @description The signing secret (`whsec_…`), shown only in this answer */
                             secret: string;
                             /**
@@ -7395,8 +7669,8 @@ export interface paths {
                         "application/json": {
                             /** @description Newest first (by at) */
                             items: {
-                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets) */
-                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED";
+                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets), THREAD_AWAITING_APPROVAL (a thread past its time still waiting for approval: it waits) */
+                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED" | "THREAD_AWAITING_APPROVAL";
                                 /**
                                  * Format: date-time
                                  * @description When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
@@ -8156,6 +8430,13 @@ export interface components {
                 id: string;
                 /** @description From 1 */
                 occurrence: number;
+            } | null;
+            approval: {
+                state: "PENDING" | "APPROVED" | "REJECTED";
+                /** @description The deciding member's email, or a review link's reviewer name */
+                by: string | null;
+                at: string | null;
+                note: string | null;
             } | null;
             posts: {
                 /** @description Opaque identifier */
