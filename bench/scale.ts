@@ -35,9 +35,9 @@ import {
 } from './procs.js';
 import { type AgencyPlan, copyProviders, measuredWindows, seedAgency, seedWebhook } from './scale-seed.js';
 
-export const SCALE_ROUTES = ['getThread', 'listMonth', 'listWeek', 'drafts', 'create', 'edit', 'attention', 'analytics'] as const;
-export type ScaleRoute = (typeof SCALE_ROUTES)[number];
-export const SCALE_LABELS: Record<ScaleRoute, string> = {
+const SCALE_ROUTES = ['getThread', 'listMonth', 'listWeek', 'drafts', 'create', 'edit', 'attention', 'analytics'] as const;
+type ScaleRoute = (typeof SCALE_ROUTES)[number];
+const SCALE_LABELS: Record<ScaleRoute, string> = {
   getThread: 'Get Thread',
   listMonth: "List Posts, one account's month",
   listWeek: 'List Posts, a week of all accounts',
