@@ -93,7 +93,7 @@ export async function seedAgency(db: Kysely<Database>, plan: AgencyPlan, part: '
       SELECT s.id, ${plan.accountId}, (${plan.providerIds}::text[])[s.p + 1], s.status,
              CASE WHEN s.draft THEN NULL ELSE to_timestamp(s.sched_ms / 1000.0) END,
              CASE WHEN s.status = 'READY' THEN 0 ELSE 1 END,
-             CASE WHEN s.status = 'PUBLISHED' THEN to_timestamp(s.sched_ms / 1000.0 + 2) END,
+             CASE WHEN s.status = 'PUBLISHED' THEN to_timestamp(s.sched_ms / 1000.0 + 2 + s.posts) END,
              CASE WHEN s.status = 'FAILED' THEN 'The network refused the post (seeded)' END,
              to_timestamp((s.sched_ms - 2 * 86400000) / 1000.0), to_timestamp((s.sched_ms - 86400000) / 1000.0)
       FROM seed_threads AS s`.execute(conn);
