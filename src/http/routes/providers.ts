@@ -22,6 +22,17 @@ import { Provider } from '../schemas/providers.js';
 import { TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Providers'];
+
+/** A credentials connect's body: the network's string fields, and the workspace. */
+function credentialsBody(fields: Record<string, { description: string; optional?: true }>) {
+  const properties = Object.fromEntries(
+    Object.entries(fields).map(([name, { description, optional }]) => {
+      const field = Type.String({ description });
+      return [name, optional ? Type.Optional(field) : field];
+    }),
+  );
+  return Type.Object({ ...properties, teamId: Type.Optional(Type.String()) });
+}
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/providers', {
     schema: {
@@ -44,7 +55,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         tags,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
-        body: Type.Object({ ...route.body.properties, teamId: Type.Optional(Type.String()) }),
+        body: credentialsBody(route.body),
         response: withProblems(route.sameAccountAgain === 200 ? { 200: Provider, 201: Provider } : { 201: Provider }, [502]),
       },
       handler: async (request, reply) => {
