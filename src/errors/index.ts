@@ -174,6 +174,13 @@ export class LimitReachedError extends AppError {
 }
 
 /** An `If-Match` the resource no longer meets: it changed since the client read it; nothing was changed. */
+/** A method the route does not answer (the route sets its Allow header). */
+export class MethodNotAllowedError extends AppError {
+  constructor(detail: string) {
+    super(405, 'METHOD_NOT_ALLOWED', detail);
+  }
+}
+
 export class PreconditionFailedError extends AppError {
   constructor(what: string) {
     super(412, 'PRECONDITION_FAILED', `${what} changed since the version named in If-Match; read it again and redo the change on what it is now.`);

@@ -7,6 +7,7 @@ import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
+import { mcpRoutes } from './mcp.js';
 import { mediaRoutes } from './media.js';
 import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
@@ -33,4 +34,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(mediaRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(mcpRoutes);
 }
