@@ -7,7 +7,10 @@ import { TOOLS } from '../../src/http/mcp/tools.js';
 import { textOf } from './mcp.js';
 import type { UserWithProvider } from './seeds.js';
 
-/** What a transport's tests need: a fixture (a user with a Threads account) and a client of its key. */
+/**
+ * What a transport's tests need: a user with a Threads account and a client of its key (a fixture
+ * may be shared by the scenarios: each counts what it adds).
+ */
 export interface McpFixture extends UserWithProvider {
   client: Client;
 }
@@ -36,6 +39,7 @@ export function toolScenarios(fixture: () => Promise<McpFixture>): void {
 
   test('create_thread creates a thread the REST API shows; the same call retried creates nothing new', async () => {
     const f = await fixture();
+    const before = await threadCount(f.ctx, f.user.account.id);
     const args = { providerId: f.providerId, scheduleAt: '2026-12-01T09:00:00', posts: [{ text: 'by an agent' }, { text: 'second' }] };
     const first = await f.client.callTool({ name: 'create_thread', arguments: args });
     assert.equal(first.isError, undefined, textOf(first));
@@ -49,10 +53,10 @@ export function toolScenarios(fixture: () => Promise<McpFixture>): void {
     );
     const again = await f.client.callTool({ name: 'create_thread', arguments: { posts: args.posts, scheduleAt: args.scheduleAt, providerId: f.providerId } });
     assert.equal(JSON.parse(textOf(again)).threadId, created.threadId);
-    assert.equal(await threadCount(f.ctx, f.user.account.id), 1);
+    assert.equal(await threadCount(f.ctx, f.user.account.id), before + 1);
     const deliberate = await f.client.callTool({ name: 'create_thread', arguments: { ...args, idempotencyKey: 'a-second-one' } });
     assert.notEqual(JSON.parse(textOf(deliberate)).threadId, created.threadId);
-    assert.equal(await threadCount(f.ctx, f.user.account.id), 2);
+    assert.equal(await threadCount(f.ctx, f.user.account.id), before + 2);
   });
 
   test('edit_thread with the etag read changes the thread; with a stale etag it is refused and changes nothing', async () => {
@@ -74,6 +78,7 @@ export function toolScenarios(fixture: () => Promise<McpFixture>): void {
 
   test('a refused create is a tool error naming each faulty field by its path, and writes nothing', async () => {
     const f = await fixture();
+    const before = await threadCount(f.ctx, f.user.account.id);
     const result = await f.client.callTool({
       name: 'create_thread',
       arguments: { providerId: f.providerId, scheduleAt: '2020-01-01T09:00:00', posts: [{ text: 'ok' }, { text: 'x'.repeat(501) }] },
@@ -83,11 +88,12 @@ export function toolScenarios(fixture: () => Promise<McpFixture>): void {
     assert.match(text, /VALIDATION_FAILED/);
     assert.match(text, /- posts\.1\.text: /);
     assert.match(text, /- scheduleAt: /);
-    assert.equal(await threadCount(f.ctx, f.user.account.id), 0);
+    assert.equal(await threadCount(f.ctx, f.user.account.id), before);
   });
 
   test('arguments that fit no schema and an unknown tool are protocol errors naming what is wrong', async () => {
     const f = await fixture();
+    const before = await threadCount(f.ctx, f.user.account.id);
     await assert.rejects(
       f.client.callTool({ name: 'create_thread', arguments: { providerId: 7, posts: [{}] } }),
       (err: unknown) => err instanceof McpError && /providerId/.test(err.message) && /posts\.0\.text/.test(err.message),
@@ -96,6 +102,6 @@ export function toolScenarios(fixture: () => Promise<McpFixture>): void {
       f.client.callTool({ name: 'drop_everything', arguments: {} }),
       (err: unknown) => err instanceof McpError && /drop_everything/.test(err.message),
     );
-    assert.equal(await threadCount(f.ctx, f.user.account.id), 0);
+    assert.equal(await threadCount(f.ctx, f.user.account.id), before);
   });
 }

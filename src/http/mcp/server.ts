@@ -7,8 +7,8 @@ import { requestHash } from '../../services/threads/threads.js';
 import { type RestRequest, TOOLS, type Tool } from './tools.js';
 
 const INSTRUCTIONS =
-  "Skein schedules posts and threads on the user's social accounts. Start with list_accounts (account ids and time zones). " +
-  "A time without an offset (2026-12-01T09:00:00) is the account's local time. Read a thread with get_thread before changing it and pass its etag. " +
+  "Skein schedules posts and threads on the user's social accounts. Start with get_account (the user's time zone) and list_accounts (the social accounts' ids). " +
+  "A time without an offset (2026-12-01T09:00:00) is local time in the user's time zone. Read a thread with get_thread before changing it and pass its etag. " +
   'Creates are safe to retry: the same call with the same arguments creates nothing new.';
 
 /** The headers of an MCP request the SDK's transport reads; nothing else (no cookie, no key) reaches it. */

@@ -38,7 +38,7 @@ export interface Tool<S extends TObject = TObject> {
 }
 
 const TIME_RULE =
-  "Times such as 2026-12-01T09:00:00 without an offset are read in the account's own time zone (the time zone shown by list_accounts); add Z or ±hh:mm to give an instant.";
+  "Times such as 2026-12-01T09:00:00 without an offset are read in the user's Skein account time zone (get_account shows it); add Z or ±hh:mm to give an instant.";
 
 const Etag = Type.String({
   description: 'The etag get_thread answered (such as "12", quotes included). A thread changed since is refused (PRECONDITION_FAILED): read it again.',
@@ -63,10 +63,19 @@ function tool<S extends TObject>(definition: Tool<S>): Tool {
 /** The MCP tools, each one REST operation (decisions.md "Agents: MCP (implementation)"). */
 export const TOOLS: Tool[] = [
   tool({
+    name: 'get_account',
+    title: "The user's Skein account",
+    description:
+      'The Skein account the API key acts for: its email, its time zone (every time you write without an offset is read in it) and its active workspace. Call it once before writing times.',
+    input: Type.Object({}),
+    writes: false,
+    request: () => ({ method: 'GET', url: '/api/v1/account' }),
+  }),
+  tool({
     name: 'list_accounts',
     title: 'List connected accounts',
     description:
-      'The connected social accounts (providers) of the workspace: id, network, handle, time zone and status. Use it first: every other tool names an account by its id (providerId).',
+      'The connected social accounts (providers) of the workspace: id, network, handle, status and limits. Use it first: the other tools name a social account by its id (providerId).',
     input: TeamQuery,
     writes: false,
     request: (args) => ({ method: 'GET', url: '/api/v1/providers', query: queryOf(args) }),
@@ -160,7 +169,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'get_analytics',
     title: "An account's analytics",
-    description: `Totals (views, likes, replies, reposts…), every day in the account's zone and the top posts of one account (providerId) between from and to. ${TIME_RULE}`,
+    description: `Totals (views, likes, replies, reposts…), every day in the user's time zone and the top posts of one account (providerId) between from and to. ${TIME_RULE}`,
     input: AnalyticsQuery,
     writes: false,
     request: (args) => ({ method: 'GET', url: '/api/v1/analytics', query: queryOf(args) }),
