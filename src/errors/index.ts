@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
   | 'REQUEST_TIMEOUT'
   | 'EXPECTATION_FAILED'
   | 'NOT_EDITABLE'
@@ -178,6 +179,14 @@ export class LimitReachedError extends AppError {
 export class MethodNotAllowedError extends AppError {
   constructor(detail: string) {
     super(405, 'METHOD_NOT_ALLOWED', detail);
+  }
+}
+
+/** The MCP transport refused a message before any tool ran: not JSON-RPC, or an Accept without JSON. */
+export class McpRefusedError extends AppError {
+  constructor(status: 400 | 406 | 413 | 415, detail: string) {
+    const codes = { 400: 'MALFORMED_REQUEST', 406: 'NOT_ACCEPTABLE', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' } as const;
+    super(status, codes[status], detail);
   }
 }
 

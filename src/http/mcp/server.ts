@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
+import { McpRefusedError } from '../../errors/index.js';
 import { requestHash } from '../../services/threads/threads.js';
 import { type RestRequest, TOOLS, type Tool } from './tools.js';
 
@@ -12,7 +13,30 @@ const INSTRUCTIONS =
   'Creates are safe to retry: the same call with the same arguments creates nothing new.';
 
 /** The headers of an MCP request the SDK's transport reads; nothing else (no cookie, no key) reaches it. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+const TRANSPORT_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+
+/**
+ * Every answer is JSON (no stream), so a client that takes JSON (or anything, or says nothing,
+ * as curl) is answered; the transport wants both types listed, so it is told that.
+ */
+function acceptFor(given: string | undefined): string | undefined {
+  if (given === undefined || /application\/json|\*\/\*|application\/\*/i.test(given)) return 'application/json, text/event-stream';
+  return given;
+}
+
+/** The transport's own refusal (a JSON-RPC error with an HTTP status) as the problem every route answers. */
+async function refusedMessage(response: Response): Promise<Error> {
+  const text = await response.text();
+  let detail = text;
+  try {
+    detail = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+  } catch {
+    // Not JSON-RPC: the text says it.
+  }
+  const status = response.status;
+  if (status === 400 || status === 406 || status === 413 || status === 415) return new McpRefusedError(status, detail);
+  return new Error(`MCP transport answered ${status}: ${detail}`);
+}
 
 interface CompiledTool {
   tool: Tool;
@@ -138,9 +162,12 @@ export async function answerMcpRequest(
       const value = request.headers[name];
       if (typeof value === 'string') headers.set(name, value);
     }
+    const accept = acceptFor(request.headers.accept);
+    if (accept !== undefined) headers.set('accept', accept);
     const response = await transport.handleRequest(new Request('http://skein.invalid/mcp', { method: request.method, headers }), {
       parsedBody: request.body,
     });
+    if (response.status >= 300) throw await refusedMessage(response);
     reply.status(response.status);
     response.headers.forEach((value, name) => {
       reply.header(name, value);

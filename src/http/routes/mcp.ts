@@ -1,6 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { MethodNotAllowedError } from '../../errors/index.js';
 import { answerMcpRequest, compileTools } from '../mcp/server.js';
+import { withProblems } from '../schemas/common.js';
+import { McpAnswer, McpMessage } from '../schemas/mcp.js';
 
 /** A JSON-RPC message; the SDK's transport checks its shape (a JSON-RPC error otherwise). */
 const MCP_BODY_LIMIT = 16 * 1024 * 1024;
@@ -19,7 +21,11 @@ export const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Agents'],
       summary: 'Model Context Protocol (Streamable HTTP, stateless): the tools of docs/agents.md, with the API key as Bearer',
-      hide: true,
+      description:
+        'Each tool is one REST operation of this API, called with the same key. An answer is JSON (never a stream); 202 for a notification. Only an API key opens it (no session cookie).',
+      security: [{ bearer: [] }, { apiKey: [] }],
+      body: McpMessage,
+      response: withProblems({ 200: McpAnswer, 202: Type.Null({ description: 'A notification, taken' }) }, [406]),
     },
     handler: async (request, reply) => answerMcpRequest(app, tools, request, reply),
   });

@@ -52,14 +52,49 @@ describeEachDb('MCP over Streamable HTTP', (env) => {
     }
   });
 
-  test('a message that is not JSON-RPC, or not JSON at all, is a 4xx, never a 5xx', async () => {
+  test('a message that is not JSON-RPC, or not JSON at all, is a 400 problem, never a 5xx; an Accept without JSON is 406', async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);
-    const notRpc = await user.call(app, { method: 'POST', url: '/mcp', headers: MCP_HEADERS, payload: { hello: 'world' } });
-    assert.equal(notRpc.statusCode, 400, notRpc.body);
-    const notJson = await user.call(app, { method: 'POST', url: '/mcp', headers: MCP_HEADERS, payload: '{"jsonrpc":' });
-    assert.equal(notJson.statusCode, 400, notJson.body);
-    const noAccept = await user.call(app, { method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json' }, payload: INITIALIZE });
-    assert.equal(noAccept.statusCode, 406, noAccept.body);
+    const send = (payload: unknown, headers: Record<string, string> = MCP_HEADERS) =>
+      user.call(app, { method: 'POST', url: '/mcp', headers, payload: payload as string });
+    for (const [payload, code] of [
+      [{ hello: 'world' }, 'VALIDATION_FAILED'],
+      ['{"jsonrpc":', 'VALIDATION_FAILED'],
+      [{ jsonrpc: '2.0' }, 'MALFORMED_REQUEST'],
+      [[INITIALIZE], 'VALIDATION_FAILED'],
+    ] as const) {
+      const res = await send(payload);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(res.headers['content-type'] as string, /problem\+json/);
+      assert.equal(res.json().code, code, res.body);
+    }
+    const html = await send(INITIALIZE, { 'content-type': 'application/json', accept: 'text/html' });
+    assert.equal(html.statusCode, 406, html.body);
+    assert.equal(html.json().code, 'NOT_ACCEPTABLE');
+    // A client that says nothing about Accept (curl) is answered: every answer is JSON.
+    const curl = await send(INITIALIZE, { 'content-type': 'application/json' });
+    assert.equal(curl.statusCode, 200, curl.body);
   });
 });
+
+describeEachDb(
+  'MCP and the rate limits',
+  (env) => {
+    test('a tool call counts once toward the rate limits: its inner REST request is not counted again', async () => {
+      const f = await userWithProvider(env);
+      const call = (id: number) =>
+        f.user.call(f.app, {
+          method: 'POST',
+          url: '/mcp',
+          headers: MCP_HEADERS,
+          payload: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_drafts', arguments: {} } },
+        });
+      const first = await call(1);
+      const second = await call(2);
+      assert.equal(second.statusCode, 200, second.body);
+      assert.equal(second.json().result.isError, undefined, second.body);
+      assert.equal(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining']), 1);
+    });
+  },
+  { realRateLimits: true },
+);
