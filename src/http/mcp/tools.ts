@@ -3,6 +3,7 @@ import { AnalyticsQuery } from '../schemas/analytics.js';
 import { AttentionQuery } from '../schemas/attention.js';
 import { Id } from '../schemas/common.js';
 import { ImportJsonBody } from '../schemas/import.js';
+import { MediaFromUrlBody, UploadQuery } from '../schemas/media.js';
 import { CreatePostBody, EditThreadBody, ListPostsQuery, RescheduleBody, RetryBody, TeamQuery } from '../schemas/threads.js';
 import { NextTimeSlotsQuery } from '../schemas/time-slots.js';
 
@@ -165,6 +166,15 @@ export const TOOLS: Tool[] = [
     input: NextTimeSlotsQuery,
     writes: false,
     request: (args) => ({ method: 'GET', url: '/api/v1/time-slots/next', query: queryOf(args) }),
+  }),
+  tool({
+    name: 'upload_media_from_url',
+    title: 'Upload an image or video from a URL',
+    description:
+      "Fetch the image (JPEG, PNG, WebP, GIF) or video (MP4, MOV) at a public URL and keep it in Skein's media: answers its id and url. Put that url in a post's media (create_thread, edit_thread) with altText. Any public image URL also works in media directly; an upload is checked now and served by Skein.",
+    input: Type.Object({ ...MediaFromUrlBody.properties, ...UploadQuery.properties }),
+    writes: true,
+    request: ({ url, teamId }) => ({ method: 'POST', url: '/api/v1/media/from-url', query: queryOf({ teamId }), body: { url } }),
   }),
   tool({
     name: 'get_analytics',

@@ -8,7 +8,7 @@ import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
 import { mcpRoutes } from './mcp.js';
-import { mediaRoutes } from './media.js';
+import { mediaFromUrlRoutes, mediaRoutes } from './media.js';
 import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
@@ -32,6 +32,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(mediaFromUrlRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(mcpRoutes);

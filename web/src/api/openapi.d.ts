@@ -7212,6 +7212,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media/from-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload the file at a public http(s) URL (fetched under the media address policy: private addresses refused, redirects checked), stored and checked as an upload of the same bytes */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A public http(s) URL of an image or video */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The upload id: 22 characters, 128 random bits (base64url) */
+                            id: string;
+                            /** @description `<PUBLIC_URL>/media/<id>.<ext>`: public (no key), what a post's `media[].url` names */
+                            url: string;
+                            type: "IMAGE" | "VIDEO";
+                            /**
+                             * @example image/jpeg
+                             * @example video/mp4
+                             */
+                            mimeType: string;
+                            bytes: number;
+                            width: number | null;
+                            height: number | null;
+                            /** @description Videos only; null for images */
+                            durationMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attention": {
         parameters: {
             query?: never;
@@ -7851,6 +7990,22 @@ export interface paths {
                                  * @example 5
                                  */
                                 count?: string;
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "upload_media_from_url";
+                            arguments: {
+                                /** @description A public http(s) URL of an image or video */
+                                url: string;
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
                             };
