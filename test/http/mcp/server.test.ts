@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDb } from '../../helpers/context.js';
-import { connectOverHttp } from '../../helpers/mcp.js';
+import { connectOverHttp, textOf } from '../../helpers/mcp.js';
 import { toolScenarios } from '../../helpers/mcp-scenarios.js';
 import { createUser, userWithProvider } from '../../helpers/seeds.js';
 
@@ -18,6 +18,28 @@ describeEachDb('MCP over Streamable HTTP', (env) => {
   toolScenarios(async () => {
     const f = await userWithProvider(env);
     return { ...f, client: await connectOverHttp(f.app, f.user.key) };
+  });
+
+  test('import_threads: a dry run names each row fault and creates nothing; then the import creates all, once', async () => {
+    const f = await userWithProvider(env);
+    const client = await connectOverHttp(f.app, f.user.key);
+    const rows = [
+      { providerId: f.providerId, scheduleAt: '2026-12-01T09:00:00', posts: [{ text: 'one' }] },
+      { providerId: f.providerId, scheduleAt: '2026-12-02T09:00:00', posts: [{ text: 'x'.repeat(501) }] },
+    ];
+    const dry = await client.callTool({ name: 'import_threads', arguments: { rows, dryRun: true } });
+    assert.equal(dry.isError, true, textOf(dry));
+    assert.match(textOf(dry), /- rows\.1\.posts\.0\.text: /);
+    rows[1]!.posts[0]!.text = 'two';
+    const checked = await client.callTool({ name: 'import_threads', arguments: { rows, dryRun: true } });
+    assert.equal(checked.isError, undefined, textOf(checked));
+    const listed = async () => (await f.user.call(f.app, { method: 'GET', url: '/api/v1/posts?from=2026-11-30T00:00:00&to=2026-12-03T00:00:00' })).json().count;
+    assert.equal(await listed(), 0);
+    const first = await client.callTool({ name: 'import_threads', arguments: { rows } });
+    assert.equal(first.isError, undefined, textOf(first));
+    const again = await client.callTool({ name: 'import_threads', arguments: { rows } });
+    assert.equal(textOf(again), textOf(first));
+    assert.equal(await listed(), 2);
   });
 
   test('no key, a malformed key or a revoked key: 401 problem, before any MCP message is read', async () => {
