@@ -88,6 +88,14 @@ describe('the CLI loads what a command needs, when it needs it', () => {
     assert.ok(res.packages.has('@atproto/api'));
   });
 
+  test('skein mcp opens no database and loads no server: it is a client of the running Skein', () => {
+    const res = recordLoads([BIN, 'mcp'], { SKEIN_URL: 'http://127.0.0.1:9', SKEIN_API_KEY: '' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /SKEIN_API_KEY is not set/);
+    assert.ok(res.packages.has('@modelcontextprotocol/sdk'), 'the recorder saw the bridge load');
+    for (const heavy of ['pg', 'kysely', '@electric-sql/pglite', 'fastify', 'ioredis']) assert.ok(!res.packages.has(heavy), `does not load ${heavy}`);
+  });
+
   test('every command of the table has its handler', () => {
     for (const command of COMMANDS) {
       const handler = command.long ? LONG[command.name] : command.client ? CLIENT[command.name] : RUN[command.name];
