@@ -120,6 +120,13 @@ export interface Network<K extends string = string> {
    * account's): its provider's `limits` are then its own, and its text is counted against them.
    */
   accountLimits: boolean;
+  /**
+   * A network whose access tokens run out at a known time and cannot be renewed without a
+   * refresh token (LinkedIn's 60-day tokens of an app LinkedIn gives none): from `beforeMs`
+   * before the expiry such an account is in attention as `PROVIDER_EXPIRING`, and its users are
+   * emailed once per token; at the expiry it turns EXPIRED. Absent: its tokens never lapse so.
+   */
+  expiryNotice?: { beforeMs: number };
   /** Whether the network fetches a post's media from its URL itself, so the URL must be reachable from the internet (Threads). */
   fetchesMediaUrls: boolean;
   /** The text's measures, in the order their faults are told; a text fits when each `count <= max`. */

@@ -71,6 +71,8 @@ export const LINKEDIN = {
   },
   accountLimits: false,
   fetchesMediaUrls: false,
+  // Tokens last 60 days; an app without programmatic refresh gets no refresh token (decisions.md "LinkedIn").
+  expiryNotice: { beforeMs: 7 * 86_400_000 },
   // The sign-in adds the member and the pages it administers; a token adds the member or one page (connect.ts).
   connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {

@@ -7241,11 +7241,11 @@ export interface paths {
                         "application/json": {
                             /** @description Newest first (by at) */
                             items: {
-                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets) */
-                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED";
+                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_EXPIRING (an ACTIVE account whose token runs out within its network notice period (LinkedIn: 7 days) and cannot be refreshed), PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets) */
+                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_EXPIRING" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED";
                                 /**
                                  * Format: date-time
-                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
+                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_EXPIRING when its token runs out; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
                                  */
                                 at: string;
                                 /** @description Opaque identifier */
