@@ -139,6 +139,47 @@ describeEachDb(
       assert.match(refused.json().errors[0].message, /LinkedIn refused/);
     });
 
+    test("disconnect revokes the token at LinkedIn once no other account holds it (a page shares its member's); a failing revoke does not block the disconnect", async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const { urn } = fake.createMember('Leaving Member', PAGE_SCOPES);
+      const page = fake.createOrganization('Leaving Page', urn);
+      const { answer } = await connectOAuth(env(), user, urn);
+      assert.equal(answer.statusCode, 200, answer.body);
+      const providers = await providersOf(env(), user);
+      const tokenOf = async (id: string) =>
+        ctx.secrets.decrypt((await ctx.db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).access_token_enc!);
+      const member = providers.find((p) => p.providerUserId === urn)!;
+      const pageProvider = providers.find((p) => p.providerUserId === page)!;
+      const token = await tokenOf(member.id);
+      const revokesBefore = fake.callsTo('oauth.revoke').length;
+
+      const pageGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${pageProvider.id}` });
+      assert.equal(pageGone.statusCode, 200, pageGone.body);
+      assert.equal(pageGone.json().status, 'REVOKED');
+      assert.equal(fake.callsTo('oauth.revoke').length, revokesBefore, 'the member still posts with it');
+      assert.equal(fake.isRevoked(token), false);
+
+      const memberGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${member.id}` });
+      assert.equal(memberGone.statusCode, 200, memberGone.body);
+      assert.equal(memberGone.json().status, 'REVOKED');
+      assert.equal(fake.isRevoked(token), true, 'the last holder gone: revoked at LinkedIn');
+      const revoke = fake.callsTo('oauth.revoke').at(-1)!;
+      const form = new URLSearchParams(String(revoke.body));
+      assert.equal(form.get('client_id'), linkedInApp.clientId);
+      assert.equal(form.get('client_secret'), linkedInApp.clientSecret);
+
+      const other = fake.createMember('Unlucky Member', PAGE_SCOPES);
+      const pasted = await user.call(app, { method: 'POST', url: '/api/v1/providers/linkedin', payload: { accessToken: other.accessToken } });
+      assert.equal(pasted.statusCode, 201, pasted.body);
+      fake.failNext('oauth.revoke', { kind: 'http500' });
+      const attempts = fake.callsTo('oauth.revoke').length;
+      const stillGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${pasted.json().id}` });
+      assert.equal(stillGone.statusCode, 200, stillGone.body);
+      assert.equal(stillGone.json().status, 'REVOKED', 'LinkedIn failing does not keep the account connected');
+      assert.equal(fake.callsTo('oauth.revoke').length, attempts + 1, 'the revoke was tried');
+    });
+
     test('a member-only token names no page it may post as: a page is 400 at organization', async () => {
       const { ctx, app } = env();
       const user = await createUser(ctx);

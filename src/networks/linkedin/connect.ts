@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.js';
+import type { ProviderRow } from '../../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
+import { listOtherTokens } from '../../repos/providers.js';
 import { type ConnectedAccount, type MissingSetting, type NetworkConnect, networkFailure } from '../connect.js';
 import { PublishError } from '../platform.js';
 import type { LinkedInApp, LinkedInClient, LinkedInMember, LinkedInOrganization } from './client.js';
@@ -98,6 +100,29 @@ async function verifyToken(ctx: AppContext, input: LinkedInTokenBody): Promise<C
   return pageAccount(page, tokens);
 }
 
+/**
+ * Disconnect revokes the token at LinkedIn (the refresh token too, when there is one), as X's
+ * does, unless another account in Skein still holds it: one sign-in's member and pages share one
+ * token, and revoking it would cut them off too. Without the app's id and secret nothing can be
+ * revoked. A LinkedIn that refuses or cannot be reached does not keep the account connected in
+ * Skein (logged, as for X).
+ */
+async function revokeLinkedInToken(ctx: AppContext, provider: ProviderRow): Promise<void> {
+  if (!provider.access_token_enc || !ctx.config.linkedin.clientId || !ctx.appSecrets.linkedin) return;
+  const accessToken = ctx.secrets.decrypt(provider.access_token_enc);
+  const others = await listOtherTokens(ctx.db, provider.kind, provider.id);
+  if (others.some((enc) => ctx.secrets.decrypt(enc) === accessToken)) return;
+  const linkedin = await client(ctx);
+  const tokens = [accessToken, ...(provider.refresh_token_enc ? [ctx.secrets.decrypt(provider.refresh_token_enc)] : [])];
+  for (const token of tokens) {
+    try {
+      await linkedin.revoke(appOf(ctx), token);
+    } catch (err) {
+      ctx.logger.warn({ err, providerId: provider.id }, 'revoking a LinkedIn token failed; Skein forgets it anyway');
+    }
+  }
+}
+
 export const linkedinConnect = {
   oauth: {
     setup,
@@ -125,4 +150,5 @@ export const linkedinConnect = {
     faults: (_ctx, input) => tokenFaults(input),
     verify: verifyToken,
   },
+  revoke: revokeLinkedInToken,
 } satisfies NetworkConnect<LinkedInTokenBody>;

@@ -38,6 +38,7 @@ export type FakeEndpoint =
   | 'oauth.authorize'
   | 'oauth.token'
   | 'oauth.introspect'
+  | 'oauth.revoke'
   | 'reactions.create'
   | 'userinfo'
   | 'organizationAcls'
@@ -276,6 +277,12 @@ export class FakeLinkedInApi {
     this.#tokens.get(token)!.revoked = true;
   }
 
+  /** Whether an access token was revoked (by the member, or through /oauth/v2/revoke), or a refresh token is gone. */
+  isRevoked(token: string): boolean {
+    const access = this.#tokens.get(token);
+    return access ? access.revoked : !this.#refreshTokens.has(token);
+  }
+
   setCounts(post: string, counts: Partial<FakePost['counts']>): void {
     Object.assign(this.#post(post).counts, counts);
   }
@@ -357,6 +364,7 @@ export class FakeLinkedInApi {
       if (route.endpoint === 'oauth.authorize') return this.#authorize(request.url.searchParams);
       if (route.endpoint === 'oauth.token') return ok(this.#token(request.form));
       if (route.endpoint === 'oauth.introspect') return ok(this.#introspect(request.form));
+      if (route.endpoint === 'oauth.revoke') return this.#revoke(request.form);
       if (request.url.pathname.startsWith('/rest/')) checkVersion(request.headers, this.#versions);
       // A video part's upload URL is its own credential (§4); an image's PUT needs the token.
       if (route.endpoint === 'upload.put' && this.media.get(route.key!)?.kind === 'video') return this.#receiveUpload(route.key!, request);
@@ -498,6 +506,25 @@ export class FakeLinkedInApi {
       refresh_token_expires_in: Math.floor((grant.expiresAt - this.#now()) / 1000),
       scope: grant.scopes.join(','),
     };
+  }
+
+  /**
+   * `POST /oauth/v2/revoke` (form `token`, `client_id`, `client_secret`; as LinkedIn's clients
+   * call it): 200 with an empty body. The app's access token is revoked, its refresh token
+   * forgotten; another app's token, or an unknown one, is left as it is, answered 200 too
+   * (RFC 7009's reading; LinkedIn's own answer [unconfirmed]).
+   */
+  #revoke(form: URLSearchParams | null): Answer {
+    if (!form) throw oauthError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded');
+    for (const name of ['token', 'client_id', 'client_secret'])
+      if (!form.get(name)) throw oauthError(400, 'invalid_request', `A required parameter "${name}" is missing`);
+    const app = this.#apps.find((a) => a.clientId === form.get('client_id') && a.clientSecret === form.get('client_secret'));
+    if (!app) throw oauthError(401, 'invalid_client', 'Client authentication failed');
+    const value = form.get('token')!;
+    const access = this.#tokens.get(value);
+    if (access?.clientId === app.clientId) access.revoked = true;
+    if (this.#refreshTokens.get(value)?.clientId === app.clientId) this.#refreshTokens.delete(value);
+    return { status: 200, body: null };
   }
 
   /** Epoch seconds; another app's token is `active: false` (§1). */
@@ -963,6 +990,7 @@ function routeOf(method: string, url: URL): Route | null {
     'GET /oauth/v2/authorization': 'oauth.authorize',
     'POST /oauth/v2/accessToken': 'oauth.token',
     'POST /oauth/v2/introspectToken': 'oauth.introspect',
+    'POST /oauth/v2/revoke': 'oauth.revoke',
     'POST /rest/reactions': 'reactions.create',
     'GET /v2/userinfo': 'userinfo',
     'GET /rest/organizationAcls': 'organizationAcls',
