@@ -9,8 +9,9 @@ import type { LinkedInApp, LinkedInClient, LinkedInMember, LinkedInOrganization 
 /**
  * Connecting LinkedIn (decisions.md "LinkedIn", docs/connect-linkedin.md): the member and each
  * page its token administers, each its own provider. Through the sign-in (the user's own app,
- * LINKEDIN_CLIENT_ID/SECRET) every administered page is added with the member, and a page the
- * user does not want is disconnected; through a token, the member or the one page it names.
+ * LINKEDIN_CLIENT_ID/SECRET) the member and every administered page are offered, and the user
+ * picks the ones to add (services/providers/connect/picks.ts); through a token, the member or the
+ * one page it names.
  */
 
 const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
@@ -131,7 +132,7 @@ export const linkedinConnect = {
       const scopes = ctx.config.linkedin.organizations ? [...MEMBER_SCOPES, ...ORGANIZATION_SCOPES] : MEMBER_SCOPES;
       return { authorizeUrl: (await client(ctx)).authorizeUrl({ clientId: ctx.config.linkedin.clientId!, redirectUri, state, scopes }) };
     },
-    /** The member first, then every page the token administers (each disconnected on its own if unwanted). */
+    /** The member first, then every page the token administers: with any page, the user picks among them. */
     async exchange(ctx, { code, redirectUri }) {
       const linkedin = await client(ctx);
       let token;
