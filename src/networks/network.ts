@@ -111,6 +111,12 @@ export interface Network<K extends string = string> {
   /** Absent: every post of a thread has `limits`. */
   laterPosts?: LaterPostLimits;
   mediaMix?: MediaMix;
+  /**
+   * The image types it takes (LinkedIn: no WebP); an image of another type is converted when it
+   * is published (a PNG when it has transparency and PNG is taken, else a JPEG). Absent: JPEG,
+   * PNG, GIF and WebP, every type Skein accepts.
+   */
+  imageTypes?: readonly ('image/jpeg' | 'image/png' | 'image/gif' | 'image/webp')[];
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
   options: NetworkOptions;

@@ -56,6 +56,8 @@ export const LINKEDIN = {
   laterPosts: { textPerPost: COMMENT_CHARS, mediaPerPost: 1, imagesPerPost: 1, videosPerPost: 0 },
   // Up to 20 images or 1 video.
   mediaMix: { videoAlone: true, gif: null },
+  // JPG, PNG and GIF (§4): a WebP is converted at publish.
+  imageTypes: ['image/jpeg', 'image/png', 'image/gif'],
   options: {
     replyControls: ['everyone', 'nobody'],
     quotesDisabled: false,

@@ -156,6 +156,8 @@ export interface FakeMedia {
   parts: Array<{ first: number; last: number; etag: string | null }>;
   finalized: boolean;
   bytes: number;
+  /** An image's format, read from its first bytes when it is PUT. */
+  format: 'jpeg' | 'png' | 'gif' | 'webp' | 'other' | null;
   failed: boolean;
 }
 
@@ -835,7 +837,7 @@ export class FakeLinkedInApi {
     const owner = request.owner ?? '';
     if (!this.#mayAuthor(token, owner, 'write')) throw accessDenied(`${kind}s.ACTION-initializeUpload`);
     const urn = `urn:li:${kind}:C4E10AQ${randomBytes(6).toString('hex')}`;
-    const item: FakeMedia = { urn, owner, kind, uploadedAt: null, parts: [], finalized: kind === 'image', bytes: 0, failed: false };
+    const item: FakeMedia = { urn, owner, kind, uploadedAt: null, parts: [], finalized: kind === 'image', bytes: 0, format: null, failed: false };
     this.media.set(urn, item);
     const expiresAt = this.#now() + DAY;
     if (kind === 'image') return { value: { uploadUrlExpiresAt: expiresAt, uploadUrl: `${this.#url}/dms-uploads/${enc(urn)}`, image: urn } };
@@ -859,6 +861,9 @@ export class FakeLinkedInApi {
     if (!item) throw restError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL is unknown or expired');
     if (item.kind === 'image') {
       item.bytes = request.bytes.length;
+      item.format = imageFormat(request.bytes);
+      // LinkedIn takes JPG, PNG and GIF (§4): anything else fails in processing.
+      if (!['jpeg', 'png', 'gif'].includes(item.format)) item.failed = true;
       item.uploadedAt = this.#now();
       return { status: 201, body: null };
     }
@@ -1071,4 +1076,13 @@ function idOf(urn: string): string {
 
 function enc(urn: string): string {
   return encodeURIComponent(urn);
+}
+
+/** An image's format by its signature. */
+function imageFormat(bytes: Buffer): NonNullable<FakeMedia['format']> {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  return 'other';
 }
