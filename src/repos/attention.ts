@@ -104,7 +104,7 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
       SELECT 'PROVIDER_RATE_LIMITED', t.updated_at, t.provider_id, t.id, NULL,
              split_part(t.last_error, ': ', 1), substr(t.last_error, strpos(t.last_error, ': ') + 2)
         FROM threads AS t
-       WHERE t.status IN ('READY', 'PUBLISHING') AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
+       WHERE t.status IN ('READY', 'PUBLISHING') AND t.last_error IS NOT NULL AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
          AND ${ofWorkspace('t', workspace)}
     ) AS items
     ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
