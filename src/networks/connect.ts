@@ -54,7 +54,7 @@ export interface OAuthConnect {
   /**
    * The callback's code → the account it approved (the network's refusal: a fault at `code`).
    * A list when one sign-in gives several accounts (LinkedIn: the member, then each page it
-   * administers): each is saved, the first is the one the callback answers with.
+   * administers): with more than one, the user picks the ones to add (services/providers/connect/picks.ts).
    */
   exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount | ConnectedAccount[]>;
 }

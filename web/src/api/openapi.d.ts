@@ -4336,10 +4336,24 @@ export interface paths {
                             };
                             /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
                             charactersReservedPerUrl: number | null;
+                        } | {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
                         };
                     };
                 };
-                /** @description A connect started with returnTo=web: to /accounts?<network>=connected&username=U, or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie */
+                /** @description A connect started with returnTo=web: to /accounts?<network>=connected&username=U (or, when the sign-in offered several accounts, /accounts?<network>=pick&pick=P), or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie */
                 303: {
                     headers: {
                         [name: string]: unknown;
@@ -4471,6 +4485,20 @@ export interface paths {
                             };
                             /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
                             charactersReservedPerUrl: number | null;
+                        } | {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
                         };
                     };
                 };
@@ -4539,6 +4567,221 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/connect/picks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts a sign-in offered (LinkedIn: the member and each page it administers), for the user who connected to pick from
+         * @description Live for 15 minutes after the callback, for the Skein account that connected only (another, or an expired or used pick: 404). No tokens.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A sign-in that gave several accounts adds none at once: the user picks the ones to add (POST /api/v1/providers/connect/picks/{id}) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add the offered accounts the user picked; the others are forgotten
+         * @description Each picked account becomes a provider in the workspace the connect was started in (an account connected before is reconnected). An account the sign-in did not offer: 400 at providerUserIds.N, nothing added and the pick kept. A pick is used once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The offered accounts to add (their providerUserId); the others are forgotten */
+                        providerUserIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            providers: {
+                                /** @description Opaque identifier */
+                                id: string;
+                                provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                                providerUserId: string;
+                                username: string;
+                                teamId: string | null;
+                                status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
+                                connectedAt: string;
+                                limits: {
+                                    /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                    textPerPost: number;
+                                    postsPerThread: number;
+                                    mediaPerPost: number;
+                                    imagesPerPost: number;
+                                    videosPerPost: number;
+                                    imageBytes: number;
+                                    videoBytes: number;
+                                    /** @description null: the network sets no length */
+                                    videoSeconds: number | null;
+                                };
+                                /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                                charactersReservedPerUrl: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7380,11 +7623,11 @@ export interface paths {
                         "application/json": {
                             /** @description Newest first (by at) */
                             items: {
-                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets) */
-                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED";
+                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_EXPIRING (an ACTIVE account whose token runs out within its network notice period (LinkedIn: 7 days) and cannot be refreshed), PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets) */
+                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_EXPIRING" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED";
                                 /**
                                  * Format: date-time
-                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
+                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_EXPIRING when its token runs out; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
                                  */
                                 at: string;
                                 /** @description Opaque identifier */
