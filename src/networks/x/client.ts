@@ -33,6 +33,14 @@ export interface XClientOptions {
   now: () => number;
 }
 
+/**
+ * Who a call is made for: a bare access token (connect, before the account is known), or the
+ * token with the account's X user id. X's rate limits are per user, so the holds they teach are
+ * kept per user when the id is known: a refreshed token (a new one every two hours) still meets
+ * the hold its predecessor learnt.
+ */
+export type XAuth = string | { token: string; userId: string };
+
 export interface XTokens {
   accessToken: string;
   /** Null when `offline.access` was not granted. */
@@ -87,7 +95,7 @@ type Json = Record<string, any>;
 interface Call {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
-  token?: string;
+  token?: XAuth;
   json?: unknown;
   form?: FormData | URLSearchParams;
   basicAuth?: boolean;
@@ -107,7 +115,7 @@ export class XClient {
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #now: () => number;
-  /** Per token and endpoint: the instant before which X said no more calls (x-rate-limit-*, 429, the 24-hour cap). */
+  /** Per user (or bare token) and endpoint: the instant before which X said no more calls (x-rate-limit-*, 429, the 24-hour cap). */
   readonly #blockedUntil = new Map<string, { until: number; daily: boolean }>();
 
   constructor(options: XClientOptions) {
@@ -186,7 +194,7 @@ export class XClient {
 
   // ---- the account (§2) ----
 
-  async me(token: string): Promise<XUser> {
+  async me(token: XAuth): Promise<XUser> {
     const body = await this.#call({
       method: 'GET',
       path: '/2/users/me?user.fields=public_metrics,subscription_type',
@@ -208,7 +216,7 @@ export class XClient {
   // ---- posts (§3, §5, §6, §7) ----
 
   /** The one call that creates a post. X takes no idempotency key: a lost answer is looked up by the caller. */
-  async createPost(token: string, input: NewXPost): Promise<{ id: string }> {
+  async createPost(token: XAuth, input: NewXPost): Promise<{ id: string }> {
     const json: Json = { text: input.text };
     if (input.inReplyToId) json.reply = { in_reply_to_tweet_id: input.inReplyToId };
     if (input.mediaIds.length) json.media = { media_ids: input.mediaIds };
@@ -222,12 +230,12 @@ export class XClient {
     return { id: body.data.id };
   }
 
-  async deletePost(token: string, id: string): Promise<void> {
+  async deletePost(token: XAuth, id: string): Promise<void> {
     await this.#call({ method: 'DELETE', path: `/2/tweets/${idPath(id)}`, token, writes: true, bucket: 'tweets.delete', action: 'deleting a post' });
   }
 
   /** A post with its counts; null when X says it is gone (deleted, or not visible to the account). */
-  async getPost(token: string, id: string): Promise<XPost | null> {
+  async getPost(token: XAuth, id: string): Promise<XPost | null> {
     const body = await this.#call({
       method: 'GET',
       path: `/2/tweets?ids=${idPath(id)}&${POST_FIELDS}`,
@@ -240,7 +248,7 @@ export class XClient {
   }
 
   /** The account's posts created from `startTime` on, newest first, a page at a time. */
-  async recentPosts(token: string, userId: string, input: { startTime: Date; pageToken: string | null }): Promise<{ posts: XPost[]; next: string | null }> {
+  async recentPosts(token: XAuth, userId: string, input: { startTime: Date; pageToken: string | null }): Promise<{ posts: XPost[]; next: string | null }> {
     const query = new URLSearchParams({ max_results: '100', start_time: input.startTime.toISOString() });
     if (input.pageToken) query.set('pagination_token', input.pageToken);
     const body = await this.#call({
@@ -254,7 +262,7 @@ export class XClient {
     return { posts, next: typeof body?.meta?.next_token === 'string' ? body.meta.next_token : null };
   }
 
-  async retweet(token: string, userId: string, postId: string): Promise<void> {
+  async retweet(token: XAuth, userId: string, postId: string): Promise<void> {
     await this.#call({
       method: 'POST',
       path: `/2/users/${idPath(userId)}/retweets`,
@@ -269,7 +277,7 @@ export class XClient {
   // ---- media (§4) ----
 
   /** An image in one call; ready when X answers. */
-  async uploadImage(token: string, bytes: Uint8Array, mimeType: string): Promise<string> {
+  async uploadImage(token: XAuth, bytes: Uint8Array, mimeType: string): Promise<string> {
     const form = new FormData();
     form.set('media', new Blob([new Uint8Array(bytes)], { type: mimeType }), 'media');
     form.set('media_category', 'tweet_image');
@@ -286,7 +294,7 @@ export class XClient {
   }
 
   /** A GIF or video in chunks (initialize, append each, finalize); X may go on processing it after. */
-  async uploadChunked(token: string, bytes: Uint8Array, mimeType: string, category: MediaCategory): Promise<MediaState> {
+  async uploadChunked(token: XAuth, bytes: Uint8Array, mimeType: string, category: MediaCategory): Promise<MediaState> {
     const started = await this.#call({
       method: 'POST',
       path: '/2/media/upload/initialize',
@@ -320,7 +328,7 @@ export class XClient {
     return mediaStateOf(done?.data, id);
   }
 
-  async mediaStatus(token: string, id: string): Promise<MediaState> {
+  async mediaStatus(token: XAuth, id: string): Promise<MediaState> {
     const body = await this.#call({
       method: 'GET',
       path: `/2/media/upload?command=STATUS&media_id=${idPath(id)}`,
@@ -331,7 +339,7 @@ export class XClient {
     return mediaStateOf(body?.data, id);
   }
 
-  async setAltText(token: string, id: string, text: string): Promise<void> {
+  async setAltText(token: XAuth, id: string, text: string): Promise<void> {
     await this.#call({
       method: 'POST',
       path: '/2/media/metadata',
@@ -345,11 +353,11 @@ export class XClient {
   // ---- transport ----
 
   async #call(call: Call): Promise<Json | null> {
-    const key = call.token ? `${call.token} ${call.bucket}` : null;
+    const key = call.token ? `${holderOf(call.token)} ${call.bucket}` : null;
     const blocked = key ? this.#blockedUntil.get(key) : undefined;
     if (blocked && blocked.until > this.#now()) throw this.#rateLimited(call, blocked, null);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.token) headers.authorization = `Bearer ${call.token}`;
+    if (call.token) headers.authorization = `Bearer ${typeof call.token === 'string' ? call.token : call.token.token}`;
     if (call.basicAuth && this.#clientSecret) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.#requireClientId())}:${encodeURIComponent(this.#clientSecret)}`).toString('base64')}`;
     }
@@ -435,6 +443,11 @@ export class XClient {
     if (status === 403) return forbidden(message, said, type);
     return new PublishError('permanent', status === 400 ? 'X_INVALID_REQUEST' : `X_HTTP_${status}`, message, { outcomeUnknown: false });
   }
+}
+
+/** Whose holds a call meets: the user's when known, else the token's. */
+function holderOf(auth: XAuth): string {
+  return typeof auth === 'string' ? `token:${auth}` : `user:${auth.userId}`;
 }
 
 const POST_FIELDS = 'tweet.fields=created_at,referenced_tweets,public_metrics,note_tweet,attachments&expansions=attachments.media_keys';

@@ -12,7 +12,7 @@ import {
   type PublishedRef,
   type PublishInput,
 } from '../platform.js';
-import type { MediaCategory, XClient, XPost } from './client.js';
+import type { MediaCategory, XAuth, XClient, XPost } from './client.js';
 import { X, X_LIMITS, X_STATUS_URL } from './rules.js';
 
 /**
@@ -151,7 +151,7 @@ export class XPlatform implements Platform<'X'> {
    * one carrying its uploads (X's ids, so certain), or without media one replying to the same
    * post (or to none) with the same text.
    */
-  async #findPublished(token: string, input: PublishInput, mediaIds: string[], attemptedAt: number): Promise<XPost | null> {
+  async #findPublished(token: XAuth, input: PublishInput, mediaIds: string[], attemptedAt: number): Promise<XPost | null> {
     const startTime = new Date(attemptedAt - CLOCK_MARGIN_MS);
     const parent = input.replyTo?.parent.networkPostId ?? null;
     let pageToken: string | null = null;
@@ -169,7 +169,7 @@ export class XPlatform implements Platform<'X'> {
     return null;
   }
 
-  async #uploadAll(token: string, input: PublishInput): Promise<Saved> {
+  async #uploadAll(token: XAuth, input: PublishInput): Promise<Saved> {
     const files = await Promise.all(input.post.media.map((item) => this.#readMedia(item)));
     checkMix(files.map((f) => f.category));
     const uploaded: Saved = { mediaIds: [], processing: false, attemptedAt: null };
@@ -224,7 +224,7 @@ export class XPlatform implements Platform<'X'> {
    * that can come back later is told when to look again (ContainerNotReady); others poll here,
    * renewing the lease. X's `failed` fails the post with its reason.
    */
-  async #waitForMedia(token: string, input: PublishInput, media: Saved): Promise<void> {
+  async #waitForMedia(token: XAuth, input: PublishInput, media: Saved): Promise<void> {
     const pending = async (): Promise<number | null> => {
       for (const id of media.mediaIds) {
         const status = await this.#client.mediaStatus(token, id);
@@ -327,9 +327,10 @@ function notProcessed(waitedMs: number): PublishError {
   });
 }
 
-function tokenOf(account: PlatformAccount): string {
+/** The account's token with its X user id: X's rate-limit holds are the user's, whichever token it has now. */
+function tokenOf(account: PlatformAccount): XAuth {
   if (!account.accessToken) throw new PublishError('auth', 'X_NOT_CONNECTED', `The X account ${account.username} has no access token; reconnect it.`);
-  return account.accessToken;
+  return { token: account.accessToken, userId: account.providerUserId };
 }
 
 function permalinkOf(username: string, id: string): string {
