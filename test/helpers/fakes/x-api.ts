@@ -318,6 +318,11 @@ export class FakeXApi {
     Object.assign(this.#tweet(tweetId).metrics, metrics);
   }
 
+  /** The account subscribes to X Premium (or lets it lapse): its posts' limit follows at once. */
+  setSubscription(userId: string, subscription: User['subscription']): void {
+    this.#users.get(userId)!.subscription = subscription;
+  }
+
   setFollowers(userId: string, count: number): void {
     this.#users.get(userId)!.followers = count;
   }
