@@ -33,6 +33,11 @@ const LOOKUP_PAGES = 3;
 const COME_BACK = { firstDelayMs: 5_000, maxDelayMs: 60_000, maxWaitMs: 10 * 60_000 };
 /** A caller that cannot come back polls in-process, at least as far apart as X's `check_after_secs`. */
 const POLLING = { firstDelayMs: 1_000, maxDelayMs: 15_000, maxWaitMs: 10 * 60_000 };
+/**
+ * How long after its upload a media id is still sent: X keeps uploads 24 hours
+ * (`expires_after_secs` 86400, x-api.md §4); an hour is left for the processing and the call.
+ */
+const MEDIA_USABLE_MS = 23 * 3_600_000;
 /** A poll stays open a day (decisions.md "X"). */
 const POLL_MINUTES = 1440;
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
@@ -54,6 +59,8 @@ interface Saved {
   mediaIds: string[];
   /** Whether X said it processes them (a GIF or video): waited on before the post. */
   processing: boolean;
+  /** When their upload began; null in a marker saved before it was kept (taken as too old to send). */
+  uploadedAt: number | null;
   /** When the call that creates the post was first made; null: it never was. */
   attemptedAt: number | null;
 }
@@ -83,12 +90,14 @@ export class XPlatform implements Platform<'X'> {
       const found = await this.#findPublished(token, input, saved.mediaIds, saved.attemptedAt);
       if (found) return this.#record(input, input.progress.containerId, found.id);
     }
-    const media = saved ?? (await this.#uploadAll(token, input));
+    // X forgets uploads after a day: ids saved longer ago are not sent (X would refuse them), the media go up again.
+    const usable = saved && (saved.mediaIds.length === 0 || (saved.uploadedAt !== null && this.#client.now() - saved.uploadedAt < MEDIA_USABLE_MS));
+    const media = usable ? saved : { ...(await this.#uploadAll(token, input)), attemptedAt: saved?.attemptedAt ?? null };
     const { mediaIds } = media;
-    if (!saved && mediaIds.length) await input.onProgress({ containerId: UPLOADED + mediaListOf(media), networkPostId: null, cid: null });
+    if (media !== saved && mediaIds.length) await input.onProgress({ containerId: markerOf(media), networkPostId: null, cid: null });
     if (media.processing) await this.#waitForMedia(token, input, media);
     const attemptedAt = saved?.attemptedAt ?? this.#client.now();
-    const attempt = `${ATTEMPTED}${attemptedAt}:${mediaListOf(media)}`;
+    const attempt = markerOf({ ...media, attemptedAt });
     await input.onProgress({ containerId: attempt, networkPostId: null, cid: null });
     await input.confirmLease();
     try {
@@ -172,7 +181,7 @@ export class XPlatform implements Platform<'X'> {
   async #uploadAll(token: XAuth, input: PublishInput): Promise<Saved> {
     const files = await Promise.all(input.post.media.map((item) => this.#readMedia(item)));
     checkMix(files.map((f) => f.category));
-    const uploaded: Saved = { mediaIds: [], processing: false, attemptedAt: null };
+    const uploaded: Saved = { mediaIds: [], processing: false, uploadedAt: this.#client.now(), attemptedAt: null };
     for (const [index, file] of files.entries()) {
       let id: string;
       if (file.category === 'tweet_image') id = await this.#client.uploadImage(token, file.bytes, file.mimeType);
@@ -235,7 +244,8 @@ export class XPlatform implements Platform<'X'> {
     };
     let wait = await pending();
     if (wait === null) return;
-    const container = UPLOADED + mediaListOf(media);
+    // An earlier attempt stays in the marker: the retry that finds it looks for that post first.
+    const container = markerOf(media);
     const now = this.#client.now();
     if (input.comeBackLater) {
       const savedAt = input.comeBackLater.containerSavedAt?.getTime() ?? now;
@@ -307,14 +317,28 @@ function mediaListOf(media: Saved): string {
   return (media.processing ? PROCESSING : '') + media.mediaIds.join(',');
 }
 
+/**
+ * The marker saved in `containerId`: `xm:<upload ms>:<ids>` once the media are up, `xa:<attempt
+ * ms>:<upload ms>:<ids>` once the call that creates the post was made.
+ */
+function markerOf(media: Saved): string {
+  const uploaded = `${media.uploadedAt ?? 0}:${mediaListOf(media)}`;
+  return media.attemptedAt === null ? UPLOADED + uploaded : `${ATTEMPTED}${media.attemptedAt}:${uploaded}`;
+}
+
+/** A marker as markerOf writes it, or as it was written before the upload time was kept (`xm:<ids>`, `xa:<attempt ms>:<ids>`). */
 function savedOf(containerId: string | null): Saved | null {
   const media = (list: string) => ({
     mediaIds: list.replace(PROCESSING, '').split(',').filter(Boolean),
     processing: list.startsWith(PROCESSING),
   });
-  if (containerId?.startsWith(UPLOADED)) return { ...media(containerId.slice(UPLOADED.length)), attemptedAt: null };
+  const uploaded = (rest: string) => {
+    const [, at, list] = /^(?:(\d+):)?(.*)$/.exec(rest)!;
+    return { ...media(list!), uploadedAt: at === undefined || at === '0' ? null : Number(at) };
+  };
+  if (containerId?.startsWith(UPLOADED)) return { ...uploaded(containerId.slice(UPLOADED.length)), attemptedAt: null };
   const attempt = containerId?.startsWith(ATTEMPTED) ? /^(\d+):(.*)$/.exec(containerId.slice(ATTEMPTED.length)) : null;
-  return attempt ? { ...media(attempt[2]!), attemptedAt: Number(attempt[1]) } : null;
+  return attempt ? { ...uploaded(attempt[2]!), attemptedAt: Number(attempt[1]) } : null;
 }
 
 function mediaFailed(reason: string | null): PublishError {
