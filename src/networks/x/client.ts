@@ -81,6 +81,12 @@ export interface NewXPost {
 
 export type MediaCategory = 'tweet_image' | 'tweet_gif' | 'tweet_video';
 
+/** A GIF or video for the chunked upload, read as it is sent (up to 512 MB: never whole in memory). */
+export interface MediaStream {
+  totalBytes: number;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
 export interface MediaState {
   id: string;
   /** Null: X did not say it processes the media, so it is ready. */
@@ -293,21 +299,27 @@ export class XClient {
     return mediaIdOf(body, 'uploading an image');
   }
 
-  /** A GIF or video in chunks (initialize, append each, finalize); X may go on processing it after. */
-  async uploadChunked(token: XAuth, bytes: Uint8Array, mimeType: string, category: MediaCategory): Promise<MediaState> {
+  /**
+   * A GIF or video in chunks (initialize, append each, finalize); X may go on processing it after.
+   * One segment at a time is held, cut from the stream as it comes.
+   */
+  async uploadChunked(token: XAuth, media: MediaStream, mimeType: string, category: MediaCategory): Promise<MediaState> {
     const started = await this.#call({
       method: 'POST',
       path: '/2/media/upload/initialize',
       token,
-      json: { media_type: mimeType, total_bytes: bytes.length, media_category: category },
+      json: { media_type: mimeType, total_bytes: media.totalBytes, media_category: category },
       bucket: 'media.chunked',
       action: 'starting a media upload',
     });
     const id = mediaIdOf(started, 'starting a media upload');
-    for (let index = 0, offset = 0; offset < bytes.length; index++, offset += X_CHUNK_BYTES) {
+    let index = 0;
+    let sent = 0;
+    for await (const segment of segmentsOf(media.chunks, X_CHUNK_BYTES)) {
       const form = new FormData();
-      form.set('segment_index', String(index));
-      form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + X_CHUNK_BYTES))]), 'chunk');
+      form.set('segment_index', String(index++));
+      sent += segment.length;
+      form.set('media', new Blob([segment]), 'chunk');
       await this.#call({
         method: 'POST',
         path: `/2/media/upload/${idPath(id)}/append`,
@@ -316,6 +328,11 @@ export class XClient {
         bucket: 'media.chunked',
         timeoutMs: MEDIA_TIMEOUT_MS,
         action: 'uploading media',
+      });
+    }
+    if (sent !== media.totalBytes) {
+      throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `the media read ${sent} bytes where ${media.totalBytes} were announced to X.`, {
+        outcomeUnknown: false,
       });
     }
     const done = await this.#call({
@@ -443,6 +460,26 @@ export class XClient {
     if (status === 403) return forbidden(message, said, type);
     return new PublishError('permanent', status === 400 ? 'X_INVALID_REQUEST' : `X_HTTP_${status}`, message, { outcomeUnknown: false });
   }
+}
+
+/** The stream cut into segments of `size` bytes (the last one shorter): only one is held at a time. */
+async function* segmentsOf(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of chunks) {
+    for (let offset = 0; offset < chunk.length; ) {
+      const take = Math.min(size - held, chunk.length - offset);
+      parts.push(chunk.subarray(offset, offset + take));
+      held += take;
+      offset += take;
+      if (held === size) {
+        yield new Uint8Array(Buffer.concat(parts));
+        parts = [];
+        held = 0;
+      }
+    }
+  }
+  if (held > 0) yield new Uint8Array(Buffer.concat(parts));
 }
 
 /** Whose holds a call meets: the user's when known, else the token's. */

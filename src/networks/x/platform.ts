@@ -1,7 +1,9 @@
+import { buffer } from 'node:stream/consumers';
 import type { NetworkLimits } from '../../db/schema/index.js';
 import { GuardedFetchError, guardedFetch, type LookupAll } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
-import { readStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
+import { findStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
+import { spool } from '../bluesky/video.js';
 import {
   type Analytics,
   ContainerNotReady,
@@ -12,7 +14,7 @@ import {
   type PublishedRef,
   type PublishInput,
 } from '../platform.js';
-import type { MediaCategory, XAuth, XClient, XPost } from './client.js';
+import type { MediaCategory, MediaStream, XAuth, XClient, XPost } from './client.js';
 import { X, X_LIMITS, X_STATUS_URL } from './rules.js';
 
 /**
@@ -179,49 +181,74 @@ export class XPlatform implements Platform<'X'> {
   }
 
   async #uploadAll(token: XAuth, input: PublishInput): Promise<Saved> {
-    const files = await Promise.all(input.post.media.map((item) => this.#readMedia(item)));
-    checkMix(files.map((f) => f.category));
-    const uploaded: Saved = { mediaIds: [], processing: false, uploadedAt: this.#client.now(), attemptedAt: null };
-    for (const [index, file] of files.entries()) {
-      let id: string;
-      if (file.category === 'tweet_image') id = await this.#client.uploadImage(token, file.bytes, file.mimeType);
-      else {
-        const state = await this.#client.uploadChunked(token, file.bytes, file.mimeType, file.category);
-        id = state.id;
-        if (state.state === 'failed') throw mediaFailed(state.error);
-        uploaded.processing ||= state.state === 'pending' || state.state === 'in_progress';
+    const files: MediaFile[] = [];
+    try {
+      for (const item of input.post.media) files.push(await this.#readMedia(item));
+      checkMix(files.map((f) => f.category));
+      const uploaded: Saved = { mediaIds: [], processing: false, uploadedAt: this.#client.now(), attemptedAt: null };
+      for (const [index, file] of files.entries()) {
+        let id: string;
+        if (file.category === 'tweet_image') id = await this.#client.uploadImage(token, await file.bytes(), file.mimeType);
+        else {
+          const state = await this.#client.uploadChunked(token, await file.stream(), file.mimeType, file.category);
+          id = state.id;
+          if (state.state === 'failed') throw mediaFailed(state.error);
+          uploaded.processing ||= state.state === 'pending' || state.state === 'in_progress';
+        }
+        const alt = input.post.media[index]!.altText;
+        if (alt) await this.#client.setAltText(token, id, alt);
+        uploaded.mediaIds.push(id);
       }
-      const alt = input.post.media[index]!.altText;
-      if (alt) await this.#client.setAltText(token, id, alt);
-      uploaded.mediaIds.push(id);
+      return uploaded;
+    } finally {
+      await Promise.all(files.map((f) => f.dispose()));
     }
-    return uploaded;
   }
 
-  async #readMedia(item: MediaItem): Promise<{ bytes: Uint8Array; mimeType: string; category: MediaCategory }> {
-    const { bytes, mimeType } = await this.#download(item);
-    const category: MediaCategory = mimeType === 'image/gif' ? 'tweet_gif' : mimeType.startsWith('video/') ? 'tweet_video' : 'tweet_image';
-    const limit = category === 'tweet_gif' ? X_LIMITS.gifBytes : category === 'tweet_video' ? X.limits.videoBytes : X.limits.imageBytes;
-    if (bytes.length > limit) {
-      const kind = category === 'tweet_gif' ? 'a GIF' : category === 'tweet_video' ? 'a video' : 'an image';
-      throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${item.url} is ${bytes.length} bytes; X takes ${kind} of up to ${limit} bytes.`);
+  /**
+   * A medium, its size and kind known before a byte is sent: an upload of this server streams
+   * from the media storage when sent; any other URL is downloaded to a temporary file (a video
+   * may be 512 MB), within the kind's limit. Images (5 MB) are read whole when sent.
+   */
+  async #readMedia(item: MediaItem): Promise<MediaFile> {
+    const stored = await findStoredUpload(item.url, this.#uploads);
+    if (stored) {
+      const { row } = stored;
+      const category = categoryOf(row.mime_type);
+      checkSize(item.url, category, row.bytes);
+      const stream = async (): Promise<MediaStream> => ({ totalBytes: row.bytes, chunks: readingOf(item.url, await stored.open()) });
+      return { mimeType: row.mime_type, category, stream, bytes: async () => new Uint8Array(await buffer((await stream()).chunks)), dispose: async () => {} };
     }
-    return { bytes, mimeType, category };
+    const file = await this.#download(item);
+    checkSize(item.url, file.category, file.size);
+    return file;
   }
 
-  async #download(item: MediaItem): Promise<{ bytes: Uint8Array; mimeType: string }> {
-    const stored = await readStoredUpload(item.url, this.#uploads);
-    if (stored) return { bytes: stored.bytes, mimeType: stored.row.mime_type };
+  async #download(item: MediaItem): Promise<MediaFile> {
     try {
       const res = await guardedFetch(item.url, { allowAddress: this.#allowAddress, timeoutMs: DOWNLOAD_TIMEOUT_MS, maxRedirects: 3, lookup: this.#lookup });
       if (res.status !== 200) {
         res.close();
         throw new PublishError(res.status >= 500 ? 'transient' : 'permanent', 'MEDIA_UNAVAILABLE', `downloading ${item.url} answered HTTP ${res.status}`);
       }
-      return { bytes: await res.read(X.limits.videoBytes + 1), mimeType: res.contentType || 'application/octet-stream' };
+      const mimeType = res.contentType || 'application/octet-stream';
+      const category = categoryOf(mimeType);
+      // One byte over the kind's limit is enough to refuse it (checkSize says so with the limit).
+      const spooled = await spool(res.stream(limitOf(category) + 1), mimeType);
+      const { data } = spooled;
+      return {
+        mimeType,
+        category,
+        size: data.size,
+        stream: async () => ({ totalBytes: data.size, chunks: readingOf(item.url, data.stream()) }),
+        bytes: async () => new Uint8Array(await data.arrayBuffer()),
+        dispose: spooled.dispose,
+      };
     } catch (err) {
       if (err instanceof PublishError) throw err;
-      const permanent = err instanceof GuardedFetchError && ['bad-url', 'refused-address', 'not-found', 'too-large'].includes(err.fault);
+      const tooLarge = err instanceof GuardedFetchError && err.fault === 'too-large';
+      if (tooLarge) throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${item.url} is larger than X takes (${err.message}).`, { cause: err });
+      const permanent = err instanceof GuardedFetchError && ['bad-url', 'refused-address', 'not-found'].includes(err.fault);
       throw new PublishError(permanent ? 'permanent' : 'transient', 'MEDIA_UNAVAILABLE', `downloading ${item.url} failed: ${(err as Error).message}`, {
         cause: err,
       });
@@ -267,6 +294,43 @@ export class XPlatform implements Platform<'X'> {
     }
     throw notProcessed(waited);
   }
+}
+
+/** A medium ready to send: its bytes are read (or streamed) only then. */
+interface MediaFile {
+  mimeType: string;
+  category: MediaCategory;
+  size?: number;
+  /** For the chunked upload (GIF, video). */
+  stream(): Promise<MediaStream>;
+  /** For the simple upload (an image, 5 MB at most). */
+  bytes(): Promise<Uint8Array>;
+  /** Removes a temporary copy. */
+  dispose(): Promise<void>;
+}
+
+/** The medium's bytes as they are read; a read that fails mid-way fails the upload as a transient fault. */
+async function* readingOf(url: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* chunks;
+  } catch (err) {
+    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading ${url} failed: ${(err as Error).message}`, { cause: err, outcomeUnknown: false });
+  }
+}
+
+function categoryOf(mimeType: string): MediaCategory {
+  return mimeType === 'image/gif' ? 'tweet_gif' : mimeType.startsWith('video/') ? 'tweet_video' : 'tweet_image';
+}
+
+function limitOf(category: MediaCategory): number {
+  return category === 'tweet_gif' ? X_LIMITS.gifBytes : category === 'tweet_video' ? X.limits.videoBytes : X.limits.imageBytes;
+}
+
+function checkSize(url: string, category: MediaCategory, size: number | undefined): void {
+  const limit = limitOf(category);
+  if (size === undefined || size <= limit) return;
+  const kind = category === 'tweet_gif' ? 'a GIF' : category === 'tweet_video' ? 'a video' : 'an image';
+  throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${url} is ${size} bytes; X takes ${kind} of up to ${limit} bytes.`);
 }
 
 /** 4 images, or 1 GIF, or 1 video (§4): the shared limits cannot say that a GIF goes alone. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import type { MediaStorage } from '../../../src/media/storage.js';
 import {
   ContainerNotReady,
   type MediaItem,
@@ -230,6 +232,64 @@ describe('XPlatform against the fake X API', () => {
     await publishOk('https://example.com/see & <this>', { media: [{ url: `${media.base}/a.png`, altText: null }], progress: lost.saved.progress });
     assert.equal(published(fake, userId).length, 1);
     assert.equal(fake.callsTo('media.upload').length, 1, 'not uploaded again');
+  });
+
+  test("an uploaded video streams from the media storage in X's 4 MiB segments: the first is sent before the last byte is read", async (t) => {
+    const { fake, client, account, clock, userId } = await setup(t);
+    const MiB = 1024 * 1024;
+    const total = 10 * MiB;
+    /** How many appends X had received when the storage handed out each MiB. */
+    const appendsSeen: number[] = [];
+    async function* video() {
+      for (let i = 0; i < 10; i++) {
+        appendsSeen.push(fake.callsTo('media.append').length);
+        yield Buffer.alloc(MiB, i);
+      }
+    }
+    const row = {
+      id: 'vid1',
+      account_id: 'a',
+      team_id: null,
+      type: 'VIDEO' as const,
+      mime_type: 'video/mp4',
+      ext: 'mp4',
+      bytes: total,
+      width: 640,
+      height: 360,
+      duration_ms: 4000,
+      sha256: '0',
+      storage_key: 'vid1.mp4',
+      created_at: clock.now(),
+    };
+    const storage = { get: async () => Readable.from(video()) } as unknown as MediaStorage;
+    const platform = new XPlatform({
+      client,
+      uploads: { publicUrl: 'http://skein.test', storage, find: async (id) => (id === row.id ? row : undefined) },
+      allowPrivateMedia: true,
+      sleep: async (ms) => clock.advance(ms),
+    });
+    const ref = await platform.publishPost({
+      account,
+      post: {
+        id: 'streamed',
+        text: 'a streamed video',
+        topic: null,
+        media: [{ url: 'http://skein.test/media/vid1.mp4', altText: null }],
+        spoilerRanges: [],
+        isSpoilerMedia: false,
+        writtenAt: clock.now(),
+        options: { replyControl: 'everyone', quotesDisabled: false, quote: null, poll: null, langs: [] },
+      },
+      replyTo: null,
+      progress: { containerId: null, networkPostId: null, cid: null },
+      onProgress: async () => {},
+      confirmLease: async () => {},
+    });
+    assert.equal(published(fake, userId)[0]!.id, ref.networkPostId);
+    const appends = fake.callsTo('media.append');
+    assert.equal(appends.length, 3, '10 MiB in segments of 4, 4 and 2 MiB');
+    assert.equal(fake.media.get(published(fake, userId)[0]!.mediaIds[0]!)!.totalBytes, total);
+    assert.ok(appendsSeen[9]! >= 2, `two segments were sent before the storage gave the last MiB (appends seen: ${appendsSeen.join(',')})`);
   });
 
   test('media ids saved more than a day ago are not sent: X has forgotten them, so the retry uploads again', async (t) => {
