@@ -123,6 +123,8 @@ export class XClient {
   readonly #now: () => number;
   /** Per user (or bare token) and endpoint: the instant before which X said no more calls (x-rate-limit-*, 429, the 24-hour cap). */
   readonly #blockedUntil = new Map<string, { until: number; daily: boolean }>();
+  /** Whose each token is, once users/me said so (a connect): a hold learnt on the bare token then binds its user too. */
+  readonly #userOfToken = new Map<string, string>();
 
   constructor(options: XClientOptions) {
     this.#apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
@@ -210,6 +212,8 @@ export class XClient {
     });
     const user = body?.data;
     if (typeof user?.id !== 'string' || typeof user.username !== 'string') throw badAnswer('reading the account');
+    // A bare token (a connect) is bound to its user; publishing's calls say their user themselves.
+    if (typeof token === 'string') this.#userOfToken.set(token, user.id);
     return {
       id: user.id,
       username: user.username,
@@ -370,11 +374,14 @@ export class XClient {
   // ---- transport ----
 
   async #call(call: Call): Promise<Json | null> {
-    const key = call.token ? `${holderOf(call.token)} ${call.bucket}` : null;
-    const blocked = key ? this.#blockedUntil.get(key) : undefined;
+    const holders = call.token ? this.#holdersOf(call.token) : [];
+    const key = holders.length ? `${holders[0]} ${call.bucket}` : null;
+    const blocked = holders
+      .map((holder) => this.#blockedUntil.get(`${holder} ${call.bucket}`))
+      .reduce<{ until: number; daily: boolean } | undefined>((latest, hold) => (hold && (!latest || hold.until > latest.until) ? hold : latest), undefined);
     if (blocked && blocked.until > this.#now()) throw this.#rateLimited(call, blocked, null);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.token) headers.authorization = `Bearer ${typeof call.token === 'string' ? call.token : call.token.token}`;
+    if (call.token) headers.authorization = `Bearer ${tokenOfAuth(call.token)}`;
     if (call.basicAuth && this.#clientSecret) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.#requireClientId())}:${encodeURIComponent(this.#clientSecret)}`).toString('base64')}`;
     }
@@ -408,6 +415,16 @@ export class XClient {
     }
     if (res.status >= 200 && res.status < 300) return parsed;
     throw this.#refusal(res.status, parsed, call, key);
+  }
+
+  /**
+   * Whose holds a call meets, the one its answer teaches first: the user's when known (given, or
+   * learnt from users/me), and the bare token's (a hold learnt at a connect, before the user was known).
+   */
+  #holdersOf(auth: XAuth): string[] {
+    const token = tokenOfAuth(auth);
+    const userId = typeof auth === 'string' ? this.#userOfToken.get(token) : auth.userId;
+    return [...(userId ? [`user:${userId}`] : []), `token:${token}`];
   }
 
   #noteRateLimit(key: string, res: Response): void {
@@ -483,8 +500,8 @@ async function* segmentsOf(chunks: AsyncIterable<Uint8Array>, size: number): Asy
 }
 
 /** Whose holds a call meets: the user's when known, else the token's. */
-function holderOf(auth: XAuth): string {
-  return typeof auth === 'string' ? `token:${auth}` : `user:${auth.userId}`;
+function tokenOfAuth(auth: XAuth): string {
+  return typeof auth === 'string' ? auth : auth.token;
 }
 
 const POST_FIELDS = 'tweet.fields=created_at,referenced_tweets,public_metrics,note_tweet,attachments&expansions=attachments.media_keys';
