@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { TObject } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import type { NetworkLimits, OAuthStateRow, OAuthStatesTable, ProviderRow } from '../db/schema/index.js';
 import { type FieldFault, UpstreamError, ValidationError } from '../errors/index.js';
@@ -59,8 +60,20 @@ export interface OAuthConnect {
   exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount | ConnectedAccount[]>;
 }
 
+/**
+ * `POST /api/v1/providers/<network>`: its words and its body, the network's own fields (the
+ * route adds the workspace's `teamId`). `sameAccountAgain`: the status of a reconnect.
+ */
+export interface CredentialsRoute {
+  summary: string;
+  description?: string;
+  body: TObject;
+  sameAccountAgain: 200 | 201;
+}
+
 /** A connect with a credential pasted in (a token, an app password): the account it belongs to, as the network says. */
 export interface CredentialsConnect<Body> {
+  route: CredentialsRoute;
   /** The content rules, over what is well-formed in `input` (it may have shape faults too). */
   faults(ctx: AppContext, input: unknown): FieldFault[] | Promise<FieldFault[]>;
   /** The account the credential belongs to; a reconnect of the same account keeps its provider. */

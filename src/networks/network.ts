@@ -79,6 +79,8 @@ export interface NetworkOptions {
   contentWarning: boolean;
   /** Whether a post may carry a topic (Threads' one tag). */
   topic: boolean;
+  /** The characters a topic must not hold, where the network forbids some (Threads: `.&`); absent: none. */
+  topicForbids?: string;
   /** Whether it hides marked parts of a post's text (`spoilerRanges`) and marked media (`isSpoilerMedia`). */
   spoilers: boolean;
   /** The options only a thread's first post takes (LinkedIn: `poll`, since later posts are comments); absent: none. */
@@ -125,6 +127,11 @@ export interface Network<K extends string = string> {
    * account's): its provider's `limits` are then its own, and its text is counted against them.
    */
   accountLimits: boolean;
+  /**
+   * A network of many servers, each with its own limits (Mastodon): its faults name "this server"
+   * and its accounts are told apart by server; absent: one network, one set of rules.
+   */
+  manyServers?: boolean;
   /** Whether the network fetches a post's media from its URL itself, so the URL must be reachable from the internet (Threads). */
   fetchesMediaUrls: boolean;
   /** The text's measures, in the order their faults are told; a text fits when each `count <= max`. */

@@ -2,6 +2,8 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import type { Workspace } from '../lib/workspace.js';
+import { NETWORKS } from '../networks/index.js';
+import type { Network } from '../networks/network.js';
 import { CompiledStatements } from './compiled.js';
 import { emailOutbox } from './email.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
@@ -107,7 +109,8 @@ export function findProviderByNetworkUser(
   serviceUrl: string | null = null,
 ): Promise<ProviderRow | undefined> {
   const query = inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('kind', '=', kind).where('provider_user_id', '=', providerUserId);
-  return (kind === 'MASTODON' ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
+  const manyServers = (NETWORKS[kind] as Network).manyServers === true;
+  return (manyServers ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
 }
 
 export function listProvidersInWorkspace(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {

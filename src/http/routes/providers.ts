@@ -1,12 +1,12 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import type { CredentialsKind } from '../../networks/index.js';
 import { resolveWorkspace } from '../../services/accounts/accounts.js';
 import {
   type CredentialsInput,
   confirmConnect,
   connectWithCredentials,
   credentialsFaults,
+  credentialsRoutes,
   disconnectProvider,
   startConnect,
   startFaults,
@@ -17,7 +17,7 @@ import { listProviders, providerView } from '../../services/providers/providers.
 import { connectCallbackRoute, connectCookie, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
-import { CREDENTIALS_ROUTES, MastodonStartBody, OAuthNetworkParams, StartQuery } from '../schemas/connect.js';
+import { MastodonStartBody, OAuthNetworkParams, StartQuery } from '../schemas/connect.js';
 import { Provider } from '../schemas/providers.js';
 import { TeamQuery } from '../schemas/threads.js';
 
@@ -36,15 +36,15 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   });
 
-  // Connect with a credential pasted in: one route per network, its body from CREDENTIALS_ROUTES.
-  for (const [kind, route] of Object.entries(CREDENTIALS_ROUTES) as Array<[CredentialsKind, (typeof CREDENTIALS_ROUTES)[CredentialsKind]]>) {
+  // Connect with a credential pasted in: one route per network, its words and body from its connector.
+  for (const { kind, route } of credentialsRoutes()) {
     app.post(`/api/v1/providers/${kind.toLowerCase()}`, {
       config: { contentFaults: (request) => credentialsFaults(ctx, kind, request.body) },
       schema: {
         tags,
         summary: route.summary,
-        ...('description' in route ? { description: route.description } : {}),
-        body: route.body,
+        ...(route.description ? { description: route.description } : {}),
+        body: Type.Object({ ...route.body.properties, teamId: Type.Optional(Type.String()) }),
         response: withProblems(route.sameAccountAgain === 200 ? { 200: Provider, 201: Provider } : { 201: Provider }, [502]),
       },
       handler: async (request, reply) => {

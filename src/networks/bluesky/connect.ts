@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
 import { type NetworkConnect, networkFailure } from '../connect.js';
@@ -38,6 +39,15 @@ async function blueskyConnectFaults(ctx: AppContext, input: unknown): Promise<Fi
 
 export const blueskyConnect = {
   credentials: {
+    route: {
+      summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
+      body: Type.Object({
+        identifier: Type.String({ description: 'Handle, email or DID' }),
+        appPassword: Type.String({ description: 'An app password (Settings → App passwords), not the account password' }),
+        service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
+      }),
+      sameAccountAgain: 201,
+    },
     faults: blueskyConnectFaults,
     async verify(ctx, input) {
       let connected;

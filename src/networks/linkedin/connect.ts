@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
 import { type ConnectedAccount, type MissingSetting, type NetworkConnect, networkFailure } from '../connect.js';
@@ -122,6 +123,19 @@ export const linkedinConnect = {
     },
   },
   credentials: {
+    route: {
+      summary: 'Connect a LinkedIn member, or a page it administers, with an access token',
+      description:
+        "The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.",
+      body: Type.Object({
+        accessToken: Type.String({
+          description:
+            'A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app',
+        }),
+        organization: Type.Optional(Type.String({ description: 'A page the token administers: urn:li:organization:12345 or 12345; absent: the member' })),
+      }),
+      sameAccountAgain: 200,
+    },
     faults: (_ctx, input) => tokenFaults(input),
     verify: verifyToken,
   },

@@ -3533,7 +3533,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/linkedin": {
+    "/api/v1/providers/x": {
         parameters: {
             query?: never;
             header?: never;
@@ -3543,8 +3543,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect a LinkedIn member, or a page it administers, with an access token
-         * @description The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         * Connect an X account with a user access token (for scripts; no sign-in page)
+         * @description The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
          */
         post: {
             parameters: {
@@ -3556,10 +3556,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app */
+                        /** @description An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access */
                         accessToken: string;
-                        /** @description A page the token administers: urn:li:organization:12345 or 12345; absent: the member */
-                        organization?: string;
+                        /** @description Its refresh token (scope offline.access), from this server's X app */
+                        refreshToken?: string;
                         teamId?: string;
                     };
                 };
@@ -3717,7 +3717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/x": {
+    "/api/v1/providers/linkedin": {
         parameters: {
             query?: never;
             header?: never;
@@ -3727,8 +3727,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect an X account with a user access token (for scripts; no sign-in page)
-         * @description The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         * Connect a LinkedIn member, or a page it administers, with an access token
+         * @description The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
          */
         post: {
             parameters: {
@@ -3740,10 +3740,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access */
+                        /** @description A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app */
                         accessToken: string;
-                        /** @description Its refresh token (scope offline.access), from this server's X app */
-                        refreshToken?: string;
+                        /** @description A page the token administers: urn:li:organization:12345 or 12345; absent: the member */
+                        organization?: string;
                         teamId?: string;
                     };
                 };

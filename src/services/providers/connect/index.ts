@@ -5,13 +5,14 @@ import { personalWorkspace, teamWorkspace, type Workspace } from '../../../lib/w
 import {
   type ConnectedAccount,
   type CredentialsConnect,
+  type CredentialsRoute,
   connectRedirectUri,
   type NetworkConnect,
   type OAuthConnect,
   type StartInput,
 } from '../../../networks/connect.js';
 import { CONNECTORS } from '../../../networks/connectors.js';
-import { type CredentialsKind, NETWORKS, type NetworkKind, type OAuthKind } from '../../../networks/index.js';
+import { type CredentialsKind, NETWORK_KINDS, NETWORKS, type NetworkKind, type OAuthKind } from '../../../networks/index.js';
 import { scheduleFollowerJobs } from '../../../repos/followers.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider } from '../../../repos/providers.js';
 import { canAccess, resolveWorkspace } from '../../accounts/accounts.js';
@@ -176,6 +177,14 @@ export async function confirmConnect(
   const { row, code } = await takeConfirmState(ctx, { ...input, accountId: account.id });
   requireConfigured(ctx, row.kind as OAuthKind);
   return completeConnect(ctx, row, code);
+}
+
+/** `POST /api/v1/providers/<network>` of each network connected with a credential pasted in, from its connector. */
+export function credentialsRoutes(): Array<{ kind: CredentialsKind; route: CredentialsRoute }> {
+  return NETWORK_KINDS.flatMap((kind) => {
+    const credentials = (CONNECTORS[kind] as NetworkConnect<never>).credentials;
+    return credentials ? [{ kind: kind as CredentialsKind, route: credentials.route }] : [];
+  });
 }
 
 /** The content rules of a credentials connect of `kind` (the route's, for an answer with every fault). */
