@@ -331,9 +331,11 @@ function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): F
   const network = NETWORKS[target.kind] as Network;
   const gif = row.mime_type === 'image/gif' ? network.mediaMix?.gif : null;
   if (gif) return row.bytes > gif.bytes ? { path, message: `is a GIF of ${row.bytes} bytes; ${target.kind} takes a GIF of at most ${gif.bytes} bytes` } : null;
-  if (target.kind === 'MASTODON') {
+  if (network.manyServers) {
     const max = target.limits?.imageSizeLimit;
-    return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; this MASTODON server takes images of at most ${max} bytes` } : null;
+    return max && row.bytes > max
+      ? { path, message: `is an image of ${row.bytes} bytes; this ${target.kind} server takes images of at most ${max} bytes` }
+      : null;
   }
   const max = network.imagesAsUploaded ? network.limits.imageBytes : null;
   return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; ${target.kind} takes images of at most ${max} bytes` } : null;
