@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { TObject } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import type { NetworkLimits, OAuthStateRow, OAuthStatesTable, ProviderRow } from '../db/schema/index.js';
 import { type FieldFault, UpstreamError, ValidationError } from '../errors/index.js';
@@ -55,19 +54,20 @@ export interface OAuthConnect {
   /**
    * The callback's code → the account it approved (the network's refusal: a fault at `code`).
    * A list when one sign-in gives several accounts (LinkedIn: the member, then each page it
-   * administers): each is saved, the first is the one the callback answers with.
+   * administers): with more than one, the user picks the ones to add (services/providers/connect/picks.ts).
    */
   exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount | ConnectedAccount[]>;
 }
 
 /**
- * `POST /api/v1/providers/<network>`: its words and its body, the network's own fields (the
- * route adds the workspace's `teamId`). `sameAccountAgain`: the status of a reconnect.
+ * `POST /api/v1/providers/<network>`: its words and its body, the network's own fields, each a
+ * string (the route makes the schema, and adds the workspace's `teamId`; no schema library here,
+ * so a CLI command that loads the connectors loads none). `sameAccountAgain`: the status of a reconnect.
  */
 export interface CredentialsRoute {
   summary: string;
   description?: string;
-  body: TObject;
+  body: Record<string, { description: string; optional?: true }>;
   sameAccountAgain: 200 | 201;
 }
 

@@ -113,6 +113,12 @@ export interface Network<K extends string = string> {
   /** Absent: every post of a thread has `limits`. */
   laterPosts?: LaterPostLimits;
   mediaMix?: MediaMix;
+  /**
+   * The image types it takes (LinkedIn: no WebP); an image of another type is converted when it
+   * is published (a PNG when it has transparency and PNG is taken, else a JPEG). Absent: JPEG,
+   * PNG, GIF and WebP, every type Skein accepts.
+   */
+  imageTypes?: readonly ('image/jpeg' | 'image/png' | 'image/gif' | 'image/webp')[];
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
   /**
@@ -127,6 +133,13 @@ export interface Network<K extends string = string> {
    * account's): its provider's `limits` are then its own, and its text is counted against them.
    */
   accountLimits: boolean;
+  /**
+   * A network whose access tokens run out at a known time and cannot be renewed without a
+   * refresh token (LinkedIn's 60-day tokens of an app LinkedIn gives none): from `beforeMs`
+   * before the expiry such an account is in attention as `PROVIDER_EXPIRING`, and its users are
+   * emailed once per token; at the expiry it turns EXPIRED. Absent: its tokens never lapse so.
+   */
+  expiryNotice?: { beforeMs: number };
   /**
    * A network of many servers, each with its own limits (Mastodon): its faults name "this server"
    * and its accounts are told apart by server; absent: one network, one set of rules.

@@ -165,6 +165,18 @@ export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: str
   return (await changeWithEvent(db, 'provider.expired', expired, now)) > 0;
 }
 
+/** The access tokens (encrypted) that the other providers of `kind` hold: a network whose accounts may share one asks before revoking it. */
+export async function listOtherTokens(db: DbOrTrx, kind: ProviderKind, exceptId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('providers')
+    .select('access_token_enc')
+    .where('kind', '=', kind)
+    .where('id', '<>', exceptId)
+    .where('access_token_enc', 'is not', null)
+    .execute();
+  return rows.map((row) => row.access_token_enc!);
+}
+
 /** ACTIVE providers of `kind` whose token expires before `before`. */
 export function listTokensExpiringBefore(db: DbOrTrx, kind: ProviderKind, before: Date): Promise<ProviderRow[]> {
   return db

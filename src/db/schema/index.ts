@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { ConnectPicksTable } from './connect_picks.js';
 import type { EmailNotificationsTable, EmailPreferencesTable } from './email.js';
 import type { FollowUpsTable } from './follow_ups.js';
 import type { FollowerCountsTable } from './follower_counts.js';
@@ -37,6 +38,7 @@ export interface Database {
   workspace_settings: WorkspaceSettingsTable;
   idempotency_records: IdempotencyRecordsTable;
   oauth_states: OAuthStatesTable;
+  connect_picks: ConnectPicksTable;
   mastodon_apps: MastodonAppsTable;
   jobs: JobsTable;
   time_slots: TimeSlotsTable;
@@ -54,6 +56,7 @@ export interface Database {
 
 export type * from './accounts.js';
 export type * from './api_keys.js';
+export type * from './connect_picks.js';
 export type * from './email.js';
 export type * from './follow_ups.js';
 export type * from './follower_counts.js';

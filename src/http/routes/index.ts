@@ -7,7 +7,8 @@ import { authRoutes } from './auth.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
-import { mediaRoutes } from './media.js';
+import { mcpRoutes } from './mcp.js';
+import { mediaFromUrlRoutes, mediaRoutes } from './media.js';
 import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
@@ -31,6 +32,8 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(mediaFromUrlRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(mcpRoutes);
 }

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
 import { type NetworkConnect, networkFailure } from '../connect.js';
@@ -41,11 +40,11 @@ export const blueskyConnect = {
   credentials: {
     route: {
       summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
-      body: Type.Object({
-        identifier: Type.String({ description: 'Handle, email or DID' }),
-        appPassword: Type.String({ description: 'An app password (Settings → App passwords), not the account password' }),
-        service: Type.Optional(Type.String({ description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL' })),
-      }),
+      body: {
+        identifier: { description: 'Handle, email or DID' },
+        appPassword: { description: 'An app password (Settings → App passwords), not the account password' },
+        service: { description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL', optional: true },
+      },
       sameAccountAgain: 201,
     },
     faults: blueskyConnectFaults,

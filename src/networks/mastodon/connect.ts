@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { NetworkLimits, ProviderRow } from '../../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
@@ -159,10 +158,10 @@ export const mastodonConnect = {
       summary: 'Connect a Mastodon account with an access token made on its server (for scripts)',
       description:
         'The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
-      body: Type.Object({
-        instance: Type.String({ description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' }),
-        accessToken: Type.String({ description: 'A token with the scopes read write:statuses write:media (Preferences → Development → New application)' }),
-      }),
+      body: {
+        instance: { description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' },
+        accessToken: { description: 'A token with the scopes read write:statuses write:media (Preferences → Development → New application)' },
+      },
       sameAccountAgain: 200,
     },
     faults: (_ctx, input) => mastodonConnectFaults(input),

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { FieldFault } from '../../errors/index.js';
 import { THREADS_REFRESH_WINDOW_MS } from '../../repos/providers.js';
@@ -126,9 +125,9 @@ export const threadsConnect = {
       summary: 'Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)',
       description:
         'The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
-      body: Type.Object({
-        accessToken: Type.String({ description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" }),
-      }),
+      body: {
+        accessToken: { description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" },
+      },
       sameAccountAgain: 200,
     },
     faults: (_ctx, input) => threadsTokenFaults(input),

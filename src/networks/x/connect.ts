@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { ProviderRow } from '../../db/schema/index.js';
 import type { FieldFault } from '../../errors/index.js';
@@ -145,12 +144,12 @@ export const xConnect = {
       summary: 'Connect an X account with a user access token (for scripts; no sign-in page)',
       description:
         "The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.",
-      body: Type.Object({
-        accessToken: Type.String({
+      body: {
+        accessToken: {
           description: 'An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access',
-        }),
-        refreshToken: Type.Optional(Type.String({ description: "Its refresh token (scope offline.access), from this server's X app" })),
-      }),
+        },
+        refreshToken: { description: "Its refresh token (scope offline.access), from this server's X app", optional: true },
+      },
       sameAccountAgain: 200,
     },
     faults: (_ctx, input) => xTokenFaults(input),
