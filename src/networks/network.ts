@@ -121,6 +121,11 @@ export interface Network<K extends string = string> {
   imageTypes?: readonly ('image/jpeg' | 'image/png' | 'image/gif' | 'image/webp')[];
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
+  /**
+   * Whether an image goes to it as uploaded, neither scaled down nor compressed (X): an upload
+   * over `limits.imageBytes` is then refused at create, not only at publish. Absent: false.
+   */
+  imagesAsUploaded?: boolean;
   options: NetworkOptions;
   connect: readonly ConnectMethod[];
   /**

@@ -36,11 +36,11 @@ export function xSetup(ctx: AppContext): XSetup {
     missing.push({ setting: 'X_CLIENT_ID', message: "the OAuth 2.0 Client ID of your X app (developer portal → your app → 'Keys and tokens')" });
   }
   const { publicUrl } = ctx.config.http;
-  // X's portal refuses `localhost` in a callback URL (127.0.0.1 is taken).
+  // X's docs rule out `localhost` in a callback URL and ask for http://127.0.0.1 in local development (docs/connect-x.md).
   if (ctx.config.x.apiUrl === X_API && new URL(publicUrl).hostname === 'localhost') {
     missing.push({
       setting: 'PUBLIC_URL',
-      message: `an address of this server X takes as a callback (now ${publicUrl}; X refuses localhost: use http://127.0.0.1:<port> or an https address)`,
+      message: `an address of this server X takes as a callback (now ${publicUrl}; X's docs rule out localhost: use http://127.0.0.1:<port> or an https address)`,
     });
   }
   return { oauthReady: missing.length === 0, missing, redirectUri: connectRedirectUri(ctx, 'X'), guideUrl: publicUrl + X_GUIDE_PATH };
