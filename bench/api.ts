@@ -60,7 +60,7 @@ const RATE_WINDOW_MS = 60_000;
  * runs, so the next one would be refused part-way (429s in its row). Before each route this
  * waits, when it must, until the requests of the last minute are few again.
  */
-class RateWindow {
+export class RateWindow {
   readonly #runs: Array<{ endedAt: number; requests: number }> = [];
   readonly tool: LoadTool;
 

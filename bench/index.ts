@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --json FILE]
+ * npm run bench [-- --quick] [-- --scale] [-- --json FILE]
  *
  * One run, one table: the API of real `skein serve` processes on PGlite and on PostgreSQL + Redis
  * against a bare Fastify hello-world (the machine's ceiling), the publisher (`skein worker`
@@ -21,8 +21,12 @@ import { runMediaUpload } from './media.js';
 import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
 import { publisherTargets, render, renderPublisher, targets, toJson } from './report.js';
+import { renderScale, runScale } from './scale.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'string' }, only: { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean' }, scale: { type: 'boolean' }, json: { type: 'string' }, only: { type: 'string' } },
+  strict: true,
+});
 if (values.only !== undefined && values.only !== 'publisher') throw new Error(`--only: publisher is the one part that runs alone (got ${values.only})`);
 const quick = values.quick === true;
 const started = performance.now();
@@ -90,6 +94,20 @@ const meta = {
   publisherLatencyMs: publisher.latencyMs,
 };
 log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
+
+if (values.scale) {
+  // An agency's years (bench/scale.ts): each API row on a small and a large database, in this run.
+  const sizes = quick
+    ? { postgres: { threads: 50_000, providers: 500 }, pglite: { threads: 10_000, providers: 10 } }
+    : { postgres: { threads: 1_000_000, providers: 500 }, pglite: { threads: 100_000, providers: 10 } };
+  const results = [await runScale('postgres', sizes.postgres, load), await runScale('pglite', sizes.pglite, load)];
+  const seconds = Math.round((performance.now() - started) / 1000);
+  process.stdout.write(
+    `Skein bench, scale (${meta.mode}) — ${meta.date}, ${meta.cpus} CPUs, load average ${meta.loadAverage} at start\n${renderScale(results)}\n\nTotal time: ${seconds} s.\n`,
+  );
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ meta, scale: results }, null, 2)}\n`);
+  process.exit(0);
+}
 
 if (values.only === 'publisher') {
   // The publisher row alone (no API rows, no targets on them): what its own work needs measured.

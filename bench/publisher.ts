@@ -1,7 +1,8 @@
 /**
  * The publisher row: N one-post threads fall due within `spreadMs` and `skein worker` processes
- * on PostgreSQL publish them to the fake Threads Graph API, which answers each call after 50 ms
- * and runs in a process of its own (bench/graph-api-process.ts). Lateness (published_at −
+ * on PostgreSQL publish them to the fake Threads Graph API and, for one account in five, to the
+ * fake X API; each fake answers every call after 50 ms and runs in a process of its own
+ * (bench/graph-api-process.ts, bench/x-api-process.ts). Lateness (published_at −
  * scheduled_at) is read from the database afterwards; CPU time from /proc/PID/stat of the
  * workers, of the fake, and of the bench database's PostgreSQL backends.
  */
@@ -34,6 +35,8 @@ import {
  * the per-account bound: 20 threads × 3–4 calls × 50 ms fit well inside the minute.
  */
 const THREADS_PER_ACCOUNT = 20;
+/** Every fifth account is an X account (the rest Threads): X's one call per post beside Threads' three or four. */
+const X_EVERY = 5;
 const DAY_MS = 86_400_000;
 
 export interface PublisherOptions {
@@ -72,12 +75,22 @@ export interface PublisherRun {
 export async function runPublisher(options: PublisherOptions): Promise<PublisherRun[]> {
   // The fake's clock moves a day ahead between runs, so every run starts with fresh 24 h quotas.
   // The provider rows share one network account (see below), so its 24 h quota is raised to fit a run.
-  const fake = await GraphApiProcess.start({ latencyMs: options.latencyMs, postQuota: options.threads * 2 });
+  const fake = await FakeApiProcess.start('graph-api-process.ts', { latencyMs: options.latencyMs, postQuota: options.threads * 2 });
+  // X's fake keeps its clock (see bench/x-api-process.ts): its quotas fit every run at once.
+  const xFake = await FakeApiProcess.start('x-api-process.ts', { latencyMs: options.latencyMs, postQuota: options.threads * options.runs.length * 2 });
   const db = await createDatabase('publisher');
   const dir = tempDir('publisher');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = skeinEnv({ SKEIN_DATA_DIR: dir.path, SKEIN_SECRET: newSecret(), DATABASE_URL: db.url, REDIS_URL, THREADS_API_URL: fake.url, PORT: String(port) });
+  const env = skeinEnv({
+    SKEIN_DATA_DIR: dir.path,
+    SKEIN_SECRET: newSecret(),
+    DATABASE_URL: db.url,
+    REDIS_URL,
+    THREADS_API_URL: fake.url,
+    X_API_URL: xFake.url,
+    PORT: String(port),
+  });
   const client = new pg.Client({ connectionString: db.url });
   let server: Proc | null = null;
   const workers: Proc[] = [];
@@ -86,28 +99,54 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     await waitReady(server, baseUrl, performance.now());
     const key = await bannerKey(server);
     const accounts = Math.ceil(options.threads / THREADS_PER_ACCOUNT);
-    // One account through `skein provider add`; its row is copied in SQL for the others (a CLI
-    // process per account would take minutes for 500). The copies share the fake's one network
-    // account and its token; Skein schedules, bounds and counts each provider row on its own.
-    options.log(`publisher: ${accounts} Threads accounts (skein provider add, then copies of its row)`);
+    const xAccounts = Math.floor(accounts / X_EVERY);
+    // One account per network through `skein provider add`; its row is copied in SQL for the
+    // others (a CLI process per account would take minutes for 500). The copies share their
+    // fake's one network account and its token; Skein schedules, bounds and counts each provider
+    // row on its own.
+    options.log(`publisher: ${accounts - xAccounts} Threads and ${xAccounts} X accounts (skein provider add, then copies of their rows)`);
     const account = await fake.createAccount('bench');
     const template = await skeinCli(['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', account.accessToken], env);
-    await client.connect();
-    const copies = await client.query<{ id: string }>(
-      `INSERT INTO providers (id, account_id, team_id, kind, provider_user_id, username, status, access_token_enc, refresh_token_enc,
-                              token_expires_at, service_url, session_enc, connected_at, updated_at)
-       SELECT gen_random_uuid()::text, p.account_id, p.team_id, p.kind, p.provider_user_id, 'bench' || g, p.status, p.access_token_enc,
-              p.refresh_token_enc, p.token_expires_at, p.service_url, p.session_enc, p.connected_at, p.updated_at
-       FROM providers AS p, generate_series(1, $2::int - 1) AS g WHERE p.id = $1
-       RETURNING id`,
-      [template.id, accounts],
+    const xAccount = await xFake.createAccount('benchx');
+    const xTemplate = await skeinCli(
+      [
+        'provider',
+        'add',
+        '--email',
+        OWNER_EMAIL,
+        '--kind',
+        'X',
+        '--access-token',
+        xAccount.accessToken,
+        '--provider-user-id',
+        xAccount.userId,
+        '--username',
+        'benchx',
+      ],
+      env,
     );
-    const providerIds = [template.id as string, ...copies.rows.map((r) => r.id)];
+    await client.connect();
+    const copiesOf = async (id: string, total: number): Promise<string[]> => {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO providers (id, account_id, team_id, kind, provider_user_id, username, status, access_token_enc, refresh_token_enc,
+                                token_expires_at, service_url, session_enc, connected_at, updated_at)
+         SELECT gen_random_uuid()::text, p.account_id, p.team_id, p.kind, p.provider_user_id, p.username || g, p.status, p.access_token_enc,
+                p.refresh_token_enc, p.token_expires_at, p.service_url, p.session_enc, p.connected_at, p.updated_at
+         FROM providers AS p, generate_series(1, $2::int - 1) AS g WHERE p.id = $1
+         RETURNING id`,
+        [id, total],
+      );
+      return [id, ...rows.map((r) => r.id)];
+    };
+    const threadsIds = await copiesOf(template.id as string, accounts - xAccounts);
+    const xIds = xAccounts > 0 ? await copiesOf(xTemplate.id as string, xAccounts) : [];
+    // Every X_EVERY-th account is an X one, so the round-robin order mixes the networks evenly.
+    const providerIds = Array.from({ length: accounts }, (_, i) => ((i + 1) % X_EVERY === 0 && xIds.length ? xIds.shift()! : threadsIds.shift()!));
     const api = apiClient(baseUrl, key);
 
     const runs: PublisherRun[] = [];
     for (const [round, { workers: count, slots }] of options.runs.entries()) {
-      if (round > 0) await fake.advance(DAY_MS + 3600_000);
+      if (round > 0) await Promise.all([fake.advance(DAY_MS + 3600_000), xFake.advance(0)]);
       const ids = await threadsForRound(client, api, providerIds, options, round, count);
       // Each run leaves tens of thousands of dead row versions (every thread and post is updated
       // several times). A user's PostgreSQL has autovacuum on and clears them; this machine's
@@ -121,7 +160,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
       const cpu = new CpuMeter(
         client,
         workers.map((w) => w.pid),
-        fake.pid,
+        [fake.pid, xFake.pid],
       );
       await cpu.start();
       // The due times are set in one statement once the workers are up: spread evenly from t0.
@@ -151,8 +190,13 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
       workers.length = 0;
       runs.push({ ...(await measure(client, t0, t1, stoppedAt, count, options.threads)), slots: slots ?? null, cpu: used });
       const last = runs[runs.length - 1]!;
+      const { rows: byNetwork } = await client.query<{ kind: string; n: string }>(
+        `SELECT p.kind, count(*) AS n FROM threads AS t JOIN providers AS p ON p.id = t.provider_id
+         WHERE t.scheduled_at BETWEEN $1 AND $2 AND t.status = 'PUBLISHED' GROUP BY p.kind ORDER BY p.kind`,
+        [t0, t1],
+      );
       options.log(
-        `publisher: ${count} worker(s): ${last.published}/${last.threads} published, p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s; CPU ms workers ${used.workersMs}, PostgreSQL ${used.postgresMs}, fake ${used.fakeMs}`,
+        `publisher: ${count} worker(s): ${last.published}/${last.threads} published (${byNetwork.map((r) => `${r.kind} ${r.n}`).join(', ')}), p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s; CPU ms workers ${used.workersMs}, PostgreSQL ${used.postgresMs}, fake ${used.fakeMs}`,
       );
       // Threads left over must not be published by the next round's workers.
       await client.query(
@@ -166,6 +210,7 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     await server?.stop();
     await client.end().catch(() => {});
     await fake.close();
+    await xFake.close();
     await db.drop();
     dir.remove();
   }
@@ -251,7 +296,7 @@ interface RunCpu {
    * backend that exits during the run counts up to its last sample (every 500 ms).
    */
   postgresMs: number;
-  /** The fake Graph API's process. */
+  /** The fakes' processes (Graph API and X), summed. */
   fakeMs: number;
 }
 
@@ -281,16 +326,16 @@ class CpuMeter {
   constructor(
     private readonly client: pg.Client,
     private readonly workerPids: number[],
-    private readonly fakePid: number,
+    private readonly fakePids: number[],
   ) {}
 
   async start(): Promise<void> {
     this.#ownBackend = (await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-    for (const pid of [...this.workerPids, this.fakePid, ...(await this.#backends())]) this.#base.set(pid, cpuMs(pid) ?? 0);
+    for (const pid of [...this.workerPids, ...this.fakePids, ...(await this.#backends())]) this.#base.set(pid, cpuMs(pid) ?? 0);
   }
 
   async sample(): Promise<void> {
-    for (const pid of [...this.workerPids, this.fakePid, ...(await this.#backends())]) {
+    for (const pid of [...this.workerPids, ...this.fakePids, ...(await this.#backends())]) {
       const now = cpuMs(pid);
       if (now !== null) this.#last.set(pid, now);
     }
@@ -299,10 +344,10 @@ class CpuMeter {
   async end(): Promise<RunCpu> {
     const backends = new Set(await this.#backends());
     await this.sample();
-    for (const pid of this.#last.keys()) if (!this.workerPids.includes(pid) && pid !== this.fakePid) backends.add(pid);
+    for (const pid of this.#last.keys()) if (!this.workerPids.includes(pid) && !this.fakePids.includes(pid)) backends.add(pid);
     const used = (pid: number) => Math.max(0, (this.#last.get(pid) ?? 0) - (this.#base.get(pid) ?? 0));
     const sum = (pids: Iterable<number>) => [...pids].reduce((total, pid) => total + used(pid), 0);
-    return { workersMs: sum(this.workerPids), postgresMs: sum(backends), fakeMs: used(this.fakePid) };
+    return { workersMs: sum(this.workerPids), postgresMs: sum(backends), fakeMs: sum(this.fakePids) };
   }
 
   async #backends(): Promise<number[]> {
@@ -313,8 +358,8 @@ class CpuMeter {
   }
 }
 
-/** The fake Graph API in its own process (bench/graph-api-process.ts), driven over IPC. */
-class GraphApiProcess {
+/** A fake network in its own process (bench/graph-api-process.ts, bench/x-api-process.ts), driven over IPC. */
+class FakeApiProcess {
   #nextId = 0;
   readonly #waiting = new Map<number, (result: unknown) => void>();
 
@@ -328,21 +373,21 @@ class GraphApiProcess {
     });
   }
 
-  static async start(options: { latencyMs: number; postQuota: number }): Promise<GraphApiProcess> {
-    const script = fileURLToPath(new URL('./graph-api-process.ts', import.meta.url));
+  static async start(file: string, options: { latencyMs: number; postQuota: number }): Promise<FakeApiProcess> {
+    const script = fileURLToPath(new URL(`./${file}`, import.meta.url));
     const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once('message', (message: { url: string }) => resolve(message.url));
-      child.once('exit', (code) => reject(new Error(`the fake Graph API process exited (${code}) before it listened`)));
+      child.once('exit', (code) => reject(new Error(`the fake network process ${file} exited (${code}) before it listened`)));
     });
-    return new GraphApiProcess(child, url);
+    return new FakeApiProcess(child, url);
   }
 
   get pid(): number {
     return this.child.pid!;
   }
 
-  createAccount(name: string): Promise<{ userId: string; accessToken: string }> {
+  createAccount(name: string): Promise<{ userId: string; accessToken: string; refreshToken?: string | null }> {
     return this.#ask({ op: 'account', name }) as Promise<{ userId: string; accessToken: string }>;
   }
 

@@ -197,12 +197,12 @@ export function renderPublisher(runs: PublisherRun[], claim: ClaimCpu, m: Record
     ];
   });
   return [
-    `Publisher: ${num(runs[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, fake Threads Graph API (its own process) answering each call after ${String(m.publisherLatencyMs)} ms, skein worker processes on PostgreSQL; a run stops ${String(m.publisherGraceS)} s after the last due time.`,
+    `Publisher: ${num(runs[0]?.threads ?? 0)} one-post threads due within ${num(Number(m.publisherSpreadS))} s, 4 in 5 accounts on the fake Threads Graph API and 1 in 5 on the fake X API (each its own process) answering each call after ${String(m.publisherLatencyMs)} ms, skein worker processes on PostgreSQL; a run stops ${String(m.publisherGraceS)} s after the last due time.`,
     table(
       ['workers', 'published', 'p50 late s', 'p95 late s', 'p99 late s', 'total s', 'threads/s', 'CPU ms/thread: workers', 'PostgreSQL', 'fake API', 'target'],
       pubRows,
     ),
-    "CPU: user + system time from /proc/PID/stat over the run (the worker processes summed; the bench database's PostgreSQL backends summed; the fake Graph API's own process), divided by the threads published.",
+    "CPU: user + system time from /proc/PID/stat over the run (the worker processes summed; the bench database's PostgreSQL backends summed; the fakes' own processes), divided by the threads published.",
     claimLine(claim, verdict(CLAIM_TARGET(claim))),
   ];
 }

@@ -13,6 +13,8 @@ export interface Command {
   required?: string[];
   /** serve, worker and migrate manage their own process lifetime and database. */
   long?: boolean;
+  /** mcp: a client of a running Skein over HTTP; no configuration, no database. */
+  client?: boolean;
 }
 
 const str = { type: 'string' } as const;
@@ -20,6 +22,13 @@ const str = { type: 'string' } as const;
 export const COMMANDS: Command[] = [
   { name: 'serve', usage: 'serve', summary: 'run the API and the publisher (what npm start does)', options: {}, long: true },
   { name: 'worker', usage: 'worker', summary: 'run only the publisher (any number may run)', options: {}, long: true },
+  {
+    name: 'mcp',
+    usage: 'mcp',
+    summary: 'a stdio MCP server for AI assistants, speaking to the Skein at SKEIN_URL with SKEIN_API_KEY (docs/agents.md)',
+    options: {},
+    client: true,
+  },
   { name: 'migrate', usage: 'migrate', summary: 'bring the database schema up to date', options: {}, long: true },
   {
     name: 'user create',

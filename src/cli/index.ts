@@ -24,7 +24,8 @@ Options:
 
 Environment: PORT, HOST, SKEIN_DATA_DIR, DATABASE_URL, REDIS_URL, SKEIN_SECRET, THREADS_API_URL,
 BLUESKY_SERVICE_URL, THREADS_APP_ID, THREADS_APP_SECRET, PUBLIC_URL, TRUST_PROXY,
-SKEIN_ALLOW_PRIVATE_MEDIA, LOG_LEVEL (see docs/configuration.md).`;
+SKEIN_ALLOW_PRIVATE_MEDIA, LOG_LEVEL (see docs/configuration.md); skein mcp reads SKEIN_URL and
+SKEIN_API_KEY only (docs/agents.md).`;
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
   for (const command of COMMANDS) {
@@ -55,6 +56,10 @@ export async function main(argv: string[], env = process.env): Promise<number> {
     }
     for (const required of command.required ?? []) {
       if ((values as Record<string, unknown>)[required] === undefined) throw new CliUsageError(`--${required} is required (usage: skein ${command.usage})`);
+    }
+    if (command.client) {
+      const { CLIENT } = await import('./mcp-bridge.js');
+      return await CLIENT[command.name]!(env);
     }
     const config = loadConfig(env);
     const secrets = loadSecrets(config.db.dataDir, env);

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
   | 'REQUEST_TIMEOUT'
   | 'EXPECTATION_FAILED'
   | 'NOT_EDITABLE'
@@ -192,6 +193,21 @@ export class LimitReachedError extends AppError {
 }
 
 /** An `If-Match` the resource no longer meets: it changed since the client read it; nothing was changed. */
+/** A method the route does not answer (the route sets its Allow header). */
+export class MethodNotAllowedError extends AppError {
+  constructor(detail: string) {
+    super(405, 'METHOD_NOT_ALLOWED', detail);
+  }
+}
+
+/** The MCP transport refused a message before any tool ran: not JSON-RPC, or an Accept without JSON. */
+export class McpRefusedError extends AppError {
+  constructor(status: 400 | 406 | 413 | 415, detail: string) {
+    const codes = { 400: 'MALFORMED_REQUEST', 406: 'NOT_ACCEPTABLE', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' } as const;
+    super(status, codes[status], detail);
+  }
+}
+
 export class PreconditionFailedError extends AppError {
   constructor(what: string) {
     super(412, 'PRECONDITION_FAILED', `${what} changed since the version named in If-Match; read it again and redo the change on what it is now.`);

@@ -34,6 +34,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   MALFORMED_REQUEST: 'Malformed request',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  NOT_ACCEPTABLE: 'Not acceptable',
   REQUEST_TIMEOUT: 'Request timeout',
   EXPECTATION_FAILED: 'Expectation failed',
   NOT_EDITABLE: 'Not editable',

@@ -33,7 +33,7 @@ export const ACCESS = {
   listNetworks: 'account',
   // Setting up a network's app on this server names no workspace.
   networkSetup: 'account',
-  // Checked when the connect started (connectProvider): the callback and the confirmation finish it.
+  // Checked when the connect started (connectProvider): the callback, the confirmation and the pick of accounts finish it.
   finishConnect: 'account',
 
   // Threads.

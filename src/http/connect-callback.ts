@@ -5,12 +5,13 @@ import { ConnectRefusedError, NotFoundError } from '../errors/index.js';
 import { toProblem } from '../errors/problem.js';
 import { OAUTH_KINDS, type OAuthKind } from '../networks/index.js';
 import { finishConnect, WebConnectFailure } from '../services/providers/connect/index.js';
+import type { PickView } from '../services/providers/connect/picks.js';
 import { connectBrowserToken } from '../services/providers/connect/states.js';
 import { providerView } from '../services/providers/providers.js';
 import { readCookie, setCookie } from './cookies.js';
 import { withProblems } from './schemas/common.js';
 import { OAuthNetworkParams } from './schemas/connect.js';
-import { Provider } from './schemas/providers.js';
+import { ConnectPick, Provider } from './schemas/providers.js';
 
 /**
  * The OAuth callback of every network whose sign-in happens in a browser
@@ -85,10 +86,10 @@ export function connectCallbackRoute(ctx: AppContext) {
       querystring: CallbackQuery,
       response: withProblems(
         {
-          200: Provider,
+          200: Type.Union([Provider, ConnectPick]),
           303: Type.Null({
             description:
-              'A connect started with returnTo=web: to /accounts?<network>=connected&username=U, or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie',
+              'A connect started with returnTo=web: to /accounts?<network>=connected&username=U (or, when the sign-in offered several accounts, /accounts?<network>=pick&pick=P), or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie',
           }),
         },
         [403, 409, 502],
@@ -102,6 +103,10 @@ export function connectCallbackRoute(ctx: AppContext) {
         if ('confirm' in outcome) {
           setCookie(reply, ctx.config.http.publicUrl, 'skein_connect', outcome.confirm.browserToken, CONNECT_COOKIE_SECONDS);
           return reply.redirect(`/connect/confirm?${new URLSearchParams({ network, state: outcome.confirm.state })}`, 303);
+        }
+        if ('pick' in outcome) {
+          if (outcome.returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ [network]: 'pick', pick: outcome.pick.id })}`, 303);
+          return connectPickView(outcome.pick);
         }
         const { provider, returnTo } = outcome;
         if (returnTo === 'web') return reply.redirect(`/accounts?${new URLSearchParams({ [network]: 'connected', username: provider.username })}`, 303);
@@ -124,4 +129,9 @@ export function connectCallbackRoute(ctx: AppContext) {
       }
     },
   };
+}
+
+/** A pick as the API answers it (`ConnectPick`). */
+export function connectPickView(pick: PickView): Static<typeof ConnectPick> {
+  return { pickId: pick.id, network: pick.network, expiresAt: pick.expiresAt.toISOString(), accounts: pick.accounts };
 }

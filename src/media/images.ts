@@ -85,6 +85,27 @@ export async function prepareImage(bytes: Uint8Array, target?: ImageLimits): Pro
   }
 }
 
+/**
+ * As `prepareImage` without limits, in one of `types` (a network's `imageTypes`: LinkedIn takes
+ * no WebP): an image of another type becomes a PNG when it has transparency and PNG is taken,
+ * else a JPEG; an animated one keeps its first frame.
+ */
+export async function prepareImageAs(bytes: Uint8Array, types: readonly ImageMime[]): Promise<PreparedImage> {
+  const mime = await imageMimeOf(bytes);
+  if (!mime) throw new InvalidImageError('media is not a JPEG, PNG, GIF or WebP image');
+  if (types.includes(mime)) return prepareImage(bytes);
+  try {
+    const pixels = await decode(open(bytes));
+    const alpha = pixels.channels === 4 && !(await isOpaque(pixels));
+    const png = alpha && types.includes('image/png');
+    const image = rawImage(pixels);
+    const data = await (png ? image.png({ compressionLevel: 8 }) : image.removeAlpha().jpeg({ quality: 90 })).toBuffer();
+    return { bytes: new Uint8Array(data), mimeType: png ? 'image/png' : 'image/jpeg', width: pixels.width, height: pixels.height };
+  } catch (err) {
+    throw new InvalidImageError(`the image does not decode: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 function open(bytes: Uint8Array, animated = false): Sharp {
   // failOn 'error': a truncated photo that libvips can still show is accepted, as browsers do.
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated }).rotate();

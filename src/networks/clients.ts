@@ -42,13 +42,15 @@ export interface NetworkClients {
 type NetworkDeps = Pick<AppContext, 'config' | 'db' | 'clock' | 'logger' | 'secrets' | 'threadsAppSecret' | 'appSecrets' | 'dnsLookup' | 'media'>;
 
 export function createNetworkClients(ctx: NetworkDeps): NetworkClients {
+  // One X client for connecting and publishing: the rate-limit holds one learns, the other knows.
+  const x = createXClient(ctx);
   return {
-    platforms: createPlatforms(ctx),
+    platforms: createPlatforms(ctx, { x }),
     threads: createThreadsClient(ctx),
     // The connect's agent under the same address policy as publishing's (address-policy.ts).
     connectBluesky: (input) => connectBluesky({ ...input, fetch: blueskyFetch(blueskyAddressPolicy(ctx), DEFAULT_REQUEST_TIMEOUT_MS) }),
     mastodon: createMastodonClient(ctx),
-    x: createXClient(ctx),
+    x,
     linkedin: createLinkedInClient(ctx),
   };
 }
@@ -122,9 +124,9 @@ export function withHttpPermalinks<P extends Platform>(platform: P): P {
   return platform;
 }
 
-/** The publishing clients, one per network. */
-export function createPlatforms(ctx: NetworkDeps): Platforms {
-  const x = createXClient(ctx);
+/** The publishing clients, one per network; `x`: the process's X client, when it has one already. */
+export function createPlatforms(ctx: NetworkDeps, shared: { x?: XClient } = {}): Platforms {
+  const x = shared.x ?? createXClient(ctx);
   return {
     THREADS: withHttpPermalinks(
       new ThreadsPlatform({

@@ -54,13 +54,26 @@ export interface OAuthConnect {
   /**
    * The callback's code → the account it approved (the network's refusal: a fault at `code`).
    * A list when one sign-in gives several accounts (LinkedIn: the member, then each page it
-   * administers): each is saved, the first is the one the callback answers with.
+   * administers): with more than one, the user picks the ones to add (services/providers/connect/picks.ts).
    */
   exchange(ctx: AppContext, input: { code: string; redirectUri: string; state: OAuthStateRow }): Promise<ConnectedAccount | ConnectedAccount[]>;
 }
 
+/**
+ * `POST /api/v1/providers/<network>`: its words and its body, the network's own fields, each a
+ * string (the route makes the schema, and adds the workspace's `teamId`; no schema library here,
+ * so a CLI command that loads the connectors loads none). `sameAccountAgain`: the status of a reconnect.
+ */
+export interface CredentialsRoute {
+  summary: string;
+  description?: string;
+  body: Record<string, { description: string; optional?: true }>;
+  sameAccountAgain: 200 | 201;
+}
+
 /** A connect with a credential pasted in (a token, an app password): the account it belongs to, as the network says. */
 export interface CredentialsConnect<Body> {
+  route: CredentialsRoute;
   /** The content rules, over what is well-formed in `input` (it may have shape faults too). */
   faults(ctx: AppContext, input: unknown): FieldFault[] | Promise<FieldFault[]>;
   /** The account the credential belongs to; a reconnect of the same account keeps its provider. */

@@ -30,3 +30,14 @@ const connectsWith = (kind: NetworkKind, method: ConnectMethod) => (NETWORKS[kin
 
 /** The OAuth kinds, in the registry's order: `GET /api/v1/providers/:network/connect` and its callback take their lowercase names. */
 export const OAUTH_KINDS = NETWORK_KINDS.filter((kind) => connectsWith(kind, 'oauth')) as OAuthKind[];
+
+/** The networks whose accounts are warned before a token that cannot be refreshed runs out (Network.expiryNotice). */
+const EXPIRY_NOTICES: readonly { kind: NetworkKind; beforeMs: number }[] = NETWORK_KINDS.flatMap((kind) => {
+  const notice = (NETWORKS[kind] as Network).expiryNotice;
+  return notice ? [{ kind, beforeMs: notice.beforeMs }] : [];
+});
+
+/** For each network with an expiry notice, the time before which, at `now`, an expiring token is in its notice period. */
+export function lapsingTokens(now: Date): { kind: NetworkKind; until: Date }[] {
+  return EXPIRY_NOTICES.map(({ kind, beforeMs }) => ({ kind, until: new Date(now.getTime() + beforeMs) }));
+}

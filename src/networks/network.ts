@@ -79,6 +79,8 @@ export interface NetworkOptions {
   contentWarning: boolean;
   /** Whether a post may carry a topic (Threads' one tag). */
   topic: boolean;
+  /** The characters a topic must not hold, where the network forbids some (Threads: `.&`); absent: none. */
+  topicForbids?: string;
   /** Whether it hides marked parts of a post's text (`spoilerRanges`) and marked media (`isSpoilerMedia`). */
   spoilers: boolean;
   /** The options only a thread's first post takes (LinkedIn: `poll`, since later posts are comments); absent: none. */
@@ -111,8 +113,19 @@ export interface Network<K extends string = string> {
   /** Absent: every post of a thread has `limits`. */
   laterPosts?: LaterPostLimits;
   mediaMix?: MediaMix;
+  /**
+   * The image types it takes (LinkedIn: no WebP); an image of another type is converted when it
+   * is published (a PNG when it has transparency and PNG is taken, else a JPEG). Absent: JPEG,
+   * PNG, GIF and WebP, every type Skein accepts.
+   */
+  imageTypes?: readonly ('image/jpeg' | 'image/png' | 'image/gif' | 'image/webp')[];
   /** The longest side of an image it takes, in pixels (a larger one is scaled down); absent: none. */
   imageMaxSide?: number;
+  /**
+   * Whether an image goes to it as uploaded, neither scaled down nor compressed (X): an upload
+   * over `limits.imageBytes` is then refused at create, not only at publish. Absent: false.
+   */
+  imagesAsUploaded?: boolean;
   options: NetworkOptions;
   connect: readonly ConnectMethod[];
   /**
@@ -120,6 +133,18 @@ export interface Network<K extends string = string> {
    * account's): its provider's `limits` are then its own, and its text is counted against them.
    */
   accountLimits: boolean;
+  /**
+   * A network whose access tokens run out at a known time and cannot be renewed without a
+   * refresh token (LinkedIn's 60-day tokens of an app LinkedIn gives none): from `beforeMs`
+   * before the expiry such an account is in attention as `PROVIDER_EXPIRING`, and its users are
+   * emailed once per token; at the expiry it turns EXPIRED. Absent: its tokens never lapse so.
+   */
+  expiryNotice?: { beforeMs: number };
+  /**
+   * A network of many servers, each with its own limits (Mastodon): its faults name "this server"
+   * and its accounts are told apart by server; absent: one network, one set of rules.
+   */
+  manyServers?: boolean;
   /** Whether the network fetches a post's media from its URL itself, so the URL must be reachable from the internet (Threads). */
   fetchesMediaUrls: boolean;
   /** The text's measures, in the order their faults are told; a text fits when each `count <= max`. */

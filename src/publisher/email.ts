@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppContext } from '../context.js';
+import { NETWORKS, type NetworkKind } from '../networks/index.js';
 import { type ClaimedEmail, closeUnsentEmails, createDueDigests, digestEvents, type EmailSubject, emailQueue, emailSubjectOf } from '../repos/email.js';
 import { runDue } from './claim.js';
 import type { PublishDeps } from './deps.js';
@@ -98,7 +99,9 @@ function escapeHtml(s: string): string {
 }
 
 function accountName(subject: EmailSubject): string {
-  return subject.provider ? `@${subject.provider.username} (${subject.provider.kind.charAt(0)}${subject.provider.kind.slice(1).toLowerCase()})` : 'an account';
+  if (!subject.provider) return 'an account';
+  const network = NETWORKS[subject.provider.kind as NetworkKind]?.name ?? subject.provider.kind;
+  return `@${subject.provider.username} (${network})`;
 }
 
 function snippet(text: string | null): string | null {
@@ -110,6 +113,12 @@ function snippet(text: string | null): string | null {
 function errorOf(data: Record<string, unknown>): string | null {
   const error = data.error as { code?: string; message?: string } | undefined;
   return error ? `${error.message ?? ''}${error.code ? ` (${error.code})` : ''}` : null;
+}
+
+/** When an expiring token runs out, as `2026-12-01 12:00 UTC`. */
+function expiryOf(data: Record<string, unknown>): string {
+  const at = new Date(String(data.expiresAt));
+  return Number.isNaN(at.getTime()) ? 'its expiry' : `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** One event as a headline, its details and where to act on it. */
@@ -138,6 +147,13 @@ async function describe(
         lines: [text ? `On the thread “${text}”` : '', error ? `Error: ${error}` : ''],
         link: threadLink,
         action: 'Open the thread',
+      };
+    case 'PROVIDER_EXPIRING':
+      return {
+        headline: `${name} needs reconnecting by ${expiryOf(data)}: its sign-in runs out then`,
+        lines: ['The network gives no way to renew it. Reconnect the account before then, or threads due on it after that will fail.'],
+        link: `${base}/accounts`,
+        action: 'Reconnect it',
       };
     case 'PROVIDER_EXPIRED':
       return {

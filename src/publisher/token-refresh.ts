@@ -1,8 +1,10 @@
 import type { AppContext } from '../context.js';
 import type { ProviderKind, ProviderRow } from '../db/schema/index.js';
+import { lapsingTokens } from '../networks/index.js';
 import type { LinkedInClient } from '../networks/linkedin/client.js';
 import { PublishError } from '../networks/platform.js';
 import type { ThreadsClient } from '../networks/threads/client.js';
+import { queueExpiryEmails } from '../repos/email.js';
 import { listTokensExpiringBefore, markProviderExpired, saveRefreshedToken, THREADS_REFRESH_WINDOW_MS } from '../repos/providers.js';
 
 /** A network whose long-lived tokens Skein renews before they run out (decisions.md "Threads", "LinkedIn"). */
@@ -38,7 +40,9 @@ function refreshers(ctx: AppContext, clients: RefreshClients): TokenRefresher[] 
  * The hourly sweep of every network's long-lived tokens that expire within the window: each is
  * refreshed when its network can; a refused refresh, or a token past its expiry that cannot be
  * refreshed, turns the provider EXPIRED (publishing for it then fails with a clear error); a
- * network fault waits for the next round. Returns how many were refreshed.
+ * network fault waits for the next round. Then the accounts whose tokens will lapse (no refresh
+ * token, within their network's notice period) get their one warning email. Returns how many
+ * were refreshed.
  */
 export async function refreshExpiringTokens(ctx: AppContext, clients?: Partial<RefreshClients>): Promise<number> {
   const all = clients?.threads && clients.linkedin ? (clients as RefreshClients) : { ...(await ctx.network()), ...clients };
@@ -47,6 +51,7 @@ export async function refreshExpiringTokens(ctx: AppContext, clients?: Partial<R
     const due = await listTokensExpiringBefore(ctx.db, refresher.kind, new Date(ctx.clock.now().getTime() + THREADS_REFRESH_WINDOW_MS));
     for (const provider of due) if (await refreshOne(ctx, refresher, provider)) refreshed++;
   }
+  await queueExpiryEmails(ctx.db, lapsingTokens(ctx.clock.now()), ctx.clock.now());
   return refreshed;
 }
 

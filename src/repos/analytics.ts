@@ -42,9 +42,16 @@ function publishedPosts(range: AnalyticsRange): RawBuilder<unknown> {
              sql`, `,
            )}
       from posts p
-      join threads t on t.id = p.thread_id
-     where t.provider_id = ${range.providerId}
-       and p.status = 'PUBLISHED'
+      join (
+        -- A post is published before (or as) its thread is: the account's threads published
+        -- since the range's start, and those not published (failed part-way), hold its posts.
+        select id from threads where provider_id = ${range.providerId} and status = 'PUBLISHED' and published_at >= ${range.from}
+        union all
+        select id from threads where provider_id = ${range.providerId} and status = 'PUBLISHED' and published_at is null
+        union all
+        select id from threads where provider_id = ${range.providerId} and status <> 'PUBLISHED'
+      ) t on t.id = p.thread_id
+     where p.status = 'PUBLISHED'
        and p.published_at >= ${range.from}
        and p.published_at <= ${range.to}`;
 }

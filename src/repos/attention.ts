@@ -1,12 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { ProviderKind } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import type { DbOrTrx } from './types.js';
 
 /**
  * What needs the user in a workspace, read in one statement (services/notices/attention.ts holds the
  * rule and the kinds): failed threads (with the error of their failed post), failed follow-up
- * replies, expired or revoked accounts, and threads due before `dueBefore` whose account is not
- * ACTIVE, and threads put back until their account's daily posting cap resets. Each row exists
+ * replies, expired or revoked accounts, accounts whose token runs out soon and cannot be
+ * refreshed, threads due before `dueBefore` whose account is not ACTIVE, and threads put back
+ * until their account's daily posting cap resets. Each row exists
  * only while its cause does: a retried thread is READY, a deleted one is gone, a reconnected
  * account is ACTIVE again, a thread out of the cap is published (its last_error cleared).
  */
@@ -23,6 +25,7 @@ export interface AttentionRow {
     | 'FOLLOW_UP_FAILED'
     | 'PROVIDER_EXPIRED'
     | 'PROVIDER_REVOKED'
+    | 'PROVIDER_EXPIRING'
     | 'PROVIDER_NOT_ACTIVE_FOR_DUE'
     | 'PROVIDER_RATE_LIMITED'
     | 'THREAD_AWAITING_APPROVAL';
@@ -42,7 +45,31 @@ function ofWorkspace(alias: string, workspace: Workspace): RawBuilder<unknown> {
     : sql`${col('team_id')} IS NULL AND ${col('account_id')} = ${workspace.ownerAccountId}::text`;
 }
 
-export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore: Date, now: Date): Promise<AttentionRow[]> {
+/** An ACTIVE account of `kind` whose token expires before `until` and has no refresh token: it will lapse. */
+export interface LapsingTokens {
+  kind: ProviderKind;
+  until: Date;
+}
+
+/** The providers (`alias`) whose tokens lapse as `lapsing` says; false when no network's do. */
+export function lapsingToken(alias: string, lapsing: readonly LapsingTokens[]): RawBuilder<boolean> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  if (!lapsing.length) return sql<boolean>`false`;
+  const byKind = sql.join(
+    lapsing.map(({ kind, until }) => sql`(${col('kind')} = ${kind}::text AND ${col('token_expires_at')} <= ${until}::timestamptz)`),
+    sql` OR `,
+  );
+  return sql<boolean>`(${col('status')} = 'ACTIVE' AND ${col('access_token_enc')} IS NOT NULL AND ${col('refresh_token_enc')} IS NULL AND (${byKind}))`;
+}
+
+/** `pendingBefore`: threads still waiting for approval at or before it are listed (THREAD_AWAITING_APPROVAL); none when null. */
+export async function listAttention(
+  db: DbOrTrx,
+  workspace: Workspace,
+  dueBefore: Date,
+  lapsing: readonly LapsingTokens[] = [],
+  pendingBefore: Date | null = null,
+): Promise<AttentionRow[]> {
   // A thread fails on one post, which keeps the network's error; a thread failed before any post
   // was tried keeps it only in last_error ("CODE: message").
   const { rows } = await sql<{
@@ -74,6 +101,10 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
         FROM providers AS p
        WHERE p.status IN ('EXPIRED', 'REVOKED') AND ${ofWorkspace('p', workspace)}
       UNION ALL
+      SELECT 'PROVIDER_EXPIRING', p.token_expires_at, p.id, NULL, NULL, NULL, NULL
+        FROM providers AS p
+       WHERE ${lapsingToken('p', lapsing)} AND ${ofWorkspace('p', workspace)}
+      UNION ALL
       SELECT 'PROVIDER_NOT_ACTIVE_FOR_DUE', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
         FROM threads AS t JOIN providers AS p ON p.id = t.provider_id
        WHERE t.status = 'READY' AND t.scheduled_at <= ${dueBefore}::timestamptz AND p.status <> 'ACTIVE' AND ${ofWorkspace('t', workspace)}
@@ -81,12 +112,12 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
       SELECT 'PROVIDER_RATE_LIMITED', t.updated_at, t.provider_id, t.id, NULL,
              split_part(t.last_error, ': ', 1), substr(t.last_error, strpos(t.last_error, ': ') + 2)
         FROM threads AS t
-       WHERE t.status IN ('READY', 'PUBLISHING') AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
+       WHERE t.status IN ('READY', 'PUBLISHING') AND t.last_error IS NOT NULL AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
          AND ${ofWorkspace('t', workspace)}
       UNION ALL
       SELECT 'THREAD_AWAITING_APPROVAL', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
         FROM threads AS t
-       WHERE t.approval_state = 'PENDING' AND t.status = 'READY' AND t.scheduled_at <= ${now}::timestamptz AND ${ofWorkspace('t', workspace)}
+       WHERE ${pendingBefore !== null} AND t.approval_state = 'PENDING' AND t.status = 'READY' AND t.scheduled_at <= ${pendingBefore}::timestamptz AND ${ofWorkspace('t', workspace)}
     ) AS items
     ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
   return rows.map((row) => ({

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { EmailDelivery, EmailKind, EmailNotificationsTable, EmailPreferencesTable } from '../db/schema/index.js';
+import type { EmailDelivery, EmailKind, EmailNotificationsTable, EmailPreferencesTable, NotificationKind } from '../db/schema/index.js';
+import { type LapsingTokens, lapsingToken } from './attention.js';
 import { type Claimed, claimDue, type Lease, leasedQueue } from './queue/leased-queue.js';
 import { EMAILS } from './queue/tables.js';
 import type { DbOrTrx } from './types.js';
@@ -58,6 +59,15 @@ export async function saveEmailPreferences(db: DbOrTrx, accountId: string, prefs
     .execute();
 }
 
+/** Whose choice an email kind follows: its own, or (an expiry warning) the expiry's. */
+const CHOSEN_AS: Record<NotificationKind, EmailKind> = {
+  THREAD_FAILED: 'THREAD_FAILED',
+  FOLLOW_UP_FAILED: 'FOLLOW_UP_FAILED',
+  PROVIDER_EXPIRED: 'PROVIDER_EXPIRED',
+  PROVIDER_EXPIRING: 'PROVIDER_EXPIRED',
+  PROVIDER_REVOKED: 'PROVIDER_REVOKED',
+};
+
 /** A user's choice for `kind` in SQL: the saved one (`p`, left-joined) or the default. */
 function choiceOf(kind: EmailKind, p: string): RawBuilder<string> {
   return sql<string>`coalesce(${sql.ref(`${p}.${COLUMN[kind]}`)}, ${EMAIL_DEFAULTS.kinds[kind]}::text)`;
@@ -78,20 +88,43 @@ export function emailKindOf(type: string): EmailKind | null {
  * `kind` is not `off`, `PENDING` (sent at once) or `DAILY` (kept for the digest). The id is
  * `<eventId>.<accountId>`: the same event can never be queued twice for a user.
  */
-export function emailOutbox(name: string, kind: EmailKind, src: string, eventId: string, now: Date): RawBuilder<unknown> {
+export function emailOutbox(name: string, kind: NotificationKind, src: string, eventId: string, now: Date): RawBuilder<unknown> {
   const s = (column: string) => sql.ref(`${src}.${column}`);
+  const chosen = CHOSEN_AS[kind];
   return sql`${sql.ref(name)} AS (
       INSERT INTO email_notifications (id, account_id, kind, event_id, data, status, run_at, created_at, updated_at)
       SELECT ${eventId}::text || '.' || a.id, a.id, ${kind}::text, ${eventId}::text, ${s('data')},
-             CASE ${choiceOf(kind, 'p')} WHEN 'immediate' THEN 'PENDING' ELSE 'DAILY' END,
+             CASE ${choiceOf(chosen, 'p')} WHEN 'immediate' THEN 'PENDING' ELSE 'DAILY' END,
              ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       FROM ${sql.table(src)}
       JOIN accounts AS a ON (${s('team_id')} IS NULL AND a.id = ${s('account_id')})
         OR a.id IN (SELECT m.account_id FROM memberships AS m WHERE m.team_id = ${s('team_id')})
       LEFT JOIN email_preferences AS p ON p.account_id = a.id
-      WHERE ${s('data')} IS NOT NULL AND ${choiceOf(kind, 'p')} <> 'off'
+      WHERE ${s('data')} IS NOT NULL AND ${choiceOf(chosen, 'p')} <> 'off'
       ON CONFLICT DO NOTHING
     )`;
+}
+
+/**
+ * The `PROVIDER_EXPIRING` emails of the accounts whose tokens lapse (attention's
+ * PROVIDER_EXPIRING), each once per token: the event id is made of the provider and its token's
+ * expiry, so a later sweep writes nothing new, and a reconnected account (a new expiry) is
+ * warned again when its own notice period comes.
+ */
+export async function queueExpiryEmails(db: DbOrTrx, lapsing: readonly LapsingTokens[], now: Date): Promise<void> {
+  const due = await db.selectFrom('providers as p').select(['p.id', 'p.token_expires_at']).where(lapsingToken('p', lapsing)).execute();
+  for (const { id, token_expires_at: expiresAt } of due) {
+    const eventId = `provider.expiring.${id}.${expiresAt!.getTime()}`;
+    // Read again in the statement that writes: a reconnect or a refresh meanwhile writes nothing.
+    await sql`
+      WITH src AS (
+        SELECT p.account_id, p.team_id, jsonb_build_object('providerId', p.id, 'teamId', p.team_id, 'expiresAt', p.token_expires_at) AS data
+        FROM providers AS p
+        WHERE p.id = ${id}::text AND p.token_expires_at = ${expiresAt}::timestamptz AND ${lapsingToken('p', lapsing)}
+      ),
+      ${emailOutbox('em', 'PROVIDER_EXPIRING', 'src', eventId, now)}
+      SELECT 1`.execute(db);
+  }
 }
 
 /**

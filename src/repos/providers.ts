@@ -3,6 +3,8 @@ import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, Workspac
 import { newId } from '../lib/ids.js';
 import type { Role } from '../lib/roles.js';
 import type { Workspace } from '../lib/workspace.js';
+import { NETWORKS } from '../networks/index.js';
+import type { Network } from '../networks/network.js';
 import { CompiledStatements } from './compiled.js';
 import { emailOutbox } from './email.js';
 import { type DbOrTrx, inWorkspace } from './types.js';
@@ -109,7 +111,8 @@ export function findProviderByNetworkUser(
   serviceUrl: string | null = null,
 ): Promise<ProviderRow | undefined> {
   const query = inWorkspace(db.selectFrom('providers').selectAll(), workspace).where('kind', '=', kind).where('provider_user_id', '=', providerUserId);
-  return (kind === 'MASTODON' ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
+  const manyServers = (NETWORKS[kind] as Network).manyServers === true;
+  return (manyServers ? query.where('service_url', '=', serviceUrl ?? '') : query).executeTakeFirst();
 }
 
 export function listProvidersInWorkspace(db: DbOrTrx, workspace: Workspace): Promise<ProviderRow[]> {
@@ -162,6 +165,18 @@ export async function markProviderExpired(db: DbOrTrx, id: string, tokenEnc: str
     .returning(['account_id', 'team_id', sql`jsonb_build_object('providerId', id, 'teamId', team_id)`.as('data')]);
   // Its `provider.expired` event is written by the same statement: it exists iff the change does.
   return (await changeWithEvent(db, 'provider.expired', expired, now)) > 0;
+}
+
+/** The access tokens (encrypted) that the other providers of `kind` hold: a network whose accounts may share one asks before revoking it. */
+export async function listOtherTokens(db: DbOrTrx, kind: ProviderKind, exceptId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('providers')
+    .select('access_token_enc')
+    .where('kind', '=', kind)
+    .where('id', '<>', exceptId)
+    .where('access_token_enc', 'is not', null)
+    .execute();
+  return rows.map((row) => row.access_token_enc!);
 }
 
 /** ACTIVE providers of `kind` whose token expires before `before`. */

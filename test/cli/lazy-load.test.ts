@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { RUN } from '../../src/cli/handlers.js';
+import { CLIENT } from '../../src/cli/mcp-bridge.js';
 import { LONG } from '../../src/cli/process-handlers.js';
 
 // What a `skein` process loads, recorded by test/helpers/record-loads.mjs (an ESM resolve hook
@@ -87,11 +88,19 @@ describe('the CLI loads what a command needs, when it needs it', () => {
     assert.ok(res.packages.has('@atproto/api'));
   });
 
+  test('skein mcp opens no database and loads no server: it is a client of the running Skein', () => {
+    const res = recordLoads([BIN, 'mcp'], { SKEIN_URL: 'http://127.0.0.1:9', SKEIN_API_KEY: '' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /SKEIN_API_KEY is not set/);
+    assert.ok(res.packages.has('@modelcontextprotocol/sdk'), 'the recorder saw the bridge load');
+    for (const heavy of ['pg', 'kysely', '@electric-sql/pglite', 'fastify', 'ioredis']) assert.ok(!res.packages.has(heavy), `does not load ${heavy}`);
+  });
+
   test('every command of the table has its handler', () => {
     for (const command of COMMANDS) {
-      const handler = command.long ? LONG[command.name] : RUN[command.name];
+      const handler = command.long ? LONG[command.name] : command.client ? CLIENT[command.name] : RUN[command.name];
       assert.equal(typeof handler, 'function', command.name);
     }
-    assert.equal(Object.keys(LONG).length + Object.keys(RUN).length, COMMANDS.length);
+    assert.equal(Object.keys(LONG).length + Object.keys(RUN).length + Object.keys(CLIENT).length, COMMANDS.length);
   });
 });

@@ -62,6 +62,7 @@ describe('fuzz generators', () => {
         'DELETE /api/v1/keys/:id',
         'GET /api/v1/providers/:network/callback',
         'DELETE /api/v1/providers/:id',
+        'POST /mcp',
         'GET /healthz',
       ]) {
         assert.ok(keys.includes(expected), `${expected} is missing from ${keys.join(', ')}`);

@@ -18,7 +18,7 @@ export interface RouteSpec {
   csv: boolean;
   /** Status codes the operation documents. */
   statuses: Set<number>;
-  /** Under /api and not declared open (`security: []`): a caller without a valid key gets a 401. */
+  /** Under /api and not declared open (`security: []`), or naming its own schemes (/mcp): a caller without a valid key gets a 401. */
   needsKey: boolean;
 }
 
@@ -99,7 +99,8 @@ function fromOperation(method: string, path: string, operation: OpenApiOperation
     body: json ? { schema: json.schema, required: operation.requestBody?.required === true } : null,
     csv: operation.requestBody?.content?.['text/csv'] !== undefined,
     statuses: new Set(Object.keys(operation.responses ?? {}).map(Number)),
-    needsKey: path.startsWith('/api/') && !(Array.isArray(operation.security) && operation.security.length === 0),
+    // Open when it says so (`security: []`); /mcp, outside /api, names its schemes (the key only).
+    needsKey: Array.isArray(operation.security) ? operation.security.length > 0 : path.startsWith('/api/'),
   };
 }
 

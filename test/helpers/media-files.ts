@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createFile } from 'mp4box';
 import sharp from 'sharp';
 
@@ -6,6 +7,13 @@ import sharp from 'sharp';
 export function pngBytes(width = 64, height = 48): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
     .png()
+    .toBuffer();
+}
+
+/** A PNG of noise, which no compression shrinks: about `width × height × 3` bytes (an image too large for a network). */
+export function noisyPngBytes(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
     .toBuffer();
 }
 

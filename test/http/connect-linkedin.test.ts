@@ -67,17 +67,47 @@ const configured = (organizations: boolean) => ({
 describeEachDb(
   'Connect LinkedIn with the page scopes (LINKEDIN_ORGANIZATIONS=1): the member and every page it administers',
   (env) => {
-    test('the sign-in adds the member and each administered page, each its own provider, with a 60-day token and its refresh token', async () => {
-      const { ctx } = env();
+    test('the sign-in offers the member and each administered page; each one picked becomes its own provider, with a 60-day token', async () => {
+      const { ctx, app } = env();
       const user = await createUser(ctx);
       const { urn } = fake.createMember('Ada Lovelace', PAGE_SCOPES);
       const page = fake.createOrganization('Analytical Engines', urn);
+      const unwanted = fake.createOrganization('Difference Engines', urn);
       fake.createOrganization('Not hers', fake.createMember('Other', PAGE_SCOPES).urn);
       const { scopes, answer } = await connectOAuth(env(), user, urn);
       assert.deepEqual(scopes, PAGE_SCOPES);
       assert.equal(answer.statusCode, 200, answer.body);
-      assert.equal(answer.json().providerUserId, urn, 'the callback answers with the member');
-      assert.equal(answer.json().username, 'Ada Lovelace');
+      const pick = answer.json();
+      assert.deepEqual(pick.accounts, [
+        { providerUserId: urn, username: 'Ada Lovelace' },
+        { providerUserId: page, username: 'Analytical Engines' },
+        { providerUserId: unwanted, username: 'Difference Engines' },
+      ]);
+      assert.equal(pick.network, 'LINKEDIN');
+      assert.deepEqual(await providersOf(env(), user), [], 'nothing is added before the pick');
+      const url = `/api/v1/providers/connect/picks/${pick.pickId}`;
+
+      const shown = await user.call(app, { method: 'GET', url });
+      assert.equal(shown.statusCode, 200, shown.body);
+      assert.deepEqual(shown.json(), pick);
+      const stranger = await createUser(ctx);
+      assert.equal((await stranger.call(app, { method: 'GET', url })).statusCode, 404, "another account's pick is not told apart from none");
+      assert.equal((await stranger.call(app, { method: 'POST', url, payload: { providerUserIds: [urn] } })).statusCode, 404);
+
+      const bad = await user.call(app, { method: 'POST', url, payload: { providerUserIds: [urn, 'urn:li:organization:1', 'urn:li:person:nobody'] } });
+      assert.equal(bad.statusCode, 400, bad.body);
+      assert.deepEqual(pathsOf(bad), ['providerUserIds.1', 'providerUserIds.2']);
+      const none = await user.call(app, { method: 'POST', url, payload: { providerUserIds: [] } });
+      assert.equal(none.statusCode, 400, none.body);
+      assert.deepEqual(await providersOf(env(), user), [], 'a refused pick adds nothing');
+
+      const picked = await user.call(app, { method: 'POST', url, payload: { providerUserIds: [page, urn] } });
+      assert.equal(picked.statusCode, 200, picked.body);
+      assert.deepEqual(
+        picked.json().providers.map((p: { providerUserId: string }) => p.providerUserId),
+        [urn, page],
+        'in the order offered',
+      );
       const providers = await providersOf(env(), user);
       assert.deepEqual(
         providers.map((p) => [p.providerUserId, p.username]).sort(),
@@ -87,17 +117,20 @@ describeEachDb(
         ].sort(),
       );
       const rows = await ctx.db.selectFrom('providers').selectAll().where('kind', '=', 'LINKEDIN').where('account_id', '=', user.account.id).execute();
-      for (const row of rows) {
-        assert.equal(row.token_expires_at?.getTime(), clock.now().getTime() + 60 * DAY_MS);
-        assert.ok(row.refresh_token_enc, 'the refresh token LinkedIn gave is kept');
-      }
+      for (const row of rows) assert.equal(row.token_expires_at?.getTime(), clock.now().getTime() + 60 * DAY_MS);
+      assert.equal((await user.call(app, { method: 'POST', url, payload: { providerUserIds: [unwanted] } })).statusCode, 404, 'a pick is used once');
+      assert.equal((await user.call(app, { method: 'GET', url })).statusCode, 404);
+    });
 
-      // A page the user does not want is disconnected on its own; the member stays.
-      const pageProvider = providers.find((p) => p.providerUserId === page)!;
-      const gone = await user.call(env().app, { method: 'DELETE', url: `/api/v1/providers/${pageProvider.id}` });
-      assert.ok(gone.statusCode < 300, gone.body);
-      const member = await ctx.db.selectFrom('providers').selectAll().where('provider_user_id', '=', urn).executeTakeFirstOrThrow();
-      assert.equal(member.status, 'ACTIVE');
+    test('a pick lasts 15 minutes', async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const { urn } = fake.createMember('Late Picker', PAGE_SCOPES);
+      fake.createOrganization('Late Page', urn);
+      const { answer } = await connectOAuth(env(), user, urn);
+      clock.advance(15 * 60_000 + 1);
+      const res = await user.call(app, { method: 'POST', url: `/api/v1/providers/connect/picks/${answer.json().pickId}`, payload: { providerUserIds: [urn] } });
+      assert.equal(res.statusCode, 404, res.body);
     });
 
     test('the token path: the member; a page it administers; a page it does not is 400 at organization; a refused token is 400 at accessToken', async () => {
@@ -137,6 +170,53 @@ describeEachDb(
       assert.equal(refused.statusCode, 400, refused.body);
       assert.deepEqual(pathsOf(refused), ['accessToken']);
       assert.match(refused.json().errors[0].message, /LinkedIn refused/);
+    });
+
+    test("disconnect revokes the token at LinkedIn once no other account holds it (a page shares its member's); a failing revoke does not block the disconnect", async () => {
+      const { ctx, app } = env();
+      const user = await createUser(ctx);
+      const { urn } = fake.createMember('Leaving Member', PAGE_SCOPES);
+      const page = fake.createOrganization('Leaving Page', urn);
+      const { answer } = await connectOAuth(env(), user, urn);
+      assert.equal(answer.statusCode, 200, answer.body);
+      const picked = await user.call(app, {
+        method: 'POST',
+        url: `/api/v1/providers/connect/picks/${answer.json().pickId}`,
+        payload: { providerUserIds: [urn, page] },
+      });
+      assert.equal(picked.statusCode, 200, picked.body);
+      const providers = await providersOf(env(), user);
+      const tokenOf = async (id: string) =>
+        ctx.secrets.decrypt((await ctx.db.selectFrom('providers').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).access_token_enc!);
+      const member = providers.find((p) => p.providerUserId === urn)!;
+      const pageProvider = providers.find((p) => p.providerUserId === page)!;
+      const token = await tokenOf(member.id);
+      const revokesBefore = fake.callsTo('oauth.revoke').length;
+
+      const pageGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${pageProvider.id}` });
+      assert.equal(pageGone.statusCode, 200, pageGone.body);
+      assert.equal(pageGone.json().status, 'REVOKED');
+      assert.equal(fake.callsTo('oauth.revoke').length, revokesBefore, 'the member still posts with it');
+      assert.equal(fake.isRevoked(token), false);
+
+      const memberGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${member.id}` });
+      assert.equal(memberGone.statusCode, 200, memberGone.body);
+      assert.equal(memberGone.json().status, 'REVOKED');
+      assert.equal(fake.isRevoked(token), true, 'the last holder gone: revoked at LinkedIn');
+      const revoke = fake.callsTo('oauth.revoke').at(-1)!;
+      const form = new URLSearchParams(String(revoke.body));
+      assert.equal(form.get('client_id'), linkedInApp.clientId);
+      assert.equal(form.get('client_secret'), linkedInApp.clientSecret);
+
+      const other = fake.createMember('Unlucky Member', PAGE_SCOPES);
+      const pasted = await user.call(app, { method: 'POST', url: '/api/v1/providers/linkedin', payload: { accessToken: other.accessToken } });
+      assert.equal(pasted.statusCode, 201, pasted.body);
+      fake.failNext('oauth.revoke', { kind: 'http500' });
+      const attempts = fake.callsTo('oauth.revoke').length;
+      const stillGone = await user.call(app, { method: 'DELETE', url: `/api/v1/providers/${pasted.json().id}` });
+      assert.equal(stillGone.statusCode, 200, stillGone.body);
+      assert.equal(stillGone.json().status, 'REVOKED', 'LinkedIn failing does not keep the account connected');
+      assert.equal(fake.callsTo('oauth.revoke').length, attempts + 1, 'the revoke was tried');
     });
 
     test('a member-only token names no page it may post as: a page is 400 at organization', async () => {

@@ -192,7 +192,7 @@ describeEachDb('Connect X without X_CLIENT_ID', (env) => {
     assert.match(setup.json().redirectUri, /\/api\/v1\/providers\/x\/callback$/);
   });
 
-  test("X's own API refuses a localhost callback: PUBLIC_URL is named then", async () => {
+  test("X's docs rule out a localhost callback (http://127.0.0.1 instead): PUBLIC_URL is named then", async () => {
     const { ctx } = env();
     const local = {
       ...ctx,

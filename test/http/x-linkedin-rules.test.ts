@@ -6,7 +6,7 @@ import type { AppContext } from '../../src/context.js';
 import { personalWorkspace } from '../../src/lib/workspace.js';
 import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb } from '../helpers/context.js';
-import { gifBytes, mp4Bytes, pngBytes } from '../helpers/media-files.js';
+import { gifBytes, mp4Bytes, noisyPngBytes, pngBytes } from '../helpers/media-files.js';
 import { createProvider, createUser, rowCounts, type TestUser } from '../helpers/seeds.js';
 
 const AT = '2026-12-01T00:00:00Z';
@@ -100,6 +100,40 @@ describeEachDb('X and LinkedIn content rules at create', (env) => {
       },
     });
     assert.equal(fine.statusCode, 201, fine.body);
+  });
+
+  test('X: an image over 5 MB is refused at create, at its field; one under it is taken, and the big one on a network that scales images', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const x = await provider(ctx, user, 'X');
+    // 1,500 × 1,200 pixels of noise: about 5.4 MB, under the upload's own 8 MiB.
+    const big = await upload(app, user, await noisyPngBytes(1500, 1200), 'image/png');
+    const small = await upload(app, user, await noisyPngBytes(1000, 1000), 'image/png');
+    const before = await rowCounts(ctx);
+    const res = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: x.id, scheduleAt: AT, posts: [{ text: 'big', media: [{ url: small }, { url: big }] }] },
+    });
+    assert.equal(res.statusCode, 400, res.body);
+    const found = faults(res.json());
+    assert.deepEqual(Object.keys(found), ['posts.0.media.1.url']);
+    assert.match(found['posts.0.media.1.url']![0]!, /is an image of \d+ bytes; X takes images of at most 5000000 bytes/);
+    assert.deepEqual(await rowCounts(ctx), before);
+    const fine = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: x.id, scheduleAt: AT, posts: [{ text: 'small', media: [{ url: small }] }] },
+    });
+    assert.equal(fine.statusCode, 201, fine.body);
+    // The same image for a network that scales images to fit at publish: taken.
+    const bluesky = await createProvider(ctx, user.account, 'BLUESKY');
+    const scaled = await user.call(app, {
+      method: 'POST',
+      url: '/api/v1/posts',
+      payload: { providerId: bluesky.id, scheduleAt: AT, posts: [{ text: 'big', media: [{ url: big }] }] },
+    });
+    assert.equal(scaled.statusCode, 201, scaled.body);
   });
 
   test('LinkedIn: the post and its comments, poll question, options', async () => {

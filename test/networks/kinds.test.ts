@@ -12,12 +12,13 @@
  *   4. src/db/migrations/00NN-*.ts    a migration widening the providers' kind CHECK
  *   5. src/config/config.ts           its settings (an app's id, an API URL for its fake), and
  *                                     src/config/secrets.ts for an app's secret
- *   6. src/http/schemas/connect.ts    a credentials network's body (CREDENTIALS_ROUTES)
+ *
+ * A credentials network's route (`POST /api/v1/providers/<network>`, its body and words) is its
+ * connector's `credentials.route`, so it needs no place of its own.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { CREDENTIALS_ROUTES } from '../../src/http/schemas/connect.js';
 import { createPlatforms } from '../../src/networks/clients.js';
 import { CONNECTORS } from '../../src/networks/connectors.js';
 import { NETWORK_KINDS, NETWORKS } from '../../src/networks/index.js';
@@ -35,9 +36,10 @@ test('3. its connect part (CONNECTORS, src/networks/connectors.ts)', () => {
   assert.deepEqual(sorted(Object.keys(CONNECTORS)), registry);
 });
 
-test("6. a credentials network's body (CREDENTIALS_ROUTES, src/http/schemas/connect.ts)", () => {
+test("derived, not a place: a credentials network's route (its connector's `credentials.route`)", () => {
   const credentials = NETWORK_KINDS.filter((kind) => NETWORKS[kind].connect.some((method: string) => method !== 'oauth'));
-  assert.deepEqual(sorted(Object.keys(CREDENTIALS_ROUTES)), sorted(credentials));
+  const routed = NETWORK_KINDS.filter((kind) => (CONNECTORS[kind] as { credentials?: { route?: unknown } }).credentials?.route);
+  assert.deepEqual(sorted(routed), sorted(credentials));
 });
 
 test("derived, not a place: the web app's names of the networks (NETWORK_NAMES, web/src/providers.ts)", () => {

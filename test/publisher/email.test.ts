@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import { personalWorkspace } from '../../src/lib/workspace.js';
 import { PublishError } from '../../src/networks/platform.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
+import { refreshExpiringTokens } from '../../src/publisher/token-refresh.js';
 import { revokeProvider } from '../../src/repos/providers.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { describeEachDb, type TestEnvOptions } from '../helpers/context.js';
 import { FakePlatform } from '../helpers/fakes/platform.js';
 import { createProvider, createTeamWith, createUser, type TestUser } from '../helpers/seeds.js';
@@ -112,6 +115,28 @@ describeEachDb(
       assert.equal(expired.length, 1, mails.map((m) => m.subject).join(', '));
       assert.ok((expired[0]!.text ?? '').includes(`${publicUrl()}/accounts`));
       assert.equal(mails.filter((m) => /thread failed/.test(m.subject ?? '')).length, 1);
+    });
+
+    test('a LinkedIn token that runs out in 3 days and cannot be refreshed: one email saying by when, linking to the accounts', async () => {
+      const { ctx, clock } = env();
+      await reset();
+      const user = await createUser(ctx);
+      const expiresAt = new Date(clock.now().getTime() + 3 * 86_400_000);
+      const provider = await addProvider(ctx, user.account.id, personalWorkspace(user.account.id), {
+        kind: 'LINKEDIN',
+        providerUserId: 'urn:li:person:expiring',
+        username: 'Ada Lovelace',
+        accessToken: 'a-60-day-token',
+        tokenExpiresAt: expiresAt,
+      });
+      await refreshExpiringTokens(ctx);
+      await refreshExpiringTokens(ctx);
+      await run(new FakePlatform());
+      const mails = smtp.to(user.account.email);
+      assert.equal(mails.length, 1, 'one email, however often the sweep runs');
+      const said = `${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      assert.equal(mails[0]!.subject, `Skein: @${provider.username} (LinkedIn) needs reconnecting by ${said}: its sign-in runs out then`);
+      assert.ok((mails[0]!.text ?? '').includes(`${publicUrl()}/accounts`));
     });
 
     test('preferences off: no email, nothing queued; a team event reaches each member by their own choice', async () => {

@@ -3,6 +3,12 @@
  * out) and cuts connections after carrying a request out. Threads must be published late, never
  * lost, never twice.
  *
+ * The last part ("on every network") is table-driven: Threads, X, LinkedIn and Mastodon each meet
+ * the same faults (down, hang, slow, lost answers that still created the post, 5xx, 429) through
+ * a proxy in front of their fakes, on both databases, and each must publish every post once, in
+ * order. Mastodon's client has a fixed 30 s timeout, so it meets all but hang and slow. Bluesky's
+ * faults are its crash test's (a real PDS).
+ *
  * How it runs:
  * - In-process part (the first tests): `skein worker`'s Threads client waits 30 s for an answer
  *   (not configurable through the environment), so two PublisherLoops run in this process
@@ -21,14 +27,30 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { AppContext } from '../../src/context.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { personalWorkspace } from '../../src/lib/workspace.js';
+import { createPlatforms } from '../../src/networks/clients.js';
+import { withFreshTokens } from '../../src/networks/fresh-tokens.js';
+import { LinkedInClient } from '../../src/networks/linkedin/client.js';
+import { LinkedInPlatform } from '../../src/networks/linkedin/platform.js';
+import { MastodonClient } from '../../src/networks/mastodon/client.js';
+import { MastodonPlatform } from '../../src/networks/mastodon/platform.js';
+import type { Platforms } from '../../src/networks/platform.js';
 import { ThreadsClient, ThreadsPlatform } from '../../src/networks/threads/platform.js';
+import { XClient } from '../../src/networks/x/client.js';
+import { XPlatform } from '../../src/networks/x/platform.js';
 import type { PublisherLoop as Loop } from '../../src/publisher/loop.js';
 import { PublisherLoop } from '../../src/publisher/loop.js';
+import { addProvider } from '../../src/services/providers/providers.js';
 import { createThread } from '../../src/services/threads/threads.js';
+import { describeEachDb } from '../helpers/context.js';
 import { postgresSkipReason } from '../helpers/db.js';
-import { classify, GraphProxy } from '../helpers/fakes/proxies.js';
+import { FakeLinkedInApi } from '../helpers/fakes/linkedin-api.js';
+import { FakeMastodonApi } from '../helpers/fakes/mastodon-api.js';
+import { classify, GraphProxy, HttpProxy, type HttpRequestSeen, type ProxyDecision } from '../helpers/fakes/proxies.js';
 import { type FakeEndpoint, FakeGraphApi, type Fault } from '../helpers/fakes/threads-graph-api.js';
+import { FakeXApi } from '../helpers/fakes/x-api.js';
 import { type MediaServer, startMediaServer } from '../helpers/media-server.js';
 import { createUser, type TestUser } from '../helpers/seeds.js';
 import {
@@ -636,3 +658,365 @@ describe('network faults, two real worker processes', { skip: skip ?? false }, (
     assert.equal(fake.duplicatePublishAttempts - before, 0);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Every network, the same faults: in-process loops on both databases (test clock)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The faults every network meets, on the call that creates a post (or, LinkedIn, a comment):
+ * played by a proxy in front of the network's fake, so each network's client meets them the same
+ * way. `down`: the connection drops before the request reaches the network; `hang`: no answer
+ * and nothing done, until the client's timeout; `slow`: done, but the answer comes after the
+ * client gave up; `lost`: done, then the connection is cut; `5xx` and `429`: the network's own
+ * answers (its reference digest's bodies and headers), nothing done.
+ */
+const NETWORK_FAULTS = ['down', 'hang', 'slow', 'lost', '5xx', '429'] as const;
+type NetworkFault = (typeof NETWORK_FAULTS)[number];
+/** Faults that wait out the client's timeout in real time: played on one write only (runtime). */
+const TIMED_FAULTS: readonly NetworkFault[] = ['hang', 'slow'];
+/** The clients' timeout here: short, as the hang and slow faults wait it out for real. */
+const TABLE_TIMEOUT_MS = 2_000;
+
+interface NetworkAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+interface ConnectedForFaults {
+  providerId: string;
+  /** The network's copy of the thread: each text once, in order, chained; and the ids it got. */
+  onNetwork(texts: string[]): { problems: string[]; ids: string[] };
+}
+
+interface FaultyNetwork {
+  name: string;
+  proxy: HttpProxy;
+  /** Whether its client's timeout can be made short enough to play hang and slow (Mastodon's is a fixed 30 s). */
+  timed: boolean;
+  /** The request that creates a post or a comment: where the faults land. */
+  isWrite(req: HttpRequestSeen): boolean;
+  unavailable: NetworkAnswer;
+  rateLimited(nowMs: number): NetworkAnswer;
+  connect(ctx: AppContext, accountId: string): Promise<ConnectedForFaults>;
+  platform(ctx: AppContext): Platforms;
+  close(): Promise<void>;
+}
+
+const tableClock = new ManualClock('2026-11-22T12:00:00.000Z');
+const tableNow = () => tableClock.now().getTime();
+let tableSerial = 0;
+
+async function faultyX(): Promise<FaultyNetwork> {
+  const fake = await FakeXApi.start({ clock: tableClock, clientSecret: null });
+  const proxy = await HttpProxy.start(fake.url);
+  return {
+    name: 'X',
+    proxy,
+    timed: true,
+    isWrite: (req) => req.method === 'POST' && req.path === '/2/tweets',
+    unavailable: { status: 503, body: { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 } },
+    rateLimited: (nowMs) => ({
+      status: 429,
+      headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.ceil(nowMs / 1000) + 90) },
+      body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+    }),
+    async connect(ctx, accountId) {
+      const username = `xfaults${++tableSerial}`;
+      const account = fake.createAccount(username);
+      const provider = await addProvider(ctx, accountId, personalWorkspace(accountId), {
+        kind: 'X',
+        providerUserId: account.userId,
+        username,
+        accessToken: account.accessToken,
+        refreshToken: account.refreshToken,
+        tokenExpiresAt: new Date(tableNow() + 2 * 3_600_000),
+      });
+      return {
+        providerId: provider.id,
+        onNetwork(texts) {
+          const posts = fake.postsBy(account.userId);
+          const found = texts.map((text) => posts.filter((p) => p.text === text));
+          const problems = onceEach(texts, found);
+          found.forEach(([post], i) => {
+            const parent = i === 0 ? null : (found[i - 1]![0]?.id ?? '?');
+            if (post && post.inReplyToId !== parent) problems.push(`post ${i} replies to ${post.inReplyToId}, expected ${parent ?? 'nothing'}`);
+          });
+          return { problems, ids: found.map(([p]) => p?.id ?? '') };
+        },
+      };
+    },
+    platform(ctx) {
+      const client = new XClient({ apiUrl: proxy.url, clientId: fake.clientId, clientSecret: null, timeoutMs: TABLE_TIMEOUT_MS, now: tableNow });
+      const platform = new XPlatform({ client, uploads: null, allowPrivateMedia: true });
+      return { X: withFreshTokens(platform, { name: 'X', marginMs: 10 * 60_000, refresh: (token) => client.refresh(token) }, ctx) };
+    },
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+    },
+  };
+}
+
+async function faultyLinkedIn(): Promise<FaultyNetwork> {
+  const fake = await FakeLinkedInApi.start({ clock: tableClock });
+  const proxy = await HttpProxy.start(fake.url);
+  return {
+    name: 'LinkedIn',
+    proxy,
+    timed: true,
+    isWrite: (req) => req.method === 'POST' && (req.path === '/rest/posts' || /^\/rest\/socialActions\/[^/]+\/comments$/.test(req.path)),
+    unavailable: { status: 503, body: 'Service Unavailable' },
+    // LinkedIn documents no Retry-After (its daily quotas reset at midnight UTC): the test clock jumps there.
+    rateLimited: () => ({
+      status: 429,
+      body: { status: 429, code: 'TOO_MANY_REQUESTS', message: 'Resource level throttle limit for calls to this resource is reached.' },
+    }),
+    async connect(ctx, accountId) {
+      const member = fake.createMember(`Fault Tester ${++tableSerial}`, [
+        'openid',
+        'profile',
+        'w_member_social',
+        'w_organization_social',
+        'r_organization_social',
+      ]);
+      const page = fake.createOrganization(`Faults ${tableSerial}`, member.urn);
+      const provider = await addProvider(ctx, accountId, personalWorkspace(accountId), {
+        kind: 'LINKEDIN',
+        providerUserId: page,
+        username: `Faults ${tableSerial}`,
+        accessToken: member.accessToken,
+      });
+      return {
+        providerId: provider.id,
+        onNetwork(texts) {
+          // A thread is a post and the later posts as the page's comments on it, in order.
+          const roots = fake.postsBy(page).filter((p) => p.rendered.text === texts[0]);
+          const comments = roots.length === 1 ? fake.commentsOn(roots[0]!.urn).filter((c) => c.actor === page) : [];
+          const replies = texts.slice(1).map((text) => comments.filter((c) => c.text === text));
+          const problems = onceEach(texts, [roots, ...replies]);
+          const order = comments.map((c) => c.text);
+          if (JSON.stringify(order) !== JSON.stringify(texts.slice(1))) problems.push(`the comments read ${JSON.stringify(order)}`);
+          return { problems, ids: [roots[0]?.urn ?? '', ...replies.map(([c]) => c?.commentUrn ?? '')] };
+        },
+      };
+    },
+    platform: () => ({
+      LINKEDIN: new LinkedInPlatform({
+        client: new LinkedInClient({ apiUrl: proxy.url, now: tableNow, timeoutMs: TABLE_TIMEOUT_MS }),
+        uploads: null,
+        allowPrivateMedia: true,
+      }),
+    }),
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+    },
+  };
+}
+
+async function faultyThreads(): Promise<FaultyNetwork> {
+  const fake = await FakeGraphApi.start({ clock: tableClock, processingMs: { TEXT: 0 } });
+  const proxy = await HttpProxy.start(fake.url);
+  return {
+    name: 'Threads',
+    proxy,
+    timed: true,
+    isWrite: (req) => req.method === 'POST' && req.path.endsWith('/threads_publish'),
+    unavailable: {
+      status: 500,
+      body: { error: { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, is_transient: true } },
+    },
+    rateLimited: () => ({
+      status: 429,
+      headers: { 'retry-after': '90' },
+      body: { error: { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, is_transient: true } },
+    }),
+    async connect(ctx, accountId) {
+      const { provider, userId } = await connectFakeThreads(ctx, accountId, fake, `threads_faults_${++tableSerial}`);
+      return {
+        providerId: provider.id,
+        onNetwork(texts) {
+          const check = checkThreadOnNetwork(fake, userId, texts);
+          return { problems: check.problems, ids: check.posts.map((p) => p?.id ?? '') };
+        },
+      };
+    },
+    platform: () => ({
+      THREADS: new ThreadsPlatform({
+        client: new ThreadsClient({ apiUrl: proxy.url, appId: null, appSecret: null, timeoutMs: TABLE_TIMEOUT_MS, now: tableNow }),
+      }),
+    }),
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+    },
+  };
+}
+
+async function faultyMastodon(): Promise<FaultyNetwork> {
+  const fake = await FakeMastodonApi.start({ clock: tableClock });
+  const proxy = await HttpProxy.start(fake.url);
+  return {
+    name: 'Mastodon',
+    proxy,
+    timed: false,
+    isWrite: (req) => req.method === 'POST' && req.path === '/api/v1/statuses',
+    unavailable: { status: 503, body: '<html><body><h1>503 Service Unavailable</h1></body></html>' },
+    rateLimited: (nowMs) => ({
+      status: 429,
+      headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': new Date(nowMs + 90_000).toISOString() },
+      body: { error: 'Too many requests' },
+    }),
+    async connect(ctx, accountId) {
+      const username = `faults${++tableSerial}`;
+      const account = fake.createAccount(username);
+      const provider = await addProvider(ctx, accountId, personalWorkspace(accountId), {
+        kind: 'MASTODON',
+        providerUserId: account.accountId,
+        username: `${username}@${fake.domain}`,
+        accessToken: account.accessToken,
+        // The server's address is the account's: the proxy's, so every call meets the faults.
+        serviceUrl: proxy.url,
+        networkLimits: {
+          maxCharacters: 500,
+          maxMediaAttachments: 4,
+          charactersReservedPerUrl: 23,
+          imageSizeLimit: null,
+          videoSizeLimit: null,
+          descriptionLimit: null,
+        },
+      });
+      return {
+        providerId: provider.id,
+        onNetwork(texts) {
+          const posts = fake.postsBy(account.accountId);
+          const found = texts.map((text) => posts.filter((p) => p.text === text));
+          const problems = onceEach(texts, found);
+          found.forEach(([post], i) => {
+            const parent = i === 0 ? null : (found[i - 1]![0]?.id ?? '?');
+            if (post && post.inReplyToId !== parent) problems.push(`post ${i} replies to ${post.inReplyToId}, expected ${parent ?? 'nothing'}`);
+          });
+          return { problems, ids: found.map(([p]) => p?.id ?? '') };
+        },
+      };
+    },
+    platform: () => ({
+      MASTODON: new MastodonPlatform({ client: new MastodonClient({ allowPrivate: true, now: tableNow }), uploads: null, allowPrivateMedia: true }),
+    }),
+    close: async () => {
+      await proxy.close();
+      await fake.close();
+    },
+  };
+}
+
+/** Each text found exactly once. */
+function onceEach(texts: string[], found: unknown[][]): string[] {
+  return texts.flatMap((text, i) => {
+    const n = found[i]!.length;
+    return n === 1 ? [] : [n === 0 ? `post ${i} ("${text}") is missing` : `post ${i} ("${text}") was published ${n} times`];
+  });
+}
+
+describe('network faults on every network, in-process loops (test clock)', () => {
+  const networks: FaultyNetwork[] = [];
+  before(async () => {
+    networks.push(await faultyThreads(), await faultyX(), await faultyLinkedIn(), await faultyMastodon());
+  });
+  after(async () => {
+    await Promise.all(networks.map((n) => n.close()));
+  });
+
+  describeEachDb(
+    'the same faults on each network',
+    (env) => {
+      /** Runs the loops; between rounds the test clock jumps to the next moment a thread is due (backoff, a 429's reset), at least a second. */
+      async function drive(ctx: AppContext, loops: PublisherLoop[], threadId: string): Promise<void> {
+        for (let round = 0; round < 60; round++) {
+          for (const loop of loops) await loop.runOnce();
+          const row = await ctx.db
+            .selectFrom('threads')
+            .select(['status', 'scheduled_at', 'next_attempt_at', 'locked_until'])
+            .where('id', '=', threadId)
+            .executeTakeFirstOrThrow();
+          if (row.status !== 'READY' && row.status !== 'PUBLISHING') return;
+          const due = row.status === 'READY' ? Math.max(row.scheduled_at!.getTime(), row.next_attempt_at?.getTime() ?? 0) : row.locked_until!.getTime() + 1;
+          tableClock.set(Math.max(tableNow() + 1_000, due));
+        }
+        throw new Error('the thread was still open after 60 rounds');
+      }
+
+      async function inDb(ctx: AppContext, threadId: string, ids: string[]): Promise<string[]> {
+        const thread = await ctx.db.selectFrom('threads').select(['status', 'last_error']).where('id', '=', threadId).executeTakeFirstOrThrow();
+        const posts = await ctx.db.selectFrom('posts').select(['status', 'network_post_id']).where('thread_id', '=', threadId).orderBy('post_order').execute();
+        return [
+          ...(thread.status === 'PUBLISHED' ? [] : [`the thread is ${thread.status} (${thread.last_error})`]),
+          ...posts.flatMap((p, i) =>
+            p.status === 'PUBLISHED' && p.network_post_id === ids[i]
+              ? []
+              : [`post ${i} is ${p.status} with network id ${p.network_post_id}, the network has ${ids[i]}`],
+          ),
+        ];
+      }
+
+      test('down, hang, slow, lost answers, 5xx and 429 on the first and the second post: every post once, in order', { timeout: 300_000 }, async () => {
+        const { ctx } = env();
+        const user = await createUser(ctx);
+        const problems: string[] = [];
+        const summary: string[] = [];
+        for (const network of networks) {
+          const started = Date.now();
+          const account = await network.connect(ctx, user.account.id);
+          // Two loops, as two workers would run.
+          const loops = [0, 1].map((i) => new PublisherLoop(ctx, { ...createPlatforms(ctx), ...network.platform(ctx) }, `faults-${network.name}-${i}`));
+          let retries = 0;
+          for (const fault of NETWORK_FAULTS.filter((f) => network.timed || !TIMED_FAULTS.includes(f))) {
+            for (const target of TIMED_FAULTS.includes(fault) ? [2] : [1, 2]) {
+              const label = `${network.name}: ${fault} on write ${target}`;
+              const texts = [1, 2].map((j) => `${label}, post ${j} (${env().kind} ${seed})`);
+              const created = await createThread(ctx, user.account, {
+                providerId: account.providerId,
+                scheduleAt: new Date(tableNow()).toISOString(),
+                posts: texts.map((text) => ({ text })),
+              });
+              let writes = 0;
+              network.proxy.decide = (req) => (network.isWrite(req) && ++writes === target ? decisionFor(network, fault) : { action: 'forward' });
+              await drive(ctx, loops, created.threadId);
+              network.proxy.decide = () => ({ action: 'forward' });
+              const { attempts } = await ctx.db.selectFrom('threads').select('attempts').where('id', '=', created.threadId).executeTakeFirstOrThrow();
+              retries += attempts - 1;
+              if (writes < target) problems.push(`${label}: the fault was never played`);
+              if (attempts < 2) problems.push(`${label}: the fault caused no retry (the case tested nothing)`);
+              const seen = account.onNetwork(texts);
+              problems.push(...[...seen.problems, ...(await inDb(ctx, created.threadId, seen.ids))].map((p) => `${label}: ${p}`));
+            }
+          }
+          summary.push(`${network.name} ${retries} retries ${seconds(Date.now() - started)} s`);
+        }
+        console.log(`# faults on every network [${env().kind}]: ${summary.join(', ')}, ${problems.length} problems`);
+        assert.deepEqual(problems, []);
+      });
+    },
+    { clock: tableClock },
+  );
+});
+
+function decisionFor(network: FaultyNetwork, fault: NetworkFault): ProxyDecision {
+  const nothing = async () => {};
+  switch (fault) {
+    case 'down':
+      return { action: 'kill-before', kill: nothing };
+    case 'hang':
+      return { action: 'kill-before', kill: () => sleep(TABLE_TIMEOUT_MS + 500) };
+    case 'slow':
+      return { action: 'forward', answerDelayMs: TABLE_TIMEOUT_MS + 500 };
+    case 'lost':
+      return { action: 'kill-after', kill: nothing };
+    case '5xx':
+      return { action: 'answer', ...network.unavailable };
+    case '429':
+      return { action: 'answer', ...network.rateLimited(tableNow()) };
+  }
+}

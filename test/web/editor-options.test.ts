@@ -10,7 +10,8 @@
  * a quote; "Add a poll" disabled with its reason on a post with media; a poll with media saved
  * gets the server's fault beside the poll; scheduled, the calendar marks the thread's limited
  * replies. A content warning set through the API on a Bluesky post is shown as kept but not
- * published, survives a save, and is cleared.
+ * published, survives a save, and is cleared. LinkedIn: the poll has a question field (its
+ * registry entry's `pollQuestion`), required, and only the first post offers a poll.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -40,6 +41,7 @@ let key = '';
 let blueskyId = '';
 let threadsId = '';
 let mastodonId = '';
+let linkedinId = '';
 
 before(async () => {
   if (skip) return;
@@ -72,6 +74,20 @@ before(async () => {
       'options@mastodon.example',
       '--service',
       'https://mastodon.example',
+      '--access-token',
+      'unused',
+    ).id;
+    linkedinId = cli<{ id: string }>(
+      'provider',
+      'add',
+      '--email',
+      EMAIL,
+      '--kind',
+      'LINKEDIN',
+      '--provider-user-id',
+      'urn:li:organization:2414183',
+      '--username',
+      'Options Corp',
       '--access-token',
       'unused',
     ).id;
@@ -319,6 +335,38 @@ async function mastodon(page: Page, width: string): Promise<void> {
   );
 }
 
+/** LinkedIn's poll: a question, required (the registry's `pollQuestion`), on the first post only (`firstPostOnly`). */
+async function linkedin(page: Page, width: string): Promise<void> {
+  await newThread(page, linkedinId, `Which day works for the launch? (${width})`);
+  await page.getByRole('button', { name: 'Add post' }).click();
+  await page.getByLabel('Post 2 text', { exact: true }).fill('Details in this comment.');
+  await page.locator('summary', { hasText: 'Poll of post 1' }).click();
+  assert.equal(await page.getByRole('button', { name: 'Add a poll to post 2' }).count(), 0, 'a comment takes no poll');
+  await page.getByRole('button', { name: 'Add a poll to post 1' }).click();
+  const poll = page.getByRole('group', { name: 'Poll of post 1' });
+  const question = poll.getByLabel('Question of the poll of post 1', { exact: true });
+  await question.waitFor();
+  await poll.getByLabel('Option 1', { exact: true }).fill('Tuesday');
+  await poll.getByLabel('Option 2', { exact: true }).fill('Thursday');
+
+  // Without its question: the server's fault beside the field; nothing saved.
+  await page.getByRole('button', { name: 'Save as draft' }).click();
+  assert.match(await fieldError(page, 'posts.0.poll.question'), /required on LINKEDIN/);
+  assert.equal(new URL(page.url()).pathname, '/threads/new');
+
+  await question.fill('Which day suits you best?');
+  await poll.getByText('25 / 140').waitFor();
+  await page.getByRole('button', { name: 'Save as draft' }).click();
+  const id = await savedThreadId(page);
+  const { thread } = await api(`/api/v1/posts/${id}`);
+  assert.deepEqual(thread.posts[0].poll, { options: ['Tuesday', 'Thursday'], question: 'Which day suits you best?' });
+  assert.equal(thread.posts[1].poll, null);
+
+  await page.reload();
+  await page.getByRole('heading', { name: 'Edit thread' }).waitFor();
+  assert.equal(await question.inputValue(), 'Which day suits you best?');
+}
+
 test('editor network options: who can reply, quotes, polls, quotes of posts, languages, content warnings; calendar marks', {
   skip,
   timeout: 600_000,
@@ -339,6 +387,7 @@ test('editor network options: who can reply, quotes, polls, quotes of posts, lan
     await contentWarning(page, width);
     await threads(page, width, day);
     await mastodon(page, width);
+    await linkedin(page, width);
   }
   assert.deepEqual(pageErrors, []);
 });

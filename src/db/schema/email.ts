@@ -2,7 +2,10 @@ import type { ColumnType } from 'kysely';
 
 /** What a user gets for one kind of event: an email at once, a line in the daily digest, or nothing. */
 export type EmailDelivery = 'immediate' | 'daily' | 'off';
+/** The kinds a user chooses the delivery of (email_preferences' columns). */
 export type EmailKind = 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED';
+/** The kinds of event emails: each a chosen kind, or one that follows a chosen kind's choice (PROVIDER_EXPIRING: PROVIDER_EXPIRED's). */
+export type NotificationKind = EmailKind | 'PROVIDER_EXPIRING';
 
 /** A user's email choices; no row: the defaults (repos/email.ts EMAIL_DEFAULTS). */
 export interface EmailPreferencesTable {
@@ -21,7 +24,7 @@ type EmailStatus = 'PENDING' | 'SENDING' | 'SENT' | 'FAILED' | 'DAILY' | 'SKIPPE
 export interface EmailNotificationsTable {
   id: string;
   account_id: string;
-  kind: EmailKind | 'DIGEST';
+  kind: NotificationKind | 'DIGEST';
   event_id: string | null;
   /** A digest's local day in the user's zone (`YYYY-MM-DD`). */
   digest_day: ColumnType<string | null, string | null | undefined, never>;

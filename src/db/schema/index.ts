@@ -1,5 +1,6 @@
 import type { AccountsTable } from './accounts.js';
 import type { ApiKeysTable } from './api_keys.js';
+import type { ConnectPicksTable } from './connect_picks.js';
 import type { EmailNotificationsTable, EmailPreferencesTable } from './email.js';
 import type { FollowUpsTable } from './follow_ups.js';
 import type { FollowerCountsTable } from './follower_counts.js';
@@ -14,6 +15,7 @@ import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings
 import type { SignInLinksTable } from './sign_in_links.js';
 import type { TagsTable, ThreadTagsTable } from './tags.js';
 import type { MembershipsTable, TeamsTable } from './teams.js';
+import type { ThreadCommentsTable } from './thread_comments.js';
 import type { ThreadsTable } from './threads.js';
 import type { TimeSlotsTable } from './time_slots.js';
 import type { WebhookAttemptsTable } from './webhook_attempts.js';
@@ -28,6 +30,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   providers: ProvidersTable;
   threads: ThreadsTable;
+  thread_comments: ThreadCommentsTable;
   posts: PostsTable;
   media: MediaTable;
   media_files: MediaFilesTable;
@@ -37,6 +40,7 @@ export interface Database {
   workspace_settings: WorkspaceSettingsTable;
   idempotency_records: IdempotencyRecordsTable;
   oauth_states: OAuthStatesTable;
+  connect_picks: ConnectPicksTable;
   mastodon_apps: MastodonAppsTable;
   jobs: JobsTable;
   time_slots: TimeSlotsTable;
@@ -54,6 +58,7 @@ export interface Database {
 
 export type * from './accounts.js';
 export type * from './api_keys.js';
+export type * from './connect_picks.js';
 export type * from './email.js';
 export type * from './follow_ups.js';
 export type * from './follower_counts.js';

@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'thread.approval_requested',
   'thread.approved',
   'thread.rejected',
+  /** A member commented on a thread (decisions.md "Teams"). */
+  'comment.created',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../db/schema/index.js';
@@ -14,10 +15,23 @@ declare module 'fastify' {
     account: AccountRow | null;
     /** The session cookie's token when the session cookie (not a key) authenticated the request. */
     sessionToken: string | null;
+    /** The id of the API key that authenticated the request (null for a session or no caller). */
+    apiKeyId: string | null;
   }
   interface FastifyContextConfig {
     /** No API key needed (OpenAPI document). */
     public?: boolean;
+    /** Outside /api, yet an API key is needed, and only a key (no session cookie): /mcp. */
+    apiKeyOnly?: boolean;
+  }
+  interface FastifyInstance {
+    /**
+     * A request to one of this app's own routes on behalf of `request`'s caller (its key, never
+     * its cookies), in process: authenticated and checked as any request, but not counted again
+     * toward the rate limits (the request it serves was counted). The MCP tools call the REST API
+     * this way, so every rule stays the route's own.
+     */
+    injectAsCaller(request: FastifyRequest, options: InjectOptions): Promise<LightMyRequestResponse>;
   }
 }
 
@@ -36,6 +50,9 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
 }
 
+/** The header that marks an in-process request of injectAsCaller (its value a per-app secret). */
+const INNER_CALL_HEADER = 'x-skein-inner-call';
+
 /** Methods that change nothing: no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -45,9 +62,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Promise<void> {
   const key = presentedKey(request);
-  const sessionToken = key === undefined ? readCookie(request, ctx.config.http.publicUrl, 'skein_session') : undefined;
+  const keyOnly = request.routeOptions.config?.apiKeyOnly === true;
+  const sessionToken = key === undefined && !keyOnly ? readCookie(request, ctx.config.http.publicUrl, 'skein_session') : undefined;
   if (sessionToken === undefined) {
-    request.account = (await authenticate(ctx, key)).account;
+    const { account, keyId } = await authenticate(ctx, key);
+    request.account = account;
+    request.apiKeyId = keyId;
     return;
   }
   const account = await authenticateSession(ctx, sessionToken);
@@ -62,7 +82,8 @@ async function authenticateRequest(ctx: AppContext, request: FastifyRequest): Pr
  */
 function routeNeedsKey(request: FastifyRequest): boolean {
   if (request.is404) return false;
-  return request.routeOptions.url?.startsWith('/api/') === true && !request.routeOptions.config?.public;
+  const config = request.routeOptions.config;
+  return (request.routeOptions.url?.startsWith('/api/') === true || config?.apiKeyOnly === true) && !config?.public;
 }
 
 /** Liveness and readiness probes: never limited, so a load balancer can always ask. */
@@ -77,12 +98,36 @@ const PROBES = new Set(['/healthz', '/readyz']);
 export const authAndLimitsPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
   app.decorateRequest('account', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('apiKeyId', null);
+  // Marks this app's own in-process requests (injectAsCaller): random per app, never sent out.
+  const innerToken = Buffer.from(randomBytes(32).toString('base64url'));
+  const isInnerCall = (request: FastifyRequest) => {
+    const given = request.headers[INNER_CALL_HEADER];
+    return typeof given === 'string' && given.length === innerToken.length && timingSafeEqual(Buffer.from(given), innerToken);
+  };
+  let innerCalls = 0;
+  app.decorate('injectAsCaller', (request: FastifyRequest, options: InjectOptions) => {
+    const { authorization, 'x-api-key': apiKey } = request.headers;
+    const headers: Record<string, string> = {
+      ...(options.headers as Record<string, string> | undefined),
+      [INNER_CALL_HEADER]: innerToken.toString(),
+      // The inner request's log lines carry the outer one's id, numbered.
+      'x-request-id': `${request.id}.${++innerCalls}`.slice(-128),
+    };
+    if (typeof authorization === 'string') headers.authorization = authorization;
+    if (typeof apiKey === 'string') headers['x-api-key'] = apiKey;
+    return app.inject({ ...options, headers });
+  });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url;
     const query = url.indexOf('?');
     if (PROBES.has(query === -1 ? url : url.slice(0, query))) return;
     const needsKey = routeNeedsKey(request);
     let authError: unknown = null;
+    if (isInnerCall(request)) {
+      if (needsKey) await authenticateRequest(ctx, request);
+      return;
+    }
     if (needsKey) {
       try {
         await authenticateRequest(ctx, request);

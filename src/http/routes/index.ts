@@ -5,10 +5,12 @@ import { analyticsRoutes } from './analytics.js';
 import { approvalRoutes } from './approvals.js';
 import { attentionRoutes } from './attention.js';
 import { authRoutes } from './auth.js';
+import { commentRoutes } from './comments.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
-import { mediaRoutes } from './media.js';
+import { mcpRoutes } from './mcp.js';
+import { mediaFromUrlRoutes, mediaRoutes } from './media.js';
 import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
@@ -23,6 +25,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(healthRoutes, { ctx });
   await app.register(postRoutes, { ctx });
   await app.register(approvalRoutes, { ctx });
+  await app.register(commentRoutes, { ctx });
   await app.register(importRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
@@ -34,7 +37,9 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(followUpRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(mediaFromUrlRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(teamRoutes, { ctx });
+  await app.register(mcpRoutes);
 }

@@ -6,10 +6,11 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, ValidationError } from '../../errors/index.js';
 import { deleteMedia, getMedia, listMedia, serveMedia, uploadMedia } from '../../services/media/media.js';
+import { uploadMediaFromUrl } from '../../services/media/media-from-url.js';
 import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
-import { DeletedMedia, Media, MediaBytes, MediaIdParams, MediaList, ServedMediaParams, UploadQuery } from '../schemas/media.js';
+import { DeletedMedia, Media, MediaBytes, MediaFromUrlBody, MediaIdParams, MediaList, ServedMediaParams, UploadQuery } from '../schemas/media.js';
 
 const tags = ['Media'];
 /** Beyond the largest upload (1 GiB): the service stops at its own limits first. */
@@ -119,5 +120,21 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       }
       return reply.send(served.body);
     },
+  });
+};
+
+/** Uploads fetched from a URL: a JSON body, so outside the group above that reads bodies as streams. */
+export const mediaFromUrlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post('/api/v1/media/from-url', {
+    config: { access: ACCESS.uploadMedia },
+    schema: {
+      tags,
+      summary:
+        'Upload the file at a public http(s) URL (fetched under the media address policy: private addresses refused, redirects checked), stored and checked as an upload of the same bytes',
+      querystring: UploadQuery,
+      body: MediaFromUrlBody,
+      response: withProblems({ 201: Media }, [409]),
+    },
+    handler: async (request, reply) => reply.status(201).send(await uploadMediaFromUrl(ctx, caller(request), request.query.teamId, request.body.url)),
   });
 };

@@ -1,13 +1,15 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import type { CredentialsKind } from '../../networks/index.js';
 import { resolveWorkspace } from '../../services/accounts/accounts.js';
 import {
   type CredentialsInput,
+  completePick,
   confirmConnect,
   connectWithCredentials,
   credentialsFaults,
+  credentialsRoutes,
   disconnectProvider,
+  showPick,
   startConnect,
   startFaults,
   threadsSetup,
@@ -15,14 +17,25 @@ import {
 } from '../../services/providers/connect/index.js';
 import { listProviders, providerView } from '../../services/providers/providers.js';
 import { ACCESS } from '../access.js';
-import { connectCallbackRoute, connectCookie, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
+import { connectCallbackRoute, connectCookie, connectPickView, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
-import { CREDENTIALS_ROUTES, MastodonStartBody, OAuthNetworkParams, StartQuery } from '../schemas/connect.js';
-import { Provider } from '../schemas/providers.js';
+import { MastodonStartBody, OAuthNetworkParams, StartQuery } from '../schemas/connect.js';
+import { ConnectPick, PickBody, Provider } from '../schemas/providers.js';
 import { TeamQuery } from '../schemas/threads.js';
 
 const tags = ['Providers'];
+
+/** A credentials connect's body: the network's string fields, and the workspace. */
+function credentialsBody(fields: Record<string, { description: string; optional?: true }>) {
+  const properties = Object.fromEntries(
+    Object.entries(fields).map(([name, { description, optional }]) => {
+      const field = Type.String({ description });
+      return [name, optional ? Type.Optional(field) : field];
+    }),
+  );
+  return Type.Object({ ...properties, teamId: Type.Optional(Type.String()) });
+}
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/providers', {
     config: { access: ACCESS.listProviders },
@@ -38,15 +51,15 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   });
 
-  // Connect with a credential pasted in: one route per network, its body from CREDENTIALS_ROUTES.
-  for (const [kind, route] of Object.entries(CREDENTIALS_ROUTES) as Array<[CredentialsKind, (typeof CREDENTIALS_ROUTES)[CredentialsKind]]>) {
+  // Connect with a credential pasted in: one route per network, its words and body from its connector.
+  for (const { kind, route } of credentialsRoutes()) {
     app.post(`/api/v1/providers/${kind.toLowerCase()}`, {
       config: { access: ACCESS.connectProvider, contentFaults: (request) => credentialsFaults(ctx, kind, request.body) },
       schema: {
         tags,
         summary: route.summary,
-        ...('description' in route ? { description: route.description } : {}),
-        body: route.body,
+        ...(route.description ? { description: route.description } : {}),
+        body: credentialsBody(route.body),
         response: withProblems(route.sameAccountAgain === 200 ? { 200: Provider, 201: Provider } : { 201: Provider }, [502]),
       },
       handler: async (request, reply) => {
@@ -149,16 +162,45 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       description:
         "The callback of a connect started with an API key sends the browser to the web app's /connect/confirm page with the state and a connect cookie. There the signed-in user of the account that started it confirms it: only with that session (not a key), that browser's connect cookie and within 10 minutes of the callback; anything else is 403 CONNECT_REFUSED and the state is used up.",
       body: Type.Object({ state: Type.String({ minLength: 1 }) }),
-      response: withProblems({ 200: Provider }, [409, 502]),
+      response: withProblems({ 200: Type.Union([Provider, ConnectPick]) }, [409, 502]),
     },
-    handler: async (request) =>
-      providerView(
-        await confirmConnect(ctx, caller(request), {
-          state: request.body.state,
-          bySession: request.sessionToken !== null,
-          browserToken: connectCookie(ctx, request),
-        }),
-      ),
+    handler: async (request) => {
+      const done = await confirmConnect(ctx, caller(request), {
+        state: request.body.state,
+        bySession: request.sessionToken !== null,
+        browserToken: connectCookie(ctx, request),
+      });
+      return 'pick' in done ? connectPickView(done.pick) : providerView(done.provider);
+    },
+  });
+
+  app.get('/api/v1/providers/connect/picks/:id', {
+    config: { access: ACCESS.finishConnect },
+    schema: {
+      tags,
+      summary: 'The accounts a sign-in offered (LinkedIn: the member and each page it administers), for the user who connected to pick from',
+      description: 'Live for 15 minutes after the callback, for the Skein account that connected only (another, or an expired or used pick: 404). No tokens.',
+      params: Type.Object({ id: Type.String({ minLength: 1 }) }),
+      response: withProblems({ 200: ConnectPick }),
+    },
+    handler: async (request) => connectPickView(await showPick(ctx, caller(request), request.params.id)),
+  });
+
+  app.post('/api/v1/providers/connect/picks/:id', {
+    config: { access: ACCESS.finishConnect },
+    schema: {
+      tags,
+      summary: 'Add the offered accounts the user picked; the others are forgotten',
+      description:
+        'Each picked account becomes a provider in the workspace the connect was started in (an account connected before is reconnected). An account the sign-in did not offer: 400 at providerUserIds.N, nothing added and the pick kept. A pick is used once.',
+      params: Type.Object({ id: Type.String({ minLength: 1 }) }),
+      body: PickBody,
+      response: withProblems({ 200: Type.Object({ providers: Type.Array(Provider) }) }),
+    },
+    handler: async (request) => {
+      const providers = await completePick(ctx, caller(request), request.params.id, request.body.providerUserIds);
+      return { providers: providers.map(providerView) };
+    },
   });
 
   app.delete('/api/v1/providers/:id', {

@@ -15,6 +15,8 @@ export const Media = Type.Object({
   createdAt: IsoDateTime,
 });
 
+export const MediaFromUrlBody = Type.Object({ url: Type.String({ description: 'A public http(s) URL of an image or video' }) });
+
 export const UploadQuery = Type.Object({ teamId: TeamIdQuery });
 
 export const MediaList = Type.Object({ media: Type.Array(Media, { description: 'Newest first' }), count: Type.Integer() });

@@ -38,6 +38,15 @@ async function blueskyConnectFaults(ctx: AppContext, input: unknown): Promise<Fi
 
 export const blueskyConnect = {
   credentials: {
+    route: {
+      summary: 'Connect a Bluesky account with an app password (one login; the session is kept)',
+      body: {
+        identifier: { description: 'Handle, email or DID' },
+        appPassword: { description: 'An app password (Settings → App passwords), not the account password' },
+        service: { description: 'PDS or entryway URL; default BLUESKY_SERVICE_URL', optional: true },
+      },
+      sameAccountAgain: 201,
+    },
     faults: blueskyConnectFaults,
     async verify(ctx, input) {
       let connected;

@@ -61,6 +61,15 @@ export async function readStoredUpload(url: string, source: StoredMediaSource | 
 }
 
 /**
+ * Any upload of this server with its row, its bytes not read yet: `open` streams them from the
+ * media storage (a large video is sent as it is read, never whole in memory). Null for any other URL.
+ */
+export async function findStoredUpload(url: string, source: StoredMediaSource | null): Promise<{ row: MediaFileRow; open(): Promise<Readable> } | null> {
+  const row = await storedUpload(url, source);
+  return row ? { row, open: () => openStored(url, row, source!.storage) } : null;
+}
+
+/**
  * A video upload for Bluesky (at most 100 MB: checked at create, and again here for a post
  * written before the rules), copied from the media storage to a temporary file as it streams
  * (S3 or the local folder alike), never whole in memory; null for any other URL (downloaded

@@ -165,6 +165,15 @@ export class LinkedInClient {
     );
   }
 
+  /**
+   * Revokes a token of the app (`POST /oauth/v2/revoke`, form `token`, `client_id`,
+   * `client_secret`, as LinkedIn's clients call it; its answer: 200).
+   */
+  async revoke(app: LinkedInApp, token: string): Promise<void> {
+    const form = { token, client_id: app.clientId, client_secret: app.clientSecret };
+    await this.#call({ method: 'POST', path: new URL('/oauth/v2/revoke', this.#authUrl).toString(), token: '', form, action: 'revoking the token' });
+  }
+
   async member(token: string): Promise<LinkedInMember> {
     const { body } = await this.#call({ method: 'GET', path: '/v2/userinfo', token, action: 'reading the member' });
     if (typeof body?.sub !== 'string') throw badAnswer('the member (no sub)');

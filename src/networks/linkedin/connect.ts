@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.js';
+import type { ProviderRow } from '../../db/schema/index.js';
 import { type FieldFault, ValidationError } from '../../errors/index.js';
+import { listOtherTokens } from '../../repos/providers.js';
 import { type ConnectedAccount, type MissingSetting, type NetworkConnect, networkFailure } from '../connect.js';
 import { PublishError } from '../platform.js';
 import type { LinkedInApp, LinkedInClient, LinkedInMember, LinkedInOrganization } from './client.js';
@@ -7,8 +9,9 @@ import type { LinkedInApp, LinkedInClient, LinkedInMember, LinkedInOrganization 
 /**
  * Connecting LinkedIn (decisions.md "LinkedIn", docs/connect-linkedin.md): the member and each
  * page its token administers, each its own provider. Through the sign-in (the user's own app,
- * LINKEDIN_CLIENT_ID/SECRET) every administered page is added with the member, and a page the
- * user does not want is disconnected; through a token, the member or the one page it names.
+ * LINKEDIN_CLIENT_ID/SECRET) the member and every administered page are offered, and the user
+ * picks the ones to add (services/providers/connect/picks.ts); through a token, the member or the
+ * one page it names.
  */
 
 const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
@@ -98,6 +101,29 @@ async function verifyToken(ctx: AppContext, input: LinkedInTokenBody): Promise<C
   return pageAccount(page, tokens);
 }
 
+/**
+ * Disconnect revokes the token at LinkedIn (the refresh token too, when there is one), as X's
+ * does, unless another account in Skein still holds it: one sign-in's member and pages share one
+ * token, and revoking it would cut them off too. Without the app's id and secret nothing can be
+ * revoked. A LinkedIn that refuses or cannot be reached does not keep the account connected in
+ * Skein (logged, as for X).
+ */
+async function revokeLinkedInToken(ctx: AppContext, provider: ProviderRow): Promise<void> {
+  if (!provider.access_token_enc || !ctx.config.linkedin.clientId || !ctx.appSecrets.linkedin) return;
+  const accessToken = ctx.secrets.decrypt(provider.access_token_enc);
+  const others = await listOtherTokens(ctx.db, provider.kind, provider.id);
+  if (others.some((enc) => ctx.secrets.decrypt(enc) === accessToken)) return;
+  const linkedin = await client(ctx);
+  const tokens = [accessToken, ...(provider.refresh_token_enc ? [ctx.secrets.decrypt(provider.refresh_token_enc)] : [])];
+  for (const token of tokens) {
+    try {
+      await linkedin.revoke(appOf(ctx), token);
+    } catch (err) {
+      ctx.logger.warn({ err, providerId: provider.id }, 'revoking a LinkedIn token failed; Skein forgets it anyway');
+    }
+  }
+}
+
 export const linkedinConnect = {
   oauth: {
     setup,
@@ -106,7 +132,7 @@ export const linkedinConnect = {
       const scopes = ctx.config.linkedin.organizations ? [...MEMBER_SCOPES, ...ORGANIZATION_SCOPES] : MEMBER_SCOPES;
       return { authorizeUrl: (await client(ctx)).authorizeUrl({ clientId: ctx.config.linkedin.clientId!, redirectUri, state, scopes }) };
     },
-    /** The member first, then every page the token administers (each disconnected on its own if unwanted). */
+    /** The member first, then every page the token administers: with any page, the user picks among them. */
     async exchange(ctx, { code, redirectUri }) {
       const linkedin = await client(ctx);
       let token;
@@ -122,7 +148,21 @@ export const linkedinConnect = {
     },
   },
   credentials: {
+    route: {
+      summary: 'Connect a LinkedIn member, or a page it administers, with an access token',
+      description:
+        "The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.",
+      body: {
+        accessToken: {
+          description:
+            'A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app',
+        },
+        organization: { description: 'A page the token administers: urn:li:organization:12345 or 12345; absent: the member', optional: true },
+      },
+      sameAccountAgain: 200,
+    },
     faults: (_ctx, input) => tokenFaults(input),
     verify: verifyToken,
   },
+  revoke: revokeLinkedInToken,
 } satisfies NetworkConnect<LinkedInTokenBody>;

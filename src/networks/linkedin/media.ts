@@ -1,12 +1,14 @@
 import { GuardedFetchError, guardedFetch, type LookupAll } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
-import { InvalidImageError, prepareImage } from '../../media/images.js';
+import { IMAGE_MIMES, InvalidImageError, prepareImageAs } from '../../media/images.js';
 import { readStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
 import { type MediaItem, PublishError } from '../platform.js';
+import { LINKEDIN } from './rules.js';
 
 /**
  * A post's media as bytes for LinkedIn's uploads: this server's uploads from the media storage,
- * anything else through the guarded fetch. Images lose their metadata (decisions.md "Media").
+ * anything else through the guarded fetch. Images lose their metadata (decisions.md "Media"), and
+ * one of a type LinkedIn does not take (WebP: its entry's `imageTypes`) is converted.
  */
 
 const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -26,16 +28,20 @@ export interface MediaBytes {
 
 export async function readMedia(item: MediaItem, source: MediaSource): Promise<MediaBytes> {
   const stored = await readStoredUpload(item.url, source.uploads);
-  if (stored) return stored.row.type === 'VIDEO' ? { type: 'VIDEO', bytes: stored.bytes } : { type: 'IMAGE', bytes: stored.bytes };
+  if (stored?.row.type === 'VIDEO') return { type: 'VIDEO', bytes: stored.bytes };
+  // An upload was cleaned when it was stored: only a type LinkedIn does not take needs the work again.
+  if (stored) return { type: 'IMAGE', bytes: takes(stored.row.mime_type) ? stored.bytes : await cleanImage(stored.bytes, item.url) };
   const { bytes, mimeType } = await download(item.url, source);
   if (mimeType.startsWith('video/')) return { type: 'VIDEO', bytes };
   return { type: 'IMAGE', bytes: await cleanImage(bytes, item.url) };
 }
 
-/** An image upright and without its metadata; bytes that are no image fail the post. */
+const takes = (mimeType: string) => (LINKEDIN.imageTypes as readonly string[]).includes(mimeType);
+
+/** An image upright, without its metadata, of a type LinkedIn takes; bytes that are no image fail the post. */
 export async function cleanImage(bytes: Uint8Array, url: string): Promise<Uint8Array> {
   try {
-    return (await prepareImage(bytes)).bytes;
+    return (await prepareImageAs(bytes, IMAGE_MIMES.filter(takes))).bytes;
   } catch (err) {
     if (err instanceof InvalidImageError) throw new PublishError('permanent', 'INVALID_MEDIA', `${err.message}: ${url}`);
     throw err;

@@ -56,6 +56,8 @@ export const LINKEDIN = {
   laterPosts: { textPerPost: COMMENT_CHARS, mediaPerPost: 1, imagesPerPost: 1, videosPerPost: 0 },
   // Up to 20 images or 1 video.
   mediaMix: { videoAlone: true, gif: null },
+  // JPG, PNG and GIF (§4): a WebP is converted at publish.
+  imageTypes: ['image/jpeg', 'image/png', 'image/gif'],
   options: {
     replyControls: ['everyone', 'nobody'],
     quotesDisabled: false,
@@ -71,6 +73,8 @@ export const LINKEDIN = {
   },
   accountLimits: false,
   fetchesMediaUrls: false,
+  // Tokens last 60 days; an app without programmatic refresh gets no refresh token (decisions.md "LinkedIn").
+  expiryNotice: { beforeMs: 7 * 86_400_000 },
   // The sign-in adds the member and the pages it administers; a token adds the member or one page (connect.ts).
   connect: ['oauth', 'token'],
   countText(text: string, options?: CountOptions): TextMeasure[] {

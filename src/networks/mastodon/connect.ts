@@ -154,6 +154,16 @@ export const mastodonConnect = {
   },
   /** For scripts: a token made on the server (Preferences → Development). */
   credentials: {
+    route: {
+      summary: 'Connect a Mastodon account with an access token made on its server (for scripts)',
+      description:
+        'The account is the one the token belongs to (verify_credentials). The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+      body: {
+        instance: { description: 'The Mastodon server: mastodon.social or https://mastodon.social (any server)' },
+        accessToken: { description: 'A token with the scopes read write:statuses write:media (Preferences → Development → New application)' },
+      },
+      sameAccountAgain: 200,
+    },
     faults: (_ctx, input) => mastodonConnectFaults(input),
     verify: (ctx, input) => accountOf(ctx, checkedInstance(input), input.accessToken.trim(), 'accessToken'),
   },

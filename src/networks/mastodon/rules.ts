@@ -32,6 +32,7 @@ export const MASTODON = {
   },
   options: { replyControls: ['everyone'], quotesDisabled: false, quote: null, polls: false, langs: 1, contentWarning: true, topic: false, spoilers: false },
   accountLimits: true,
+  manyServers: true,
   fetchesMediaUrls: false,
   connect: ['oauth', 'token'],
   /**
@@ -43,6 +44,6 @@ export const MASTODON = {
     const perUrl = server.charactersReservedPerUrl ?? MASTODON_DEFAULTS.charactersReservedPerUrl;
     const counted = text.replace(URL_IN_TEXT, 'x'.repeat(perUrl)).replace(MENTION_DOMAIN, '$1') + (options?.contentWarning ?? '');
     const max = server.maxCharacters;
-    return [{ unit: 'characters', count: options?.upTo ? graphemesUpTo(counted, max) : graphemes(counted), max }];
+    return [{ unit: 'characters', count: options?.upTo ? graphemesUpTo(counted, max) : graphemes(counted), max, how: `a link counts as ${perUrl}` }];
   },
 } as const satisfies Network<'MASTODON'>;

@@ -121,6 +121,15 @@ export const threadsConnect = {
    * the caller; a short-lived token is exchanged for a 60-day one when the app secret is set.
    */
   credentials: {
+    route: {
+      summary: 'Connect a Threads account with an access token (no redirect: for a server Meta cannot reach)',
+      description:
+        'The account is the one the token belongs to (read from Meta). A short-lived token is exchanged for a 60-day one when THREADS_APP_SECRET is set; a long-lived one is kept. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.',
+      body: {
+        accessToken: { description: "A Threads user access token, e.g. from the User Token Generator of your Meta app's Threads use case" },
+      },
+      sameAccountAgain: 200,
+    },
     faults: (_ctx, input) => threadsTokenFaults(input),
     async verify(ctx, input) {
       const token = await checkThreadsToken(ctx, input.accessToken.trim());

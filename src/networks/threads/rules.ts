@@ -28,6 +28,7 @@ export const THREADS = {
     langs: 0,
     contentWarning: false,
     topic: true,
+    topicForbids: '.&',
     spoilers: true,
   },
   accountLimits: false,

@@ -33,6 +33,14 @@ export interface XClientOptions {
   now: () => number;
 }
 
+/**
+ * Who a call is made for: a bare access token (connect, before the account is known), or the
+ * token with the account's X user id. X's rate limits are per user, so the holds they teach are
+ * kept per user when the id is known: a refreshed token (a new one every two hours) still meets
+ * the hold its predecessor learnt.
+ */
+export type XAuth = string | { token: string; userId: string };
+
 export interface XTokens {
   accessToken: string;
   /** Null when `offline.access` was not granted. */
@@ -73,6 +81,12 @@ export interface NewXPost {
 
 export type MediaCategory = 'tweet_image' | 'tweet_gif' | 'tweet_video';
 
+/** A GIF or video for the chunked upload, read as it is sent (up to 512 MB: never whole in memory). */
+export interface MediaStream {
+  totalBytes: number;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
 export interface MediaState {
   id: string;
   /** Null: X did not say it processes the media, so it is ready. */
@@ -87,7 +101,7 @@ type Json = Record<string, any>;
 interface Call {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
-  token?: string;
+  token?: XAuth;
   json?: unknown;
   form?: FormData | URLSearchParams;
   basicAuth?: boolean;
@@ -107,8 +121,10 @@ export class XClient {
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #now: () => number;
-  /** Per token and endpoint: the instant before which X said no more calls (x-rate-limit-*, 429, the 24-hour cap). */
+  /** Per user (or bare token) and endpoint: the instant before which X said no more calls (x-rate-limit-*, 429, the 24-hour cap). */
   readonly #blockedUntil = new Map<string, { until: number; daily: boolean }>();
+  /** Whose each token is, once users/me said so (a connect): a hold learnt on the bare token then binds its user too. */
+  readonly #userOfToken = new Map<string, string>();
 
   constructor(options: XClientOptions) {
     this.#apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
@@ -186,7 +202,7 @@ export class XClient {
 
   // ---- the account (§2) ----
 
-  async me(token: string): Promise<XUser> {
+  async me(token: XAuth): Promise<XUser> {
     const body = await this.#call({
       method: 'GET',
       path: '/2/users/me?user.fields=public_metrics,subscription_type',
@@ -196,6 +212,8 @@ export class XClient {
     });
     const user = body?.data;
     if (typeof user?.id !== 'string' || typeof user.username !== 'string') throw badAnswer('reading the account');
+    // A bare token (a connect) is bound to its user; publishing's calls say their user themselves.
+    if (typeof token === 'string') this.#userOfToken.set(token, user.id);
     return {
       id: user.id,
       username: user.username,
@@ -208,7 +226,7 @@ export class XClient {
   // ---- posts (§3, §5, §6, §7) ----
 
   /** The one call that creates a post. X takes no idempotency key: a lost answer is looked up by the caller. */
-  async createPost(token: string, input: NewXPost): Promise<{ id: string }> {
+  async createPost(token: XAuth, input: NewXPost): Promise<{ id: string }> {
     const json: Json = { text: input.text };
     if (input.inReplyToId) json.reply = { in_reply_to_tweet_id: input.inReplyToId };
     if (input.mediaIds.length) json.media = { media_ids: input.mediaIds };
@@ -222,12 +240,12 @@ export class XClient {
     return { id: body.data.id };
   }
 
-  async deletePost(token: string, id: string): Promise<void> {
+  async deletePost(token: XAuth, id: string): Promise<void> {
     await this.#call({ method: 'DELETE', path: `/2/tweets/${idPath(id)}`, token, writes: true, bucket: 'tweets.delete', action: 'deleting a post' });
   }
 
   /** A post with its counts; null when X says it is gone (deleted, or not visible to the account). */
-  async getPost(token: string, id: string): Promise<XPost | null> {
+  async getPost(token: XAuth, id: string): Promise<XPost | null> {
     const body = await this.#call({
       method: 'GET',
       path: `/2/tweets?ids=${idPath(id)}&${POST_FIELDS}`,
@@ -240,7 +258,7 @@ export class XClient {
   }
 
   /** The account's posts created from `startTime` on, newest first, a page at a time. */
-  async recentPosts(token: string, userId: string, input: { startTime: Date; pageToken: string | null }): Promise<{ posts: XPost[]; next: string | null }> {
+  async recentPosts(token: XAuth, userId: string, input: { startTime: Date; pageToken: string | null }): Promise<{ posts: XPost[]; next: string | null }> {
     const query = new URLSearchParams({ max_results: '100', start_time: input.startTime.toISOString() });
     if (input.pageToken) query.set('pagination_token', input.pageToken);
     const body = await this.#call({
@@ -254,7 +272,7 @@ export class XClient {
     return { posts, next: typeof body?.meta?.next_token === 'string' ? body.meta.next_token : null };
   }
 
-  async retweet(token: string, userId: string, postId: string): Promise<void> {
+  async retweet(token: XAuth, userId: string, postId: string): Promise<void> {
     await this.#call({
       method: 'POST',
       path: `/2/users/${idPath(userId)}/retweets`,
@@ -269,7 +287,7 @@ export class XClient {
   // ---- media (§4) ----
 
   /** An image in one call; ready when X answers. */
-  async uploadImage(token: string, bytes: Uint8Array, mimeType: string): Promise<string> {
+  async uploadImage(token: XAuth, bytes: Uint8Array, mimeType: string): Promise<string> {
     const form = new FormData();
     form.set('media', new Blob([new Uint8Array(bytes)], { type: mimeType }), 'media');
     form.set('media_category', 'tweet_image');
@@ -285,21 +303,27 @@ export class XClient {
     return mediaIdOf(body, 'uploading an image');
   }
 
-  /** A GIF or video in chunks (initialize, append each, finalize); X may go on processing it after. */
-  async uploadChunked(token: string, bytes: Uint8Array, mimeType: string, category: MediaCategory): Promise<MediaState> {
+  /**
+   * A GIF or video in chunks (initialize, append each, finalize); X may go on processing it after.
+   * One segment at a time is held, cut from the stream as it comes.
+   */
+  async uploadChunked(token: XAuth, media: MediaStream, mimeType: string, category: MediaCategory): Promise<MediaState> {
     const started = await this.#call({
       method: 'POST',
       path: '/2/media/upload/initialize',
       token,
-      json: { media_type: mimeType, total_bytes: bytes.length, media_category: category },
+      json: { media_type: mimeType, total_bytes: media.totalBytes, media_category: category },
       bucket: 'media.chunked',
       action: 'starting a media upload',
     });
     const id = mediaIdOf(started, 'starting a media upload');
-    for (let index = 0, offset = 0; offset < bytes.length; index++, offset += X_CHUNK_BYTES) {
+    let index = 0;
+    let sent = 0;
+    for await (const segment of segmentsOf(media.chunks, X_CHUNK_BYTES)) {
       const form = new FormData();
-      form.set('segment_index', String(index));
-      form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + X_CHUNK_BYTES))]), 'chunk');
+      form.set('segment_index', String(index++));
+      sent += segment.length;
+      form.set('media', new Blob([segment]), 'chunk');
       await this.#call({
         method: 'POST',
         path: `/2/media/upload/${idPath(id)}/append`,
@@ -308,6 +332,11 @@ export class XClient {
         bucket: 'media.chunked',
         timeoutMs: MEDIA_TIMEOUT_MS,
         action: 'uploading media',
+      });
+    }
+    if (sent !== media.totalBytes) {
+      throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `the media read ${sent} bytes where ${media.totalBytes} were announced to X.`, {
+        outcomeUnknown: false,
       });
     }
     const done = await this.#call({
@@ -320,7 +349,7 @@ export class XClient {
     return mediaStateOf(done?.data, id);
   }
 
-  async mediaStatus(token: string, id: string): Promise<MediaState> {
+  async mediaStatus(token: XAuth, id: string): Promise<MediaState> {
     const body = await this.#call({
       method: 'GET',
       path: `/2/media/upload?command=STATUS&media_id=${idPath(id)}`,
@@ -331,7 +360,7 @@ export class XClient {
     return mediaStateOf(body?.data, id);
   }
 
-  async setAltText(token: string, id: string, text: string): Promise<void> {
+  async setAltText(token: XAuth, id: string, text: string): Promise<void> {
     await this.#call({
       method: 'POST',
       path: '/2/media/metadata',
@@ -345,11 +374,14 @@ export class XClient {
   // ---- transport ----
 
   async #call(call: Call): Promise<Json | null> {
-    const key = call.token ? `${call.token} ${call.bucket}` : null;
-    const blocked = key ? this.#blockedUntil.get(key) : undefined;
+    const holders = call.token ? this.#holdersOf(call.token) : [];
+    const key = holders.length ? `${holders[0]} ${call.bucket}` : null;
+    const blocked = holders
+      .map((holder) => this.#blockedUntil.get(`${holder} ${call.bucket}`))
+      .reduce<{ until: number; daily: boolean } | undefined>((latest, hold) => (hold && (!latest || hold.until > latest.until) ? hold : latest), undefined);
     if (blocked && blocked.until > this.#now()) throw this.#rateLimited(call, blocked, null);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.token) headers.authorization = `Bearer ${call.token}`;
+    if (call.token) headers.authorization = `Bearer ${tokenOfAuth(call.token)}`;
     if (call.basicAuth && this.#clientSecret) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.#requireClientId())}:${encodeURIComponent(this.#clientSecret)}`).toString('base64')}`;
     }
@@ -383,6 +415,16 @@ export class XClient {
     }
     if (res.status >= 200 && res.status < 300) return parsed;
     throw this.#refusal(res.status, parsed, call, key);
+  }
+
+  /**
+   * Whose holds a call meets, the one its answer teaches first: the user's when known (given, or
+   * learnt from users/me), and the bare token's (a hold learnt at a connect, before the user was known).
+   */
+  #holdersOf(auth: XAuth): string[] {
+    const token = tokenOfAuth(auth);
+    const userId = typeof auth === 'string' ? this.#userOfToken.get(token) : auth.userId;
+    return [...(userId ? [`user:${userId}`] : []), `token:${token}`];
   }
 
   #noteRateLimit(key: string, res: Response): void {
@@ -435,6 +477,31 @@ export class XClient {
     if (status === 403) return forbidden(message, said, type);
     return new PublishError('permanent', status === 400 ? 'X_INVALID_REQUEST' : `X_HTTP_${status}`, message, { outcomeUnknown: false });
   }
+}
+
+/** The stream cut into segments of `size` bytes (the last one shorter): only one is held at a time. */
+async function* segmentsOf(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of chunks) {
+    for (let offset = 0; offset < chunk.length; ) {
+      const take = Math.min(size - held, chunk.length - offset);
+      parts.push(chunk.subarray(offset, offset + take));
+      held += take;
+      offset += take;
+      if (held === size) {
+        yield new Uint8Array(Buffer.concat(parts));
+        parts = [];
+        held = 0;
+      }
+    }
+  }
+  if (held > 0) yield new Uint8Array(Buffer.concat(parts));
+}
+
+/** Whose holds a call meets: the user's when known, else the token's. */
+function tokenOfAuth(auth: XAuth): string {
+  return typeof auth === 'string' ? auth : auth.token;
 }
 
 const POST_FIELDS = 'tweet.fields=created_at,referenced_tweets,public_metrics,note_tweet,attachments&expansions=attachments.media_keys';

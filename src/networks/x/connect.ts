@@ -36,11 +36,11 @@ export function xSetup(ctx: AppContext): XSetup {
     missing.push({ setting: 'X_CLIENT_ID', message: "the OAuth 2.0 Client ID of your X app (developer portal → your app → 'Keys and tokens')" });
   }
   const { publicUrl } = ctx.config.http;
-  // X's portal refuses `localhost` in a callback URL (127.0.0.1 is taken).
+  // X's docs rule out `localhost` in a callback URL and ask for http://127.0.0.1 in local development (docs/connect-x.md).
   if (ctx.config.x.apiUrl === X_API && new URL(publicUrl).hostname === 'localhost') {
     missing.push({
       setting: 'PUBLIC_URL',
-      message: `an address of this server X takes as a callback (now ${publicUrl}; X refuses localhost: use http://127.0.0.1:<port> or an https address)`,
+      message: `an address of this server X takes as a callback (now ${publicUrl}; X's docs rule out localhost: use http://127.0.0.1:<port> or an https address)`,
     });
   }
   return { oauthReady: missing.length === 0, missing, redirectUri: connectRedirectUri(ctx, 'X'), guideUrl: publicUrl + X_GUIDE_PATH };
@@ -140,6 +140,18 @@ export const xConnect = {
     },
   },
   credentials: {
+    route: {
+      summary: 'Connect an X account with a user access token (for scripts; no sign-in page)',
+      description:
+        "The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.",
+      body: {
+        accessToken: {
+          description: 'An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access',
+        },
+        refreshToken: { description: "Its refresh token (scope offline.access), from this server's X app", optional: true },
+      },
+      sameAccountAgain: 200,
+    },
     faults: (_ctx, input) => xTokenFaults(input),
     verify: verifyToken,
   },

@@ -1,7 +1,9 @@
+import { buffer } from 'node:stream/consumers';
 import type { NetworkLimits } from '../../db/schema/index.js';
 import { GuardedFetchError, guardedFetch, type LookupAll } from '../../lib/guarded-fetch.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
-import { readStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
+import { findStoredUpload, type StoredMediaSource } from '../bluesky/stored-media.js';
+import { spool } from '../bluesky/video.js';
 import {
   type Analytics,
   ContainerNotReady,
@@ -12,7 +14,7 @@ import {
   type PublishedRef,
   type PublishInput,
 } from '../platform.js';
-import type { MediaCategory, XClient, XPost } from './client.js';
+import type { MediaCategory, MediaStream, XAuth, XClient, XPost } from './client.js';
 import { X, X_LIMITS, X_STATUS_URL } from './rules.js';
 
 /**
@@ -33,6 +35,11 @@ const LOOKUP_PAGES = 3;
 const COME_BACK = { firstDelayMs: 5_000, maxDelayMs: 60_000, maxWaitMs: 10 * 60_000 };
 /** A caller that cannot come back polls in-process, at least as far apart as X's `check_after_secs`. */
 const POLLING = { firstDelayMs: 1_000, maxDelayMs: 15_000, maxWaitMs: 10 * 60_000 };
+/**
+ * How long after its upload a media id is still sent: X keeps uploads 24 hours
+ * (`expires_after_secs` 86400, x-api.md §4); an hour is left for the processing and the call.
+ */
+const MEDIA_USABLE_MS = 23 * 3_600_000;
 /** A poll stays open a day (decisions.md "X"). */
 const POLL_MINUTES = 1440;
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
@@ -54,6 +61,8 @@ interface Saved {
   mediaIds: string[];
   /** Whether X said it processes them (a GIF or video): waited on before the post. */
   processing: boolean;
+  /** When their upload began; null in a marker saved before it was kept (taken as too old to send). */
+  uploadedAt: number | null;
   /** When the call that creates the post was first made; null: it never was. */
   attemptedAt: number | null;
 }
@@ -83,12 +92,14 @@ export class XPlatform implements Platform<'X'> {
       const found = await this.#findPublished(token, input, saved.mediaIds, saved.attemptedAt);
       if (found) return this.#record(input, input.progress.containerId, found.id);
     }
-    const media = saved ?? (await this.#uploadAll(token, input));
+    // X forgets uploads after a day: ids saved longer ago are not sent (X would refuse them), the media go up again.
+    const usable = saved && (saved.mediaIds.length === 0 || (saved.uploadedAt !== null && this.#client.now() - saved.uploadedAt < MEDIA_USABLE_MS));
+    const media = usable ? saved : { ...(await this.#uploadAll(token, input)), attemptedAt: saved?.attemptedAt ?? null };
     const { mediaIds } = media;
-    if (!saved && mediaIds.length) await input.onProgress({ containerId: UPLOADED + mediaListOf(media), networkPostId: null, cid: null });
+    if (media !== saved && mediaIds.length) await input.onProgress({ containerId: markerOf(media), networkPostId: null, cid: null });
     if (media.processing) await this.#waitForMedia(token, input, media);
     const attemptedAt = saved?.attemptedAt ?? this.#client.now();
-    const attempt = `${ATTEMPTED}${attemptedAt}:${mediaListOf(media)}`;
+    const attempt = markerOf({ ...media, attemptedAt });
     await input.onProgress({ containerId: attempt, networkPostId: null, cid: null });
     await input.confirmLease();
     try {
@@ -151,7 +162,7 @@ export class XPlatform implements Platform<'X'> {
    * one carrying its uploads (X's ids, so certain), or without media one replying to the same
    * post (or to none) with the same text.
    */
-  async #findPublished(token: string, input: PublishInput, mediaIds: string[], attemptedAt: number): Promise<XPost | null> {
+  async #findPublished(token: XAuth, input: PublishInput, mediaIds: string[], attemptedAt: number): Promise<XPost | null> {
     const startTime = new Date(attemptedAt - CLOCK_MARGIN_MS);
     const parent = input.replyTo?.parent.networkPostId ?? null;
     let pageToken: string | null = null;
@@ -169,50 +180,75 @@ export class XPlatform implements Platform<'X'> {
     return null;
   }
 
-  async #uploadAll(token: string, input: PublishInput): Promise<Saved> {
-    const files = await Promise.all(input.post.media.map((item) => this.#readMedia(item)));
-    checkMix(files.map((f) => f.category));
-    const uploaded: Saved = { mediaIds: [], processing: false, attemptedAt: null };
-    for (const [index, file] of files.entries()) {
-      let id: string;
-      if (file.category === 'tweet_image') id = await this.#client.uploadImage(token, file.bytes, file.mimeType);
-      else {
-        const state = await this.#client.uploadChunked(token, file.bytes, file.mimeType, file.category);
-        id = state.id;
-        if (state.state === 'failed') throw mediaFailed(state.error);
-        uploaded.processing ||= state.state === 'pending' || state.state === 'in_progress';
+  async #uploadAll(token: XAuth, input: PublishInput): Promise<Saved> {
+    const files: MediaFile[] = [];
+    try {
+      for (const item of input.post.media) files.push(await this.#readMedia(item));
+      checkMix(files.map((f) => f.category));
+      const uploaded: Saved = { mediaIds: [], processing: false, uploadedAt: this.#client.now(), attemptedAt: null };
+      for (const [index, file] of files.entries()) {
+        let id: string;
+        if (file.category === 'tweet_image') id = await this.#client.uploadImage(token, await file.bytes(), file.mimeType);
+        else {
+          const state = await this.#client.uploadChunked(token, await file.stream(), file.mimeType, file.category);
+          id = state.id;
+          if (state.state === 'failed') throw mediaFailed(state.error);
+          uploaded.processing ||= state.state === 'pending' || state.state === 'in_progress';
+        }
+        const alt = input.post.media[index]!.altText;
+        if (alt) await this.#client.setAltText(token, id, alt);
+        uploaded.mediaIds.push(id);
       }
-      const alt = input.post.media[index]!.altText;
-      if (alt) await this.#client.setAltText(token, id, alt);
-      uploaded.mediaIds.push(id);
+      return uploaded;
+    } finally {
+      await Promise.all(files.map((f) => f.dispose()));
     }
-    return uploaded;
   }
 
-  async #readMedia(item: MediaItem): Promise<{ bytes: Uint8Array; mimeType: string; category: MediaCategory }> {
-    const { bytes, mimeType } = await this.#download(item);
-    const category: MediaCategory = mimeType === 'image/gif' ? 'tweet_gif' : mimeType.startsWith('video/') ? 'tweet_video' : 'tweet_image';
-    const limit = category === 'tweet_gif' ? X_LIMITS.gifBytes : category === 'tweet_video' ? X.limits.videoBytes : X.limits.imageBytes;
-    if (bytes.length > limit) {
-      const kind = category === 'tweet_gif' ? 'a GIF' : category === 'tweet_video' ? 'a video' : 'an image';
-      throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${item.url} is ${bytes.length} bytes; X takes ${kind} of up to ${limit} bytes.`);
+  /**
+   * A medium, its size and kind known before a byte is sent: an upload of this server streams
+   * from the media storage when sent; any other URL is downloaded to a temporary file (a video
+   * may be 512 MB), within the kind's limit. Images (5 MB) are read whole when sent.
+   */
+  async #readMedia(item: MediaItem): Promise<MediaFile> {
+    const stored = await findStoredUpload(item.url, this.#uploads);
+    if (stored) {
+      const { row } = stored;
+      const category = categoryOf(row.mime_type);
+      checkSize(item.url, category, row.bytes);
+      const stream = async (): Promise<MediaStream> => ({ totalBytes: row.bytes, chunks: readingOf(item.url, await stored.open()) });
+      return { mimeType: row.mime_type, category, stream, bytes: async () => new Uint8Array(await buffer((await stream()).chunks)), dispose: async () => {} };
     }
-    return { bytes, mimeType, category };
+    const file = await this.#download(item);
+    checkSize(item.url, file.category, file.size);
+    return file;
   }
 
-  async #download(item: MediaItem): Promise<{ bytes: Uint8Array; mimeType: string }> {
-    const stored = await readStoredUpload(item.url, this.#uploads);
-    if (stored) return { bytes: stored.bytes, mimeType: stored.row.mime_type };
+  async #download(item: MediaItem): Promise<MediaFile> {
     try {
       const res = await guardedFetch(item.url, { allowAddress: this.#allowAddress, timeoutMs: DOWNLOAD_TIMEOUT_MS, maxRedirects: 3, lookup: this.#lookup });
       if (res.status !== 200) {
         res.close();
         throw new PublishError(res.status >= 500 ? 'transient' : 'permanent', 'MEDIA_UNAVAILABLE', `downloading ${item.url} answered HTTP ${res.status}`);
       }
-      return { bytes: await res.read(X.limits.videoBytes + 1), mimeType: res.contentType || 'application/octet-stream' };
+      const mimeType = res.contentType || 'application/octet-stream';
+      const category = categoryOf(mimeType);
+      // One byte over the kind's limit is enough to refuse it (checkSize says so with the limit).
+      const spooled = await spool(res.stream(limitOf(category) + 1), mimeType);
+      const { data } = spooled;
+      return {
+        mimeType,
+        category,
+        size: data.size,
+        stream: async () => ({ totalBytes: data.size, chunks: readingOf(item.url, data.stream()) }),
+        bytes: async () => new Uint8Array(await data.arrayBuffer()),
+        dispose: spooled.dispose,
+      };
     } catch (err) {
       if (err instanceof PublishError) throw err;
-      const permanent = err instanceof GuardedFetchError && ['bad-url', 'refused-address', 'not-found', 'too-large'].includes(err.fault);
+      const tooLarge = err instanceof GuardedFetchError && err.fault === 'too-large';
+      if (tooLarge) throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${item.url} is larger than X takes (${err.message}).`, { cause: err });
+      const permanent = err instanceof GuardedFetchError && ['bad-url', 'refused-address', 'not-found'].includes(err.fault);
       throw new PublishError(permanent ? 'permanent' : 'transient', 'MEDIA_UNAVAILABLE', `downloading ${item.url} failed: ${(err as Error).message}`, {
         cause: err,
       });
@@ -224,7 +260,7 @@ export class XPlatform implements Platform<'X'> {
    * that can come back later is told when to look again (ContainerNotReady); others poll here,
    * renewing the lease. X's `failed` fails the post with its reason.
    */
-  async #waitForMedia(token: string, input: PublishInput, media: Saved): Promise<void> {
+  async #waitForMedia(token: XAuth, input: PublishInput, media: Saved): Promise<void> {
     const pending = async (): Promise<number | null> => {
       for (const id of media.mediaIds) {
         const status = await this.#client.mediaStatus(token, id);
@@ -235,7 +271,8 @@ export class XPlatform implements Platform<'X'> {
     };
     let wait = await pending();
     if (wait === null) return;
-    const container = UPLOADED + mediaListOf(media);
+    // An earlier attempt stays in the marker: the retry that finds it looks for that post first.
+    const container = markerOf(media);
     const now = this.#client.now();
     if (input.comeBackLater) {
       const savedAt = input.comeBackLater.containerSavedAt?.getTime() ?? now;
@@ -257,6 +294,43 @@ export class XPlatform implements Platform<'X'> {
     }
     throw notProcessed(waited);
   }
+}
+
+/** A medium ready to send: its bytes are read (or streamed) only then. */
+interface MediaFile {
+  mimeType: string;
+  category: MediaCategory;
+  size?: number;
+  /** For the chunked upload (GIF, video). */
+  stream(): Promise<MediaStream>;
+  /** For the simple upload (an image, 5 MB at most). */
+  bytes(): Promise<Uint8Array>;
+  /** Removes a temporary copy. */
+  dispose(): Promise<void>;
+}
+
+/** The medium's bytes as they are read; a read that fails mid-way fails the upload as a transient fault. */
+async function* readingOf(url: string, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* chunks;
+  } catch (err) {
+    throw new PublishError('transient', 'MEDIA_UNAVAILABLE', `reading ${url} failed: ${(err as Error).message}`, { cause: err, outcomeUnknown: false });
+  }
+}
+
+function categoryOf(mimeType: string): MediaCategory {
+  return mimeType === 'image/gif' ? 'tweet_gif' : mimeType.startsWith('video/') ? 'tweet_video' : 'tweet_image';
+}
+
+function limitOf(category: MediaCategory): number {
+  return category === 'tweet_gif' ? X_LIMITS.gifBytes : category === 'tweet_video' ? X.limits.videoBytes : X.limits.imageBytes;
+}
+
+function checkSize(url: string, category: MediaCategory, size: number | undefined): void {
+  const limit = limitOf(category);
+  if (size === undefined || size <= limit) return;
+  const kind = category === 'tweet_gif' ? 'a GIF' : category === 'tweet_video' ? 'a video' : 'an image';
+  throw new PublishError('permanent', 'MEDIA_TOO_LARGE', `${url} is ${size} bytes; X takes ${kind} of up to ${limit} bytes.`);
 }
 
 /** 4 images, or 1 GIF, or 1 video (§4): the shared limits cannot say that a GIF goes alone. */
@@ -307,14 +381,28 @@ function mediaListOf(media: Saved): string {
   return (media.processing ? PROCESSING : '') + media.mediaIds.join(',');
 }
 
+/**
+ * The marker saved in `containerId`: `xm:<upload ms>:<ids>` once the media are up, `xa:<attempt
+ * ms>:<upload ms>:<ids>` once the call that creates the post was made.
+ */
+function markerOf(media: Saved): string {
+  const uploaded = `${media.uploadedAt ?? 0}:${mediaListOf(media)}`;
+  return media.attemptedAt === null ? UPLOADED + uploaded : `${ATTEMPTED}${media.attemptedAt}:${uploaded}`;
+}
+
+/** A marker as markerOf writes it, or as it was written before the upload time was kept (`xm:<ids>`, `xa:<attempt ms>:<ids>`). */
 function savedOf(containerId: string | null): Saved | null {
   const media = (list: string) => ({
     mediaIds: list.replace(PROCESSING, '').split(',').filter(Boolean),
     processing: list.startsWith(PROCESSING),
   });
-  if (containerId?.startsWith(UPLOADED)) return { ...media(containerId.slice(UPLOADED.length)), attemptedAt: null };
+  const uploaded = (rest: string) => {
+    const [, at, list] = /^(?:(\d+):)?(.*)$/.exec(rest)!;
+    return { ...media(list!), uploadedAt: at === undefined || at === '0' ? null : Number(at) };
+  };
+  if (containerId?.startsWith(UPLOADED)) return { ...uploaded(containerId.slice(UPLOADED.length)), attemptedAt: null };
   const attempt = containerId?.startsWith(ATTEMPTED) ? /^(\d+):(.*)$/.exec(containerId.slice(ATTEMPTED.length)) : null;
-  return attempt ? { ...media(attempt[2]!), attemptedAt: Number(attempt[1]) } : null;
+  return attempt ? { ...uploaded(attempt[2]!), attemptedAt: Number(attempt[1]) } : null;
 }
 
 function mediaFailed(reason: string | null): PublishError {
@@ -327,9 +415,10 @@ function notProcessed(waitedMs: number): PublishError {
   });
 }
 
-function tokenOf(account: PlatformAccount): string {
+/** The account's token with its X user id: X's rate-limit holds are the user's, whichever token it has now. */
+function tokenOf(account: PlatformAccount): XAuth {
   if (!account.accessToken) throw new PublishError('auth', 'X_NOT_CONNECTED', `The X account ${account.username} has no access token; reconnect it.`);
-  return account.accessToken;
+  return { token: account.accessToken, userId: account.providerUserId };
 }
 
 function permalinkOf(username: string, id: string): string {

@@ -37,6 +37,8 @@ export const X = {
     videoSeconds: 140,
   },
   mediaMix: { videoAlone: true, gif: { bytes: X_LIMITS.gifBytes } },
+  // X takes the upload's bytes as they are (5 MB an image): a larger one is refused at create.
+  imagesAsUploaded: true,
   options: {
     replyControls: ['everyone', 'following', 'mentioned'],
     // Accepted and ignored (decisions.md "X"), as on every network but Bluesky.

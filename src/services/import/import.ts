@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../db/schema/index.js';
 import { type FieldFault, type NotFoundError, ValidationError } from '../../errors/index.js';
 import { saveIdempotentResponse } from '../../repos/idempotency.js';
-import { mediaOfPosts, mediaReach } from '../media/media-reach.js';
+import { mediaOfPosts, mediaReach, urlsFetchedBy } from '../media/media-reach.js';
 import { isRecord } from '../threads/content-rules.js';
 import {
   type CheckedThread,
@@ -144,7 +144,14 @@ async function readImportRows<Body>(
   for (const fields of records) found.push(fields && (await lookupOf(fields)));
   const reach = mediaReach(
     ctx,
-    records.flatMap((fields, i) => (fields && found[i]?.target?.provider.kind === 'THREADS' ? mediaOfPosts(fields.posts).map((m) => m.url) : [])),
+    records.flatMap((fields, i) =>
+      fields
+        ? urlsFetchedBy(
+            found[i]?.target?.provider.kind ?? null,
+            mediaOfPosts(fields.posts).map((m) => m.url),
+          )
+        : [],
+    ),
   );
   for (const [i, row] of rows.entries()) {
     const lookup = found[i];

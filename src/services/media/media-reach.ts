@@ -3,6 +3,7 @@ import type { AccountRow } from '../../db/schema/index.js';
 import { type FieldFault, foundOrNull } from '../../errors/index.js';
 import { GuardedFetchError, permittedAddresses } from '../../lib/guarded-fetch.js';
 import { isPublicAddress } from '../../lib/ip-policy.js';
+import { NETWORKS } from '../../networks/index.js';
 import { getProvider } from '../../repos/providers.js';
 import type { Network } from '../threads/content-rules.js';
 import { isRecord, MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../threads/content-rules.js';
@@ -40,8 +41,13 @@ export interface MediaAt {
 type Verdict = { ok: true } | { ok: false; why: string };
 
 export interface MediaReach {
-  /** The faults of `items` for a post on `kind` (none unless THREADS). */
+  /** The faults of `items` for a post on `kind` (none unless the network fetches media from its URL). */
   faults(kind: Network, items: MediaAt[]): Promise<FieldFault[]>;
+}
+
+/** The media URLs a post to `kind` needs the internet to reach: all of them where the network fetches media from its URL itself (Threads), else none. */
+export function urlsFetchedBy(kind: Network, urls: string[]): string[] {
+  return kind !== null && NETWORKS[kind].fetchesMediaUrls ? urls : [];
 }
 
 /**
@@ -61,7 +67,14 @@ export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: 
   }
   return {
     async faults(kind, items) {
-      if (kind !== 'THREADS' || ctx.config.media.allowPrivate) return [];
+      if (
+        urlsFetchedBy(
+          kind,
+          items.map((item) => item.url),
+        ).length === 0 ||
+        ctx.config.media.allowPrivate
+      )
+        return [];
       const found = await Promise.all(
         items.map(async (item): Promise<FieldFault | null> => {
           const host = hostOf(item.url);
@@ -76,14 +89,14 @@ export function mediaReach(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, urls: 
 
 /**
  * Starts resolving the media hosts of an edit or follow-up of thread `threadId` once the caller's
- * access to it is known, and only for a THREADS thread: nobody has a host resolved through
+ * access to it is known, and only for a thread to a network that fetches media from its URL: nobody has a host resolved through
  * another's thread (or one that is not there). The write's transaction checks access again.
  */
 export async function threadMediaReach(ctx: AppContext, account: AccountRow, threadId: string, urls: string[]): Promise<MediaReach> {
   if (urls.length === 0 || ctx.config.media.allowPrivate) return mediaReach(ctx, []);
   const thread = await foundOrNull(() => requireAccessibleThread(ctx.db, account, threadId));
   const kind = thread ? (await getProvider(ctx.db, thread.provider_id)).kind : null;
-  return mediaReach(ctx, kind === 'THREADS' ? urls : []);
+  return mediaReach(ctx, urlsFetchedBy(kind, urls));
 }
 
 /**

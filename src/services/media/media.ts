@@ -320,12 +320,25 @@ function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** An image upload over a Mastodon server's own `image_size_limit` (the other networks' image limits are the upload's own). */
+/**
+ * An image upload over its network's size: a GIF over X's own GIF size, an image over a Mastodon
+ * server's own `image_size_limit`, or over the image size of a network that takes images as
+ * uploaded (X's 5 MB). The other networks' images are scaled to fit at publish, so their limit
+ * is the upload's own.
+ */
 function imageLimitFault(target: PostTarget, row: MediaFileRow, path: string): FieldFault | null {
-  const gif = target && row.mime_type === 'image/gif' ? (NETWORKS[target.kind] as Network).mediaMix?.gif : null;
-  if (gif && row.bytes > gif.bytes) return { path, message: `is a GIF of ${row.bytes} bytes; ${target?.kind} takes a GIF of at most ${gif.bytes} bytes` };
-  const max = target?.kind === 'MASTODON' ? target.limits?.imageSizeLimit : null;
-  return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; this MASTODON server takes images of at most ${max} bytes` } : null;
+  if (!target) return null;
+  const network = NETWORKS[target.kind] as Network;
+  const gif = row.mime_type === 'image/gif' ? network.mediaMix?.gif : null;
+  if (gif) return row.bytes > gif.bytes ? { path, message: `is a GIF of ${row.bytes} bytes; ${target.kind} takes a GIF of at most ${gif.bytes} bytes` } : null;
+  if (network.manyServers) {
+    const max = target.limits?.imageSizeLimit;
+    return max && row.bytes > max
+      ? { path, message: `is an image of ${row.bytes} bytes; this ${target.kind} server takes images of at most ${max} bytes` }
+      : null;
+  }
+  const max = network.imagesAsUploaded ? network.limits.imageBytes : null;
+  return max && row.bytes > max ? { path, message: `is an image of ${row.bytes} bytes; ${target.kind} takes images of at most ${max} bytes` } : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../db/schema/index.js';
 import { iso } from '../../lib/time.js';
+import { lapsingTokens } from '../../networks/index.js';
 import { listAttention } from '../../repos/attention.js';
 import { resolveWorkspace } from '../accounts/accounts.js';
 
@@ -16,6 +17,12 @@ export const ATTENTION_KINDS = {
   FOLLOW_UP_FAILED: { subject: 'follow-up', hasError: true },
   /** The network refused the account's token. Leaves when the account is reconnected. */
   PROVIDER_EXPIRED: { subject: 'account', hasError: false },
+  /**
+   * The account's token runs out soon (its network's `expiryNotice`: LinkedIn, 7 days) and there
+   * is no refresh token to renew it; `at` is the expiry. Leaves when the account is reconnected
+   * (a new token) or, at the expiry, turns PROVIDER_EXPIRED.
+   */
+  PROVIDER_EXPIRING: { subject: 'account', hasError: false },
   /** The account was disconnected. Leaves when it is reconnected. */
   PROVIDER_REVOKED: { subject: 'account', hasError: false },
   /** A thread due within DUE_WINDOW_MS whose account is not ACTIVE. Leaves when the account is reconnected, or the thread moves, is published or deleted. */
@@ -47,7 +54,8 @@ interface AttentionItem {
  */
 export async function attentionItems(ctx: AppContext, account: AccountRow, query: { teamId?: string }): Promise<AttentionItem[]> {
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
-  const rows = await listAttention(ctx.db, workspace, new Date(ctx.clock.now().getTime() + DUE_WINDOW_MS), ctx.clock.now());
+  const now = ctx.clock.now();
+  const rows = await listAttention(ctx.db, workspace, new Date(now.getTime() + DUE_WINDOW_MS), lapsingTokens(now), now);
   return rows.map((row) => ({
     kind: row.kind,
     at: iso(row.at),

@@ -2,7 +2,6 @@ import type { NetworkLimits, ProviderKind, ProviderRow } from '../../db/schema/i
 import type { FieldFault } from '../../errors/index.js';
 import { isSkeinId } from '../../lib/ids.js';
 import { NETWORK_KINDS, NETWORKS } from '../../networks/index.js';
-import { MASTODON_DEFAULTS } from '../../networks/mastodon/rules.js';
 import {
   CONTENT_WARNING_CHARS,
   type Limits,
@@ -102,7 +101,8 @@ export function checkText(target: PostTarget, text: unknown, path: string, conte
   if (text.trim() === '') return [{ path, message: 'must not be empty or only white space' }];
   if (target === null) return [];
   const { kind } = target;
-  const warning = kind === 'MASTODON' && typeof contentWarning === 'string' ? contentWarning : '';
+  // A network that publishes a content warning counts it with the text (Mastodon).
+  const warning = NETWORKS[kind].options.contentWarning && typeof contentWarning === 'string' ? contentWarning : '';
   const measures = NETWORKS[kind].countText(text, { server: target.limits, contentWarning: warning, upTo: true, position });
   return measures.filter((m) => m.count > m.max).map((m) => ({ path, message: textFault(target, m, warning !== '', position) }));
 }
@@ -110,20 +110,22 @@ export function checkText(target: PostTarget, text: unknown, path: string, conte
 /** Why a text is too long for its network, as the network counts it. */
 function textFault(target: NonNullable<PostTarget>, measure: TextMeasure, withWarning: boolean, position: number): string {
   const { kind } = target;
-  const place = placeSaid(kind, position);
   const { max } = measure;
   if (measure.unit === 'bytes') return `is ${measure.count} UTF-8 bytes; ${kind} allows at most ${max}`;
-  const how = measure.how ? ` (${measure.how})` : '';
-  if (kind !== 'MASTODON') return `is more than ${max} characters${how}; ${kind} allows at most ${max}${place}`;
-  const perUrl = (target.limits ?? MASTODON_DEFAULTS).charactersReservedPerUrl;
   const cw = withWarning ? ' with the content warning' : '';
-  return `is more than ${max} characters${cw} (a link counts as ${perUrl}); this MASTODON server allows at most ${max}`;
+  const how = measure.how ? ` (${measure.how})` : '';
+  const who = (NETWORKS[kind] as NetworkDefinition).manyServers ? `this ${kind} server` : kind;
+  return `is more than ${max} characters${cw}${how}; ${who} allows at most ${max}${placeSaid(kind, position)}`;
 }
 
 export function checkTopic(kind: Network, topic: unknown, path: string): FieldFault[] {
   if (typeof topic !== 'string') return [];
   if (topic.trim() === '' || [...topic].length > LIMITS.topicChars) return [{ path, message: `must be 1 to ${LIMITS.topicChars} characters` }];
-  if (kind === 'THREADS' && /[.&]/.test(topic)) return [{ path, message: 'must not contain "." or "&" (a Threads topic rule)' }];
+  const network: NetworkDefinition | null = kind === null ? null : NETWORKS[kind];
+  const forbidden = [...(network?.options.topicForbids ?? '')];
+  if (forbidden.some((c) => topic.includes(c))) {
+    return [{ path, message: `must not contain ${forbidden.map((c) => `"${c}"`).join(' or ')} (a ${network?.name} topic rule)` }];
+  }
   return [];
 }
 
@@ -176,7 +178,7 @@ function isHttpUrl(value: string): boolean {
  * checked only against a text that is itself well-formed.
  */
 export function checkSpoilerRanges(kind: Network, ranges: unknown, text: unknown, path: string): FieldFault[] {
-  if (!Array.isArray(ranges) || kind !== 'THREADS') return [];
+  if (!Array.isArray(ranges) || kind === null || !NETWORKS[kind].options.spoilers) return [];
   const faults: FieldFault[] = [];
   const wellFormed = ranges.flatMap((r: unknown, i) =>
     isRecord(r) && Number.isInteger(r.offset) && Number.isInteger(r.length) ? [{ offset: r.offset as number, length: r.length as number, i }] : [],

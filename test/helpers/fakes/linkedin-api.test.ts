@@ -16,6 +16,8 @@ interface Answer {
 
 const REST = { 'linkedin-version': '202609', 'x-restli-protocol-version': '2.0.0' };
 const PAGE_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social'];
+/** The first bytes of a PNG: all the fake reads of an image (LinkedIn takes JPG, PNG and GIF). */
+const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
 
 async function setup(t: TestContext, options: FakeLinkedInOptions = {}) {
   const clock = new ManualClock('2026-03-02T09:00:00Z');
@@ -173,7 +175,7 @@ describe('fake LinkedIn API strictness', () => {
     assert.equal(await status(), 'WAITING_UPLOAD');
     assert.equal((await post(page, 'With image', { content: { media: { id: image } } })).body.code, 'MEDIA_ASSET_WAITING_UPLOAD');
     assert.equal((await call('PUT', new URL(uploadUrl).pathname, new Uint8Array([1, 2, 3]), {}, '')).status, 401, 'an image PUT needs the token');
-    assert.equal((await call('PUT', new URL(uploadUrl).pathname, new Uint8Array([1, 2, 3]))).status, 201);
+    assert.equal((await call('PUT', new URL(uploadUrl).pathname, PNG_SIGNATURE)).status, 201);
     assert.equal(await status(), 'PROCESSING');
     clock.advance(1_000);
     assert.equal(await status(), 'AVAILABLE');

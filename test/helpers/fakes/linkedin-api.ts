@@ -38,6 +38,7 @@ export type FakeEndpoint =
   | 'oauth.authorize'
   | 'oauth.token'
   | 'oauth.introspect'
+  | 'oauth.revoke'
   | 'reactions.create'
   | 'userinfo'
   | 'organizationAcls'
@@ -155,6 +156,8 @@ export interface FakeMedia {
   parts: Array<{ first: number; last: number; etag: string | null }>;
   finalized: boolean;
   bytes: number;
+  /** An image's format, read from its first bytes when it is PUT. */
+  format: 'jpeg' | 'png' | 'gif' | 'webp' | 'other' | null;
   failed: boolean;
 }
 
@@ -276,6 +279,12 @@ export class FakeLinkedInApi {
     this.#tokens.get(token)!.revoked = true;
   }
 
+  /** Whether an access token was revoked (by the member, or through /oauth/v2/revoke), or a refresh token is gone. */
+  isRevoked(token: string): boolean {
+    const access = this.#tokens.get(token);
+    return access ? access.revoked : !this.#refreshTokens.has(token);
+  }
+
   setCounts(post: string, counts: Partial<FakePost['counts']>): void {
     Object.assign(this.#post(post).counts, counts);
   }
@@ -357,6 +366,7 @@ export class FakeLinkedInApi {
       if (route.endpoint === 'oauth.authorize') return this.#authorize(request.url.searchParams);
       if (route.endpoint === 'oauth.token') return ok(this.#token(request.form));
       if (route.endpoint === 'oauth.introspect') return ok(this.#introspect(request.form));
+      if (route.endpoint === 'oauth.revoke') return this.#revoke(request.form);
       if (request.url.pathname.startsWith('/rest/')) checkVersion(request.headers, this.#versions);
       // A video part's upload URL is its own credential (§4); an image's PUT needs the token.
       if (route.endpoint === 'upload.put' && this.media.get(route.key!)?.kind === 'video') return this.#receiveUpload(route.key!, request);
@@ -498,6 +508,25 @@ export class FakeLinkedInApi {
       refresh_token_expires_in: Math.floor((grant.expiresAt - this.#now()) / 1000),
       scope: grant.scopes.join(','),
     };
+  }
+
+  /**
+   * `POST /oauth/v2/revoke` (form `token`, `client_id`, `client_secret`; as LinkedIn's clients
+   * call it): 200 with an empty body. The app's access token is revoked, its refresh token
+   * forgotten; another app's token, or an unknown one, is left as it is, answered 200 too
+   * (RFC 7009's reading; LinkedIn's own answer [unconfirmed]).
+   */
+  #revoke(form: URLSearchParams | null): Answer {
+    if (!form) throw oauthError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded');
+    for (const name of ['token', 'client_id', 'client_secret'])
+      if (!form.get(name)) throw oauthError(400, 'invalid_request', `A required parameter "${name}" is missing`);
+    const app = this.#apps.find((a) => a.clientId === form.get('client_id') && a.clientSecret === form.get('client_secret'));
+    if (!app) throw oauthError(401, 'invalid_client', 'Client authentication failed');
+    const value = form.get('token')!;
+    const access = this.#tokens.get(value);
+    if (access?.clientId === app.clientId) access.revoked = true;
+    if (this.#refreshTokens.get(value)?.clientId === app.clientId) this.#refreshTokens.delete(value);
+    return { status: 200, body: null };
   }
 
   /** Epoch seconds; another app's token is `active: false` (§1). */
@@ -808,7 +837,7 @@ export class FakeLinkedInApi {
     const owner = request.owner ?? '';
     if (!this.#mayAuthor(token, owner, 'write')) throw accessDenied(`${kind}s.ACTION-initializeUpload`);
     const urn = `urn:li:${kind}:C4E10AQ${randomBytes(6).toString('hex')}`;
-    const item: FakeMedia = { urn, owner, kind, uploadedAt: null, parts: [], finalized: kind === 'image', bytes: 0, failed: false };
+    const item: FakeMedia = { urn, owner, kind, uploadedAt: null, parts: [], finalized: kind === 'image', bytes: 0, format: null, failed: false };
     this.media.set(urn, item);
     const expiresAt = this.#now() + DAY;
     if (kind === 'image') return { value: { uploadUrlExpiresAt: expiresAt, uploadUrl: `${this.#url}/dms-uploads/${enc(urn)}`, image: urn } };
@@ -832,6 +861,9 @@ export class FakeLinkedInApi {
     if (!item) throw restError(400, 'EXPIRED_UPLOAD_URL', 'The upload URL is unknown or expired');
     if (item.kind === 'image') {
       item.bytes = request.bytes.length;
+      item.format = imageFormat(request.bytes);
+      // LinkedIn takes JPG, PNG and GIF (§4): anything else fails in processing.
+      if (!['jpeg', 'png', 'gif'].includes(item.format)) item.failed = true;
       item.uploadedAt = this.#now();
       return { status: 201, body: null };
     }
@@ -963,6 +995,7 @@ function routeOf(method: string, url: URL): Route | null {
     'GET /oauth/v2/authorization': 'oauth.authorize',
     'POST /oauth/v2/accessToken': 'oauth.token',
     'POST /oauth/v2/introspectToken': 'oauth.introspect',
+    'POST /oauth/v2/revoke': 'oauth.revoke',
     'POST /rest/reactions': 'reactions.create',
     'GET /v2/userinfo': 'userinfo',
     'GET /rest/organizationAcls': 'organizationAcls',
@@ -1043,4 +1076,13 @@ function idOf(urn: string): string {
 
 function enc(urn: string): string {
   return encodeURIComponent(urn);
+}
+
+/** An image's format by its signature. */
+function imageFormat(bytes: Buffer): NonNullable<FakeMedia['format']> {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  return 'other';
 }

@@ -36,7 +36,9 @@ export type ProxyDecision =
       /** Holds the request until this settles (a test arranging a state while a call is in flight), then forwards it. */
       until?: Promise<unknown>;
     }
-  | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> };
+  | { action: 'kill-before' | 'kill-after'; kill: () => Promise<void> }
+  /** The proxy answers in the network's place (a 5xx, a 429): the fake never sees the request. A string body goes as text. */
+  | { action: 'answer'; status: number; headers?: http.OutgoingHttpHeaders; body: unknown };
 
 export function classify(method: string, path: string, params: Record<string, string>): GraphCall {
   if (method === 'POST' && /\/threads_publish$/.test(path)) return 'publish';
@@ -100,6 +102,12 @@ class InterceptingProxy<R> {
       res.destroy();
       return;
     }
+    if (decision.action === 'answer') {
+      const text = typeof decision.body === 'string';
+      res.writeHead(decision.status, { 'content-type': text ? 'text/plain' : 'application/json', ...decision.headers });
+      res.end(text ? decision.body : JSON.stringify(decision.body));
+      return;
+    }
     if (decision.action === 'forward' && decision.until) await decision.until;
     if (decision.action === 'forward' && decision.delayMs) await sleep(decision.delayMs);
     const answer = await this.#forward(req, url, body);
@@ -146,6 +154,25 @@ export class GraphProxy extends InterceptingProxy<ProxiedRequest> {
       const method = req.method ?? 'GET';
       return { seq, method, path: url.pathname, call: classify(method, url.pathname, params), params };
     });
+  }
+}
+
+// ---- a proxy in front of any network's fake ----
+
+export interface HttpRequestSeen {
+  seq: number;
+  method: string;
+  path: string;
+}
+
+/** The proxy in front of any fake, requests described by their method and path (the fault test's). */
+export class HttpProxy extends InterceptingProxy<HttpRequestSeen> {
+  static start(target: string): Promise<HttpProxy> {
+    return new HttpProxy(target).listen();
+  }
+
+  private constructor(target: string) {
+    super(target, (seq, req, url) => ({ seq, method: req.method ?? 'GET', path: url.pathname }));
   }
 }
 

@@ -94,6 +94,8 @@ export interface FakeXOptions {
   /** Self-serve rules of 2026 (§0): quotes refused, replies only where summoned, one cashtag. */
   selfServe?: boolean;
   problemHost?: ProblemHost;
+  /** Every answer held back this long (the bench's network latency). */
+  latencyMs?: number;
 }
 
 /** Faults for the next calls to an endpoint. */
@@ -208,6 +210,7 @@ export class FakeXApi {
   readonly #userDailyPosts: number;
   readonly #selfServe: boolean;
   readonly #host: ProblemHost;
+  readonly #latencyMs: number;
   readonly #users = new Map<string, User>();
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, AuthCode>();
@@ -233,6 +236,7 @@ export class FakeXApi {
     this.#userDailyPosts = options.userDailyPosts ?? 100;
     this.#selfServe = options.selfServe ?? false;
     this.#host = options.problemHost ?? 'api.x.com';
+    this.#latencyMs = options.latencyMs ?? 0;
     this.#server = http.createServer((req, res) => {
       this.#onRequest(req, res).catch((err: unknown) => {
         console.error('fake X API crashed:', err);
@@ -314,6 +318,11 @@ export class FakeXApi {
     Object.assign(this.#tweet(tweetId).metrics, metrics);
   }
 
+  /** The account subscribes to X Premium (or lets it lapse): its posts' limit follows at once. */
+  setSubscription(userId: string, subscription: User['subscription']): void {
+    this.#users.get(userId)!.subscription = subscription;
+  }
+
   setFollowers(userId: string, count: number): void {
     this.#users.get(userId)!.followers = count;
   }
@@ -366,6 +375,7 @@ export class FakeXApi {
       return send(res, this.#errorAnswer(err));
     }
     this.requests.push({ method, endpoint: route?.endpoint ?? null, path: url.pathname, query: request.query, body: request.json ?? request.form });
+    if (this.#latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#latencyMs));
     const fault = route ? (this.#faults.get(route.endpoint)?.shift() ?? undefined) : undefined;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'http500') return send(res, this.#serverError(500));

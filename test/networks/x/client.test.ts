@@ -86,6 +86,28 @@ describe('XClient against the fake X API', () => {
     });
   });
 
+  test("a 429 learnt, then a token refresh: the next post still waits for the reset (holds are the user's, not the token's)", async (t) => {
+    const { fake, client, clock } = await setup(t, { windowLimits: { 'tweets.create': 1 } });
+    const account = fake.createAccount('busy');
+    const post = { text: 'one', inReplyToId: null, mediaIds: [], quoteId: null, poll: null, replySettings: null };
+    // Another app of the user's spends the window: Skein meets X's 429 and learns its reset.
+    const other = new XClient({ apiUrl: fake.url, clientId: fake.clientId, clientSecret: fake.clientSecret, now: () => clock.now().getTime() });
+    await other.createPost(account.accessToken, post);
+    const auth = { token: account.accessToken, userId: account.userId };
+    await assert.rejects(client.createPost(auth, { ...post, text: 'two' }), (err: unknown) => err instanceof PublishError && err.code === 'X_RATE_LIMITED');
+    const sent = fake.callsTo('tweets.create').length;
+    const rotated = await client.refresh(account.refreshToken!);
+    await assert.rejects(client.createPost({ token: rotated.accessToken, userId: account.userId }, { ...post, text: 'two' }), (err: unknown) => {
+      assert.ok(err instanceof PublishError);
+      assert.equal(err.code, 'X_RATE_LIMITED');
+      assert.ok((err.options.retryAfterMs ?? 0) > 0, 'told to wait for the reset');
+      return true;
+    });
+    assert.equal(fake.callsTo('tweets.create').length, sent, 'nothing sent before the reset, whatever the token');
+    clock.advance(15 * 60_000 + 1_000);
+    assert.ok((await client.createPost({ token: rotated.accessToken, userId: account.userId }, { ...post, text: 'two' })).id);
+  });
+
   test('a Premium account says so in subscription_type; a token without a needed scope is an auth fault', async (t) => {
     const { fake, client } = await setup(t);
     const premium = fake.createAccount('big', { subscription: 'Premium', followers: 12 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
 import { ManualClock } from '../../../src/lib/clock.js';
+import type { MediaStorage } from '../../../src/media/storage.js';
 import {
   ContainerNotReady,
   type MediaItem,
@@ -134,7 +136,7 @@ describe('XPlatform against the fake X API', () => {
     );
     assert.equal(fake.callsTo('media.upload').length, 2);
     assert.equal(fake.callsTo('media.status').length, 0, 'images are ready when uploaded');
-    assert.match(progress.containerId!, /^xa:\d+:\d+,\d+$/);
+    assert.match(progress.containerId!, /^xa:\d+:\d+:\d+,\d+$/, 'the attempt, the upload time, the media ids');
   });
 
   test('a video goes in chunks and is waited on while X processes it; with comeBackLater the caller is told when to look again', async (t) => {
@@ -142,7 +144,7 @@ describe('XPlatform against the fake X API', () => {
     const video = { url: `${media.base}/big.mp4`, altText: 'A clip' };
     const later = await publish('a video', { media: [video], comeBackLater: true });
     await assert.rejects(later.promise, (err: unknown) => err instanceof ContainerNotReady);
-    assert.match(later.saved.progress.containerId!, /^xm:~\d+$/);
+    assert.match(later.saved.progress.containerId!, /^xm:\d+:~\d+$/);
     assert.equal(fake.callsTo('media.append').length, 3, `${BIG_VIDEO.length} bytes in 4 MiB chunks`);
     assert.equal(published(fake, userId).length, 0);
     // The retry resumes on the same upload and waits (in-process here) until X has processed it.
@@ -230,6 +232,95 @@ describe('XPlatform against the fake X API', () => {
     await publishOk('https://example.com/see & <this>', { media: [{ url: `${media.base}/a.png`, altText: null }], progress: lost.saved.progress });
     assert.equal(published(fake, userId).length, 1);
     assert.equal(fake.callsTo('media.upload').length, 1, 'not uploaded again');
+  });
+
+  test("an uploaded video streams from the media storage in X's 4 MiB segments: the first is sent before the last byte is read", async (t) => {
+    const { fake, client, account, clock, userId } = await setup(t);
+    const MiB = 1024 * 1024;
+    const total = 10 * MiB;
+    /** How many appends X had received when the storage handed out each MiB. */
+    const appendsSeen: number[] = [];
+    async function* video() {
+      for (let i = 0; i < 10; i++) {
+        appendsSeen.push(fake.callsTo('media.append').length);
+        yield Buffer.alloc(MiB, i);
+      }
+    }
+    const row = {
+      id: 'vid1',
+      account_id: 'a',
+      team_id: null,
+      type: 'VIDEO' as const,
+      mime_type: 'video/mp4',
+      ext: 'mp4',
+      bytes: total,
+      width: 640,
+      height: 360,
+      duration_ms: 4000,
+      sha256: '0',
+      storage_key: 'vid1.mp4',
+      created_at: clock.now(),
+    };
+    const storage = { get: async () => Readable.from(video()) } as unknown as MediaStorage;
+    const platform = new XPlatform({
+      client,
+      uploads: { publicUrl: 'http://skein.test', storage, find: async (id) => (id === row.id ? row : undefined) },
+      allowPrivateMedia: true,
+      sleep: async (ms) => clock.advance(ms),
+    });
+    const ref = await platform.publishPost({
+      account,
+      post: {
+        id: 'streamed',
+        text: 'a streamed video',
+        topic: null,
+        media: [{ url: 'http://skein.test/media/vid1.mp4', altText: null }],
+        spoilerRanges: [],
+        isSpoilerMedia: false,
+        writtenAt: clock.now(),
+        options: { replyControl: 'everyone', quotesDisabled: false, quote: null, poll: null, langs: [] },
+      },
+      replyTo: null,
+      progress: { containerId: null, networkPostId: null, cid: null },
+      onProgress: async () => {},
+      confirmLease: async () => {},
+    });
+    assert.equal(published(fake, userId)[0]!.id, ref.networkPostId);
+    const appends = fake.callsTo('media.append');
+    assert.equal(appends.length, 3, '10 MiB in segments of 4, 4 and 2 MiB');
+    assert.equal(fake.media.get(published(fake, userId)[0]!.mediaIds[0]!)!.totalBytes, total);
+    assert.ok(appendsSeen[9]! >= 2, `two segments were sent before the storage gave the last MiB (appends seen: ${appendsSeen.join(',')})`);
+  });
+
+  test('media ids saved more than a day ago are not sent: X has forgotten them, so the retry uploads again', async (t) => {
+    const { fake, media, userId, publish, publishOk, clock, client, account, refreshToken } = await setup(t);
+    const image = { url: `${media.base}/a.png`, altText: 'A square' };
+    // X answers 503 without making the post: the attempt and its uploads are saved.
+    fake.failNext('tweets.create', { kind: 'http503' });
+    const first = await publish('a day late', { media: [image] });
+    await assert.rejects(first.promise, rejectsWith('X_SERVER_ERROR', 'transient'));
+    const stale = first.saved.progress.containerId!;
+    const oldId = /:(\d+)$/.exec(stale)![1]!;
+    clock.advance(25 * 3_600_000);
+    account.accessToken = (await client.refresh(refreshToken!)).accessToken; // as the publisher's withFreshTokens would
+    const { ref, progress } = await publishOk('a day late', { media: [image], progress: first.saved.progress });
+    const [post] = published(fake, userId);
+    assert.equal(post!.id, ref.networkPostId);
+    assert.equal(fake.callsTo('media.upload').length, 2, 'uploaded again');
+    assert.notDeepEqual(post!.mediaIds, [oldId], 'the new upload is on the post, not the expired one');
+    assert.equal(fake.media.get(post!.mediaIds[0]!)!.altText, 'A square');
+    assert.match(progress.containerId!, new RegExp(`^xa:${/^xa:(\d+):/.exec(stale)![1]}:`), 'the first attempt is still the one looked up from');
+
+    // Within the day, the saved upload is used as it is; a marker from before upload times were kept counts as too old.
+    fake.failNext('tweets.create', { kind: 'http503' });
+    const second = await publish('within the day', { media: [image] });
+    await assert.rejects(second.promise);
+    clock.advance(3_600_000);
+    await publishOk('within the day', { media: [image], progress: second.saved.progress });
+    assert.equal(fake.callsTo('media.upload').length, 3, 'not uploaded again');
+    const legacy = `xm:${oldId}`;
+    await publishOk('an old marker', { media: [image], progress: { containerId: legacy, networkPostId: null, cid: null } });
+    assert.equal(fake.callsTo('media.upload').length, 4, 'an old marker without its upload time: uploaded again');
   });
 
   test('a lost answer matched by text through t.co links and escaped characters', async (t) => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import sharp from 'sharp';
 import { ManualClock } from '../../../src/lib/clock.js';
 import { personalWorkspace } from '../../../src/lib/workspace.js';
 import { createPlatforms, createThreadsClient } from '../../../src/networks/clients.js';
@@ -155,6 +156,47 @@ describeEachDb(
       });
       assert.equal(followers.statusCode, 200, followers.body);
       assert.equal(followers.json().current.count, 42);
+    });
+
+    test('WebP images, which LinkedIn does not take, are converted at publish: an opaque one to JPEG, a transparent one to PNG', async () => {
+      const { app, ctx } = env();
+      const { user, provider, page } = await connectPage(env());
+      const webp = (alpha: number) =>
+        sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 30, b: 30, alpha } } })
+          .webp()
+          .toBuffer();
+      const upload = async (bytes: Buffer, altText: string) => {
+        const res = await user.call(app, { method: 'POST', url: '/api/v1/media', headers: { 'content-type': 'image/webp' }, payload: bytes });
+        assert.equal(res.statusCode, 201, res.body);
+        return { url: res.json().url as string, altText };
+      };
+      const media = [await upload(await webp(1), 'opaque'), await upload(await webp(0.5), 'see-through')];
+      const created = await user.call(app, {
+        method: 'POST',
+        url: '/api/v1/posts',
+        payload: { providerId: provider.id, scheduleAt: clock.now().toISOString(), posts: [{ text: 'Two WebP pictures', media }] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const done = await publishUntilDone(env(), new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-linkedin-webp'), created.json().threadId);
+      assert.equal(done.status, 'PUBLISHED');
+      const post = fake.postsBy(page).find((p) => p.rendered.text === 'Two WebP pictures')!;
+      const images = (post.content as { multiImage: { images: Array<{ id: string }> } }).multiImage.images;
+      assert.deepEqual(
+        images.map((i) => fake.media.get(i.id)!.format),
+        ['jpeg', 'png'],
+      );
+    });
+
+    test('the fake refuses a WebP image as LinkedIn does: its processing fails', async () => {
+      const member = fake.createMember('Fake Checker', PAGE_SCOPES);
+      const client = new LinkedInClient({ apiUrl: fake.url, authUrl: fake.url, now: () => clock.now().getTime() });
+      const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+        .webp()
+        .toBuffer();
+      const urn = await client.uploadImage(member.accessToken, member.urn, new Uint8Array(bytes));
+      assert.equal(fake.media.get(urn)!.format, 'webp');
+      clock.advance(60_000);
+      assert.equal(fake.media.get(urn)!.failed, true);
     });
 
     test('closing the comments fails once: the thread is retried, nothing is posted twice, and the comments end closed', async () => {

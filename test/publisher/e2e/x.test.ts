@@ -16,6 +16,8 @@ import { createUser } from '../../helpers/seeds.js';
 const clock = new ManualClock('2026-11-22T12:00:00.000Z');
 const HOUR = 3_600_000;
 const TOKEN_LIFETIME_MS = 2 * HOUR;
+/** A due time well after the test's clock, whatever it has reached. */
+const AT_LATER = () => new Date(clock.now().getTime() + 30 * 24 * HOUR).toISOString();
 let fake: FakeXApi;
 let media: MediaServer;
 
@@ -157,6 +159,43 @@ describeEachDb(
       });
       assert.equal(followers.statusCode, 200, followers.body);
       assert.equal(followers.json().current.count, 42);
+    });
+
+    test("an account's own text limit is read again daily: subscribing to Premium lifts it to 25,000 from the next day's run, lapsing brings back 280", async () => {
+      const { app, ctx } = env();
+      const { user, provider, account } = await connect(env());
+      const loop = new PublisherLoop(ctx, createPlatforms(ctx), 'e2e-x-limits');
+      const followersJob = () =>
+        ctx.db.selectFrom('jobs').selectAll().where('provider_id', '=', provider.id).where('kind', '=', 'FOLLOWERS').executeTakeFirstOrThrow();
+      const longPost = () =>
+        user.call(app, {
+          method: 'POST',
+          url: '/api/v1/posts',
+          payload: { providerId: provider.id, scheduleAt: AT_LATER(), posts: [{ text: 'x'.repeat(1000) }] },
+        });
+      const limitSaid = async () =>
+        (await user.call(app, { method: 'GET', url: '/api/v1/providers' })).json().providers.find((p: { id: string }) => p.id === provider.id).limits
+          .textPerPost;
+      // As a connect does: the daily job is booked, and its first run reads the account as it is.
+      await scheduleFollowerJobs(ctx.db, clock.now(), provider.id);
+      await loop.runOnce();
+      assert.equal(await limitSaid(), 280);
+
+      fake.setSubscription(account.userId, 'Premium');
+      assert.equal((await longPost()).statusCode, 400, 'not known before the next daily read');
+      const next = (await followersJob()).run_at;
+      assert.ok(next.getTime() - clock.now().getTime() <= 24 * HOUR + 2 * HOUR, 'the next read is booked within the next UTC day');
+      clock.set(next);
+      await loop.runOnce();
+      assert.equal(await limitSaid(), 25_000);
+      const long = await longPost();
+      assert.equal(long.statusCode, 201, long.body);
+
+      fake.setSubscription(account.userId, 'None');
+      clock.set((await followersJob()).run_at);
+      await loop.runOnce();
+      assert.equal(await limitSaid(), 280);
+      assert.equal((await longPost()).statusCode, 400);
     });
 
     test('a token about to expire is refreshed once before publishing, and the thread goes out', async () => {

@@ -1567,6 +1567,209 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{threadId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A thread's comments, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Opaque identifier */
+                    threadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            comments: {
+                                /** @description Opaque identifier */
+                                id: string;
+                                /** @description The member's email (or a review link's reviewer name) */
+                                author: string;
+                                text: string;
+                                postId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Comment on a thread, or on one of its posts (at most 5,000 characters) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Opaque identifier */
+                    threadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        text: string;
+                        postId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Opaque identifier */
+                            id: string;
+                            /** @description The member's email (or a review link's reviewer name) */
+                            author: string;
+                            text: string;
+                            postId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts/import": {
         parameters: {
             query?: never;
@@ -3871,7 +4074,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/linkedin": {
+    "/api/v1/providers/x": {
         parameters: {
             query?: never;
             header?: never;
@@ -3881,8 +4084,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect a LinkedIn member, or a page it administers, with an access token
-         * @description The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         * Connect an X account with a user access token (for scripts; no sign-in page)
+         * @description The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
          */
         post: {
             parameters: {
@@ -3894,10 +4097,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app */
+                        /** @description An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access */
                         accessToken: string;
-                        /** @description A page the token administers: urn:li:organization:12345 or 12345; absent: the member */
-                        organization?: string;
+                        /** @description Its refresh token (scope offline.access), from this server's X app */
+                        refreshToken?: string;
                         teamId?: string;
                     };
                 };
@@ -4055,7 +4258,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/providers/x": {
+    "/api/v1/providers/linkedin": {
         parameters: {
             query?: never;
             header?: never;
@@ -4065,8 +4268,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect an X account with a user access token (for scripts; no sign-in page)
-         * @description The account is the one the token belongs to (X's users/me). With a refresh token (made by this server's X app, X_CLIENT_ID), Skein refreshes at once and keeps the new pair: the refresh token given dies. Without one, the access token lasts about 2 hours and the account then needs a reconnect. X's refusal is a 400 at the field X refused. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
+         * Connect a LinkedIn member, or a page it administers, with an access token
+         * @description The member is the one the token belongs to (LinkedIn's userinfo); with `organization`, the page instead, which the token must administer (LinkedIn's organizationAcls, ADMINISTRATOR). The token is kept with a 60-day expiry, the longest a LinkedIn token lives. The same account again in the same workspace is a reconnect: the same provider, the new token, 200.
          */
         post: {
             parameters: {
@@ -4078,10 +4281,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description An OAuth 2.0 user access token with the scopes tweet.read tweet.write users.read media.write offline.access */
+                        /** @description A LinkedIn member access token with w_member_social (and w_organization_social r_organization_social for a page), e.g. from the OAuth token generator of your LinkedIn app */
                         accessToken: string;
-                        /** @description Its refresh token (scope offline.access), from this server's X app */
-                        refreshToken?: string;
+                        /** @description A page the token administers: urn:li:organization:12345 or 12345; absent: the member */
+                        organization?: string;
                         teamId?: string;
                     };
                 };
@@ -4683,10 +4886,24 @@ export interface paths {
                             };
                             /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
                             charactersReservedPerUrl: number | null;
+                        } | {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
                         };
                     };
                 };
-                /** @description A connect started with returnTo=web: to /accounts?<network>=connected&username=U, or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie */
+                /** @description A connect started with returnTo=web: to /accounts?<network>=connected&username=U (or, when the sign-in offered several accounts, /accounts?<network>=pick&pick=P), or /accounts?<network>=error&code=C&message=M after a failure. A connect started with an API key: to /connect/confirm?network=<network>&state=S, with the connect cookie */
                 303: {
                     headers: {
                         [name: string]: unknown;
@@ -4818,6 +5035,20 @@ export interface paths {
                             };
                             /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
                             charactersReservedPerUrl: number | null;
+                        } | {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
                         };
                     };
                 };
@@ -4886,6 +5117,221 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/connect/picks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts a sign-in offered (LinkedIn: the member and each page it administers), for the user who connected to pick from
+         * @description Live for 15 minutes after the callback, for the Skein account that connected only (another, or an expired or used pick: 404). No tokens.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A sign-in that gave several accounts adds none at once: the user picks the ones to add (POST /api/v1/providers/connect/picks/{id}) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Names the pick in GET and POST /api/v1/providers/connect/picks/{id} */
+                            pickId: string;
+                            network: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            expiresAt: string;
+                            /** @description In the order offered: the member first, then each page */
+                            accounts: {
+                                providerUserId: string;
+                                username: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add the offered accounts the user picked; the others are forgotten
+         * @description Each picked account becomes a provider in the workspace the connect was started in (an account connected before is reconnected). An account the sign-in did not offer: 400 at providerUserIds.N, nothing added and the pick kept. A pick is used once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The offered accounts to add (their providerUserId); the others are forgotten */
+                        providerUserIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            providers: {
+                                /** @description Opaque identifier */
+                                id: string;
+                                provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
+                                providerUserId: string;
+                                username: string;
+                                teamId: string | null;
+                                status: "ACTIVE" | "EXPIRED" | "REVOKED";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
+                                connectedAt: string;
+                                limits: {
+                                    /** @description What a post’s text may count: UTF-8 bytes on THREADS, characters (graphemes) elsewhere */
+                                    textPerPost: number;
+                                    postsPerThread: number;
+                                    mediaPerPost: number;
+                                    imagesPerPost: number;
+                                    videosPerPost: number;
+                                    imageBytes: number;
+                                    videoBytes: number;
+                                    /** @description null: the network sets no length */
+                                    videoSeconds: number | null;
+                                };
+                                /** @description MASTODON: what a link counts as in the server's count of a status's text; null for the other networks */
+                                charactersReservedPerUrl: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6610,7 +7056,7 @@ export interface paths {
                                 /** @description Opaque identifier */
                                 id: string;
                                 url: string;
-                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
+                                events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "comment.created" | "ping")[];
                                 /** @description Null for the personal workspace */
                                 teamId: string | null;
                                 /**
@@ -6688,7 +7134,7 @@ export interface paths {
                          */
                         url: string;
                         /** @description The event types to send, each once */
-                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
+                        events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "comment.created" | "ping")[];
                         /** @description A team id, or "personal"; omitted = the account's active workspace */
                         teamId?: string;
                     };
@@ -6705,7 +7151,7 @@ export interface paths {
                             /** @description Opaque identifier */
                             id: string;
                             url: string;
-                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "ping")[];
+                            events: ("post.published" | "thread.published" | "thread.failed" | "follow_up.published" | "follow_up.failed" | "provider.expired" | "thread.scheduled" | "thread.approval_requested" | "thread.approved" | "thread.rejected" | "comment.created" | "ping")[];
                             /** @description The signing secret (`whsec_…`), shown only in this answer */
                             secret: string;
                             /**
@@ -7640,6 +8086,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media/from-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload the file at a public http(s) URL (fetched under the media address policy: private addresses refused, redirects checked), stored and checked as an upload of the same bytes */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A public http(s) URL of an image or video */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The upload id: 22 characters, 128 random bits (base64url) */
+                            id: string;
+                            /** @description `<PUBLIC_URL>/media/<id>.<ext>`: public (no key), what a post's `media[].url` names */
+                            url: string;
+                            type: "IMAGE" | "VIDEO";
+                            /**
+                             * @example image/jpeg
+                             * @example video/mp4
+                             */
+                            mimeType: string;
+                            bytes: number;
+                            width: number | null;
+                            height: number | null;
+                            /** @description Videos only; null for images */
+                            durationMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attention": {
         parameters: {
             query?: never;
@@ -7669,11 +8254,11 @@ export interface paths {
                         "application/json": {
                             /** @description Newest first (by at) */
                             items: {
-                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets), THREAD_AWAITING_APPROVAL (a thread past its time still waiting for approval: it waits) */
-                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED" | "THREAD_AWAITING_APPROVAL";
+                                /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_EXPIRING (an ACTIVE account whose token runs out within its network notice period (LinkedIn: 7 days) and cannot be refreshed), PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets), THREAD_AWAITING_APPROVAL (a thread past its time still waiting for approval: it waits) */
+                                kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_EXPIRING" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED" | "THREAD_AWAITING_APPROVAL";
                                 /**
                                  * Format: date-time
-                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
+                                 * @description When it happened: a failure's time, the account's change of status; for PROVIDER_EXPIRING when its token runs out; for PROVIDER_NOT_ACTIVE_FOR_DUE the thread's scheduled time; for PROVIDER_RATE_LIMITED when the thread was put back
                                  */
                                 at: string;
                                 /** @description Opaque identifier */
@@ -8387,6 +8972,600 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP, stateless): the tools of docs/agents.md, with the API key as Bearer
+         * @description Each tool is one REST operation of this API, called with the same key. An answer is JSON (never a stream); 202 for a notification. Only an API key opens it (no session cookie).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description One JSON-RPC 2.0 message of the Model Context Protocol (docs/agents.md): a tools/call of one of the tools, or any other message */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "get_account";
+                            arguments: Record<string, never>;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "list_accounts";
+                            arguments: {
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "list_networks";
+                            arguments: Record<string, never>;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "list_threads";
+                            arguments: {
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                from: string;
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                to: string;
+                                providerId?: string;
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                                approval?: "PENDING" | "APPROVED" | "REJECTED";
+                                /**
+                                 * @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged.
+                                 * @enum {string}
+                                 */
+                                include?: "tags";
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "get_thread";
+                            arguments: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "create_thread";
+                            arguments: {
+                                providerId: string;
+                                posts: {
+                                    text: string;
+                                    topic?: string | null;
+                                    /** @description Up to 20 items; each network allows fewer (content rules) */
+                                    media?: {
+                                        /** @description Public http(s) image URL */
+                                        url: string;
+                                        altText?: string | null;
+                                    }[];
+                                    spoilerRanges?: {
+                                        /** @description 0-based, in UTF-16 code units */
+                                        offset: number;
+                                        /** @description In UTF-16 code units, at least 1 */
+                                        length: number;
+                                    }[];
+                                    isSpoilerMedia?: boolean;
+                                    /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
+                                    linkPreview?: boolean;
+                                    /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                                    quote?: string | null;
+                                    poll?: {
+                                        /** @description 2 to 4 options of 1 to 25 characters */
+                                        options: string[];
+                                        /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                        question?: string;
+                                    } | null;
+                                    /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                                    langs?: string[];
+                                    /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                                    contentWarning?: string | null;
+                                }[];
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                scheduleAt?: string;
+                                /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
+                                queue?: boolean;
+                                autoRepost?: {
+                                    enabled: boolean;
+                                    delays?: string[];
+                                };
+                                /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
+                                tags?: string[];
+                                teamId?: string;
+                                repeat?: {
+                                    /** @description 1 to 365 */
+                                    every: number;
+                                    /** @description day, week or month */
+                                    unit: string;
+                                    /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                                    until?: string;
+                                    /** @description Occurrences in all, the first included: 2 to 100 */
+                                    count?: number;
+                                } | null;
+                                /** @description Who may reply to the thread; default everyone */
+                                replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                                /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                                quotesDisabled?: boolean;
+                                /** @description Optional: the same key with the same arguments never creates twice (kept 24 hours). Without it, one is derived from the tool, its arguments and your API key, so an exact retry creates nothing new. */
+                                idempotencyKey?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "edit_thread";
+                            arguments: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                                /** @description The etag get_thread answered (such as "12", quotes included). A thread changed since is refused (PRECONDITION_FAILED): read it again. */
+                                etag: string;
+                                posts: {
+                                    id?: string;
+                                    text: string;
+                                    topic?: string | null;
+                                    /** @description Up to 20 items; each network allows fewer (content rules) */
+                                    media?: {
+                                        /** @description Public http(s) image URL */
+                                        url: string;
+                                        altText?: string | null;
+                                    }[];
+                                    spoilerRanges?: {
+                                        /** @description 0-based, in UTF-16 code units */
+                                        offset: number;
+                                        /** @description In UTF-16 code units, at least 1 */
+                                        length: number;
+                                    }[];
+                                    isSpoilerMedia?: boolean;
+                                    /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
+                                    linkPreview?: boolean;
+                                    /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                                    quote?: string | null;
+                                    poll?: {
+                                        /** @description 2 to 4 options of 1 to 25 characters */
+                                        options: string[];
+                                        /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                        question?: string;
+                                    } | null;
+                                    /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                                    langs?: string[];
+                                    /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                                    contentWarning?: string | null;
+                                }[];
+                                /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
+                                tags?: string[];
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                scheduleAt?: string;
+                                /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
+                                queue?: boolean;
+                                repeat?: {
+                                    /** @description 1 to 365 */
+                                    every: number;
+                                    /** @description day, week or month */
+                                    unit: string;
+                                    /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                                    until?: string;
+                                    /** @description Occurrences in all, the first included: 2 to 100 */
+                                    count?: number;
+                                } | null;
+                                /** @description Who may reply to the thread; default everyone */
+                                replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                                /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                                quotesDisabled?: boolean;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "reschedule_thread";
+                            arguments: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                                /** @description The etag get_thread answered (such as "12", quotes included). A thread changed since is refused (PRECONDITION_FAILED): read it again. */
+                                etag?: string;
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                scheduleAt: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "delete_thread";
+                            arguments: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                                /** @description The etag get_thread answered (such as "12", quotes included). A thread changed since is refused (PRECONDITION_FAILED): read it again. */
+                                etag?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "retry_thread";
+                            arguments: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                                /** @description The etag get_thread answered (such as "12", quotes included). A thread changed since is refused (PRECONDITION_FAILED): read it again. */
+                                etag?: string;
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                scheduleAt?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "list_drafts";
+                            arguments: {
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "next_slots";
+                            arguments: {
+                                providerId: string;
+                                /**
+                                 * @description How many instants: a whole number 1–50 (default 5)
+                                 * @example 5
+                                 */
+                                count?: string;
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "upload_media_from_url";
+                            arguments: {
+                                /** @description A public http(s) URL of an image or video */
+                                url: string;
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "get_analytics";
+                            arguments: {
+                                /** @description The provider whose posts are counted */
+                                providerId: string;
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                from: string;
+                                /**
+                                 * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                 * @example 2026-12-01T09:30:00
+                                 * @example 2026-12-01T09:30:00+01:00
+                                 */
+                                to: string;
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "get_attention";
+                            arguments: {
+                                /** @description A team id, or "personal"; omitted = the account's active workspace */
+                                teamId?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        /** @enum {string} */
+                        method: "tools/call";
+                        params: {
+                            /** @enum {string} */
+                            name: "import_threads";
+                            arguments: {
+                                /** @description Create Post bodies, one per thread, up to 1,000 */
+                                rows: {
+                                    providerId: string;
+                                    posts: {
+                                        text: string;
+                                        topic?: string | null;
+                                        /** @description Up to 20 items; each network allows fewer (content rules) */
+                                        media?: {
+                                            /** @description Public http(s) image URL */
+                                            url: string;
+                                            altText?: string | null;
+                                        }[];
+                                        spoilerRanges?: {
+                                            /** @description 0-based, in UTF-16 code units */
+                                            offset: number;
+                                            /** @description In UTF-16 code units, at least 1 */
+                                            length: number;
+                                        }[];
+                                        isSpoilerMedia?: boolean;
+                                        /** @description Bluesky: a link card for the first link of a post without media (default true); Threads and Mastodon make their own */
+                                        linkPreview?: boolean;
+                                        /** @description What the post quotes: the id of a published Skein post of the same network in the workspace, or the network's reference (THREADS: a media id; BLUESKY: an at:// URI or a bsky.app post URL) */
+                                        quote?: string | null;
+                                        poll?: {
+                                            /** @description 2 to 4 options of 1 to 25 characters */
+                                            options: string[];
+                                            /** @description LINKEDIN (required there): the question, 1 to 140 characters; ignored elsewhere */
+                                            question?: string;
+                                        } | null;
+                                        /** @description Up to 3 language tags (en, pt-BR); BLUESKY only, accepted elsewhere */
+                                        langs?: string[];
+                                        /** @description 1 to 500 characters; accepted and ignored on THREADS and BLUESKY */
+                                        contentWarning?: string | null;
+                                    }[];
+                                    /**
+                                     * @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm
+                                     * @example 2026-12-01T09:30:00
+                                     * @example 2026-12-01T09:30:00+01:00
+                                     */
+                                    scheduleAt?: string;
+                                    /** @description true: schedule at the provider's next free time slot (without scheduleAt) */
+                                    queue?: boolean;
+                                    autoRepost?: {
+                                        enabled: boolean;
+                                        delays?: string[];
+                                    };
+                                    /** @description The thread's tags by name, as Set Thread Tags takes them: trimmed, matched case-insensitively, missing ones created; at most 50 */
+                                    tags?: string[];
+                                    teamId?: string;
+                                    repeat?: {
+                                        /** @description 1 to 365 */
+                                        every: number;
+                                        /** @description day, week or month */
+                                        unit: string;
+                                        /** @description YYYY-MM-DD in the account zone: no occurrence on a later date; not before the first occurrence */
+                                        until?: string;
+                                        /** @description Occurrences in all, the first included: 2 to 100 */
+                                        count?: number;
+                                    } | null;
+                                    /** @description Who may reply to the thread; default everyone */
+                                    replyControl?: "everyone" | "following" | "followers" | "mentioned" | "nobody";
+                                    /** @description BLUESKY: no one may quote the posts (a postgate on each); default false */
+                                    quotesDisabled?: boolean;
+                                }[];
+                                /** @description true: check and answer as the import would, creating nothing */
+                                dryRun?: boolean;
+                                teamId?: string;
+                                /** @description Optional: the same key with the same arguments never creates twice (kept 24 hours). Without it, one is derived from the tool, its arguments and your API key, so an exact retry creates nothing new. */
+                                idempotencyKey?: string;
+                            };
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        method?: string;
+                        params?: Record<string, never>;
+                        result?: Record<string, never>;
+                        error?: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The JSON-RPC answer: result (a tool refusal is a result with isError) or error */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                            id: (string | number) | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A notification, taken */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }

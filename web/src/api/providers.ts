@@ -6,6 +6,7 @@ import type { paths } from './openapi.js';
 export type Provider = Answer<'/api/v1/providers', 'get'>['providers'][number];
 export type Network = Provider['provider'];
 export type ProviderStatus = Provider['status'];
+export type ConnectPick = Answer<'/api/v1/providers/connect/picks/{id}', 'get'>;
 export type ThreadsSetup = Answer<'/api/v1/providers/threads/setup', 'get'>;
 export type XSetup = Answer<'/api/v1/providers/x/setup', 'get'>;
 /** A network that connects through its sign-in page, as its connect path names it. */
@@ -33,6 +34,11 @@ export function providersApi(client: Client) {
     connectMastodonToken: (body: { instance: string; accessToken: string }) => ok(client.POST('/api/v1/providers/mastodon', { body })),
     /** Confirms a connect started with an API key, in the browser the network sent back (signed in as the account that started it). */
     confirmConnect: (state: string) => ok(client.POST('/api/v1/providers/connect/confirm', { body: { state } })),
+    /** The accounts a sign-in offered (LinkedIn's member and pages), to pick from. */
+    pick: (id: string) => ok(client.GET('/api/v1/providers/connect/picks/{id}', { params: { path: { id } } })),
+    /** Adds the offered accounts picked; the others are forgotten. */
+    completePick: async (id: string, providerUserIds: string[]) =>
+      (await ok(client.POST('/api/v1/providers/connect/picks/{id}', { params: { path: { id } }, body: { providerUserIds } }))).providers,
     disconnect: (id: string) => ok(client.DELETE('/api/v1/providers/{id}', { params: { path: { id } } })),
   };
 }

@@ -24,8 +24,10 @@ export function ConfirmConnectPage() {
 
   const confirm = () =>
     void run(async () => {
-      const provider = await api.providers.confirmConnect(state);
-      navigate(`/accounts?${new URLSearchParams({ [network]: 'connected', username: provider.username })}`, { replace: true });
+      const done = await api.providers.confirmConnect(state);
+      // A sign-in that offered several accounts (LinkedIn's member and pages): the accounts page asks which to add.
+      const next = 'pickId' in done ? { [network]: 'pick', pick: done.pickId } : { [network]: 'connected', username: done.username };
+      navigate(`/accounts?${new URLSearchParams(next)}`, { replace: true });
     });
 
   return (

@@ -1,21 +1,24 @@
 import type { AppContext } from '../../../context.js';
-import type { AccountRow, OAuthStateRow, ProviderRow } from '../../../db/schema/index.js';
+import type { AccountRow, ConnectPickRow, OAuthStateRow, ProviderRow } from '../../../db/schema/index.js';
 import { type FieldFault, NetworkNotConfiguredError, NotFoundError, ValidationError } from '../../../errors/index.js';
 import { personalWorkspace, teamWorkspace, type Workspace } from '../../../lib/workspace.js';
 import {
   type ConnectedAccount,
   type CredentialsConnect,
+  type CredentialsRoute,
   connectRedirectUri,
   type NetworkConnect,
   type OAuthConnect,
   type StartInput,
 } from '../../../networks/connect.js';
 import { CONNECTORS } from '../../../networks/connectors.js';
-import { type CredentialsKind, NETWORKS, type NetworkKind, type OAuthKind } from '../../../networks/index.js';
+import { type CredentialsKind, NETWORK_KINDS, NETWORKS, type NetworkKind, type OAuthKind } from '../../../networks/index.js';
+import { findConnectPick, takeConnectPick } from '../../../repos/connect-picks.js';
 import { scheduleFollowerJobs } from '../../../repos/followers.js';
 import { findProvider, findProviderByNetworkUser, revokeProvider } from '../../../repos/providers.js';
 import { canAccess, resolveWorkspace } from '../../accounts/accounts.js';
 import { addProvider } from '../providers.js';
+import { type PickView, pickedAccounts, pickView, savePick } from './picks.js';
 import { assertStateLive, type CallbackState, newStateValue, saveConnectState, takeCallbackState, takeConfirmState } from './states.js';
 
 /**
@@ -113,15 +116,53 @@ export async function startConnect(
   return { authorizeUrl };
 }
 
-/** Step 2's end: the approved code becomes the account (and any others the sign-in gave), in the workspace the state names. */
-async function completeConnect(ctx: AppContext, row: OAuthStateRow, code: string): Promise<ProviderRow> {
+/** What a sign-in ended with: the account connected, or (several accounts offered) the pick the user makes among them. */
+type Completed = { provider: ProviderRow } | { pick: PickView };
+
+/**
+ * Step 2's end: the approved code becomes the account, in the workspace the state names; a
+ * sign-in that gives several (LinkedIn's member and pages) becomes a pick instead (picks.ts).
+ */
+async function completeConnect(ctx: AppContext, row: OAuthStateRow, code: string): Promise<Completed> {
   const kind = row.kind as OAuthKind;
   const exchanged = await oauthOf(kind).exchange(ctx, { code, redirectUri: connectRedirectUri(ctx, kind), state: row });
+  const accounts = Array.isArray(exchanged) ? exchanged : [exchanged];
+  if (accounts.length > 1) return { pick: await savePick(ctx, row, accounts) };
   const workspace = row.team_id ? teamWorkspace(row.team_id) : personalWorkspace(row.account_id);
-  const [first, ...others] = Array.isArray(exchanged) ? exchanged : [exchanged];
-  const { provider } = await saveAccount(ctx, kind, row.account_id, workspace, first!);
-  for (const connected of others) await saveAccount(ctx, kind, row.account_id, workspace, connected);
-  return provider;
+  return { provider: (await saveAccount(ctx, kind, row.account_id, workspace, accounts[0]!)).provider };
+}
+
+/** A pick of the calling account, live: 404 otherwise (another's is not told apart from none). */
+async function livePick(ctx: AppContext, account: AccountRow, id: string): Promise<ConnectPickRow> {
+  const row = await findConnectPick(ctx.db, id, account.id, ctx.clock.now());
+  if (!row) throw new NotFoundError(`Pick ${id}`);
+  return row;
+}
+
+/** The accounts a sign-in offered, for the user to pick from (no tokens). */
+export async function showPick(ctx: AppContext, account: AccountRow, id: string): Promise<PickView> {
+  const row = await livePick(ctx, account, id);
+  return pickView(row, pickedAccounts(ctx, row));
+}
+
+/**
+ * Adds the offered accounts the user picked (`providerUserIds`, at least one), in the order
+ * offered; the others are forgotten. A fault (an account not offered) is a 400 naming each and
+ * leaves the pick as it was; a pick is used once.
+ */
+export async function completePick(ctx: AppContext, account: AccountRow, id: string, providerUserIds: string[]): Promise<ProviderRow[]> {
+  const row = await livePick(ctx, account, id);
+  const offered = pickedAccounts(ctx, row);
+  const faults = providerUserIds.flatMap((chosen, i) =>
+    offered.some((o) => o.providerUserId === chosen) ? [] : [{ path: `providerUserIds.${i}`, message: `was not offered by this sign-in (${chosen})` }],
+  );
+  if (faults.length) throw new ValidationError(faults);
+  if (!(await takeConnectPick(ctx.db, row.id))) throw new NotFoundError(`Pick ${id}`);
+  const workspace = row.team_id ? teamWorkspace(row.team_id) : personalWorkspace(row.account_id);
+  const providers: ProviderRow[] = [];
+  for (const connected of offered.filter((o) => providerUserIds.includes(o.providerUserId)))
+    providers.push((await saveAccount(ctx, row.kind, row.account_id, workspace, connected)).provider);
+  return providers;
 }
 
 /**
@@ -134,8 +175,11 @@ export class WebConnectFailure extends Error {
   }
 }
 
-/** What a callback ends with: the account connected and where the browser goes, or the confirmation a key-started connect waits for. */
-export type ConnectOutcome = { provider: ProviderRow; returnTo: 'web' | null } | Extract<CallbackState, { confirm: unknown }>;
+/**
+ * What a callback ends with: the account connected (or the pick among several) and where the
+ * browser goes, or the confirmation a key-started connect waits for.
+ */
+export type ConnectOutcome = (Completed & { returnTo: 'web' | null }) | Extract<CallbackState, { confirm: unknown }>;
 
 /**
  * Step 2 for every sign-in network: the network redirects the browser back with `code` and
@@ -158,7 +202,7 @@ export async function finishConnect(
     assertStateLive(ctx, row);
     if (query.error) throw new ValidationError({ path: 'error', message: query.error_description ?? query.error });
     if (!query.code) throw new ValidationError({ path: 'code', message: 'is required' });
-    return { provider: await completeConnect(ctx, row, query.code), returnTo: row.return_to };
+    return { ...(await completeConnect(ctx, row, query.code)), returnTo: row.return_to };
   } catch (err) {
     throw row.return_to === 'web' ? new WebConnectFailure(err) : err;
   }
@@ -166,16 +210,25 @@ export async function finishConnect(
 
 /**
  * A connect an API key started, confirmed by the signed-in user of its account in the browser
- * its callback came back to (`takeConfirmState`): the kept code becomes the connected account.
+ * its callback came back to (`takeConfirmState`): the kept code becomes the connected account
+ * (or a pick among several).
  */
 export async function confirmConnect(
   ctx: AppContext,
   account: AccountRow,
   input: { state: string; bySession: boolean; browserToken: string | undefined },
-): Promise<ProviderRow> {
+): Promise<Completed> {
   const { row, code } = await takeConfirmState(ctx, { ...input, accountId: account.id });
   requireConfigured(ctx, row.kind as OAuthKind);
   return completeConnect(ctx, row, code);
+}
+
+/** `POST /api/v1/providers/<network>` of each network connected with a credential pasted in, from its connector. */
+export function credentialsRoutes(): Array<{ kind: CredentialsKind; route: CredentialsRoute }> {
+  return NETWORK_KINDS.flatMap((kind) => {
+    const credentials = (CONNECTORS[kind] as NetworkConnect<never>).credentials;
+    return credentials ? [{ kind: kind as CredentialsKind, route: credentials.route }] : [];
+  });
 }
 
 /** The content rules of a credentials connect of `kind` (the route's, for an answer with every fault). */

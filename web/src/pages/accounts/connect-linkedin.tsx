@@ -3,9 +3,10 @@ import { FormMessage, formMessage, Submit, useSubmit } from '../../form.js';
 
 /**
  * LinkedIn connects through the server owner's LinkedIn app: the browser goes to LinkedIn's
- * sign-in, whose redirect back ends on the accounts page with the member and, when the app may
- * manage pages, each page the member administers. A server without the app's settings answers
- * with the settings it lacks, shown here.
+ * sign-in, whose redirect back ends on the accounts page with the member or, when the app may
+ * manage pages and the member administers some, a choice of the member and each page
+ * (pick-accounts.tsx). A server without the app's settings answers with the settings it lacks,
+ * shown here.
  */
 export function ConnectLinkedIn() {
   const { api } = useApp();
@@ -23,8 +24,8 @@ export function ConnectLinkedIn() {
       <h3 id="linkedin-heading">LinkedIn</h3>
       <form onSubmit={signIn} noValidate aria-labelledby="linkedin-heading">
         <p class="hint">
-          You sign in at LinkedIn and allow Skein to post as you and, if this server's LinkedIn app may, as the pages you administer. Each page becomes its own
-          account here; disconnect the ones you do not want. <a href="/guide/connect-linkedin">Setting up the LinkedIn app</a>
+          You sign in at LinkedIn and allow Skein to post as you and, if this server's LinkedIn app may, as the pages you administer. Then you choose which of
+          them to add: each becomes its own account here. <a href="/guide/connect-linkedin">Setting up the LinkedIn app</a>
         </p>
         <FormMessage message={formMessage(oauth.error, [])} />
         <div class="actions">

@@ -9,6 +9,7 @@ import { ConnectBluesky } from './connect-bluesky.js';
 import { ConnectLinkedIn, linkedinConnectOutcome } from './connect-linkedin.js';
 import { ConnectMastodon, mastodonConnectOutcome } from './connect-mastodon.js';
 import { ConnectX, xConnectOutcome } from './connect-x.js';
+import { PickAccounts } from './pick-accounts.js';
 import { ProviderCard } from './provider-card.js';
 
 /**
@@ -27,10 +28,18 @@ export function AccountsPage() {
     const search = new URLSearchParams(location.search);
     return threadsConnectOutcome(search) ?? mastodonConnectOutcome(search) ?? xConnectOutcome(search) ?? linkedinConnectOutcome(search);
   });
+  // A sign-in that offered several accounts (LinkedIn's member and pages) comes back with ?<network>=pick&pick=ID.
+  const [pickId, setPickId] = useState(() => new URLSearchParams(location.search).get('pick'));
+  const [picked, setPicked] = useState<string | null>(null);
   useEffect(() => {
     document.title = 'Accounts · Skein';
-    if (threadsOutcome) navigate('/accounts', { replace: true });
+    if (threadsOutcome || pickId) navigate('/accounts', { replace: true });
   }, []);
+  const pickDone = (text: string | null) => {
+    setPickId(null);
+    setPicked(text);
+    void reload();
+  };
 
   return (
     <div class="stack accounts-page">
@@ -40,6 +49,12 @@ export function AccountsPage() {
           {threadsOutcome.text}
         </p>
       )}
+      {picked && (
+        <p class="connect-outcome ok" role="status">
+          {picked}
+        </p>
+      )}
+      {pickId && <PickAccounts id={pickId} onDone={pickDone} />}
       {threadsOutcome && !threadsOutcome.ok && (
         <p class="connect-outcome failed" role="alert">
           {threadsOutcome.text}

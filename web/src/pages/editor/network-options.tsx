@@ -30,6 +30,8 @@ export interface ThreadOptionsDraft {
 export interface PostOptionsDraft {
   quote: string;
   poll: string[] | null;
+  /** The poll's question, on a network whose polls have one (`pollQuestion` in its entry); '' when none. */
+  pollQuestion: string;
   langs: string;
   contentWarning: string;
 }
@@ -57,6 +59,7 @@ export function postOptionsDraft(post?: Pick<Thread['posts'][number], 'quote' | 
   return {
     quote: post?.quote ?? '',
     poll: post?.poll ? [...post.poll.options] : null,
+    pollQuestion: post?.poll?.question ?? '',
     langs: post?.langs.join(', ') ?? '',
     contentWarning: post?.contentWarning ?? '',
   };
@@ -75,7 +78,9 @@ export function postOptionsBody(options: PostOptionsDraft): PostOptionsBody {
     .filter(Boolean);
   return {
     quote: options.quote.trim() || null,
-    poll: options.poll ? { options: options.poll.map((o) => o.trim()) } : null,
+    poll: options.poll
+      ? { options: options.poll.map((o) => o.trim()), ...(options.pollQuestion.trim() ? { question: options.pollQuestion.trim() } : {}) }
+      : null,
     langs,
     contentWarning: options.contentWarning.trim() || null,
   };
@@ -167,7 +172,9 @@ export function PostOptions(props: {
   const n = index + 1;
   const set = (patch: Partial<PostOptionsDraft>) => props.onChange({ ...options, ...patch });
   const faulty = props.error?.errors.some((e) => OPTION_FAULT_PATHS.test(e.path) && e.path.startsWith(`${path}.`)) ?? false;
-  const showPoll = offered.polls || options.poll !== null;
+  // A network whose later posts take no poll (LinkedIn's are comments) offers it on the first only.
+  const pollHere = offered.polls && !(index > 0 && offered.firstPostOnly?.includes('poll'));
+  const showPoll = pollHere || options.poll !== null;
   // A field shown for a value the network ignores stays while it is being cleared.
   const [held] = useState(() => ({ quote: options.quote !== '', langs: options.langs !== '', warning: options.contentWarning !== '' }));
   const showQuote = offered.quote !== null || held.quote || options.quote !== '';
@@ -181,7 +188,7 @@ export function PostOptions(props: {
   }, [faulty]);
   const offeredNames = [
     offered.quote ? 'quote' : null,
-    offered.polls ? 'poll' : null,
+    pollHere ? 'poll' : null,
     offered.langs ? 'languages' : null,
     offered.contentWarning ? 'content warning' : null,
   ].filter((name): name is string => name !== null);
@@ -236,8 +243,11 @@ export function PostOptions(props: {
           n={n}
           path={path}
           poll={options.poll}
-          pollTaken={offered.polls}
-          networkLabel={networkName(network)}
+          pollTaken={pollHere}
+          notTakenReason={offered.polls ? `${networkName(network)} takes a poll on the first post only.` : `${networkName(network)} has no polls.`}
+          question={offered.pollQuestion ?? null}
+          questionText={options.pollQuestion}
+          onQuestion={(pollQuestion) => set({ pollQuestion })}
           hasMedia={hasMedia}
           fault={pollFault}
           error={props.error}
@@ -253,7 +263,12 @@ function PollBuilder(props: {
   path: string;
   poll: string[] | null;
   pollTaken: boolean;
-  networkLabel: string;
+  /** Why the post takes no poll, when it does not. */
+  notTakenReason: string;
+  /** The network's poll question (its entry's `pollQuestion`); null: its polls have none. */
+  question: { maxChars: number } | null;
+  questionText: string;
+  onQuestion: (question: string) => void;
   hasMedia: boolean;
   fault: string | undefined;
   error: ApiError | null;
@@ -262,7 +277,7 @@ function PollBuilder(props: {
   const { n, path, poll, hasMedia } = props;
   const reasonId = `poll-reason-${n}`;
   // The reason the poll cannot be added, or cannot stay, shown before any save.
-  const reason = !props.pollTaken ? `${props.networkLabel} has no polls.` : hasMedia ? 'A poll goes only on a post without images or videos.' : null;
+  const reason = !props.pollTaken ? props.notTakenReason : hasMedia ? 'A poll goes only on a post without images or videos.' : null;
   if (!poll) {
     return (
       <div class="poll">
@@ -286,6 +301,20 @@ function PollBuilder(props: {
     <fieldset class="poll">
       <legend>Poll of post {n}</legend>
       {reason && <p class="poll-reason">{reason} Remove the poll or the media before saving.</p>}
+      {(props.question || props.questionText !== '') && (
+        <Field
+          label={`Question of the poll of post ${n}`}
+          name={`${path}.poll.question`}
+          error={faultAt(props.error, `${path}.poll.question`)}
+          hint={
+            props.question
+              ? `Required: 1 to ${props.question.maxChars} characters. ${[...props.questionText].length} / ${props.question.maxChars}`
+              : 'This network shows no question: kept with the poll, but not published.'
+          }
+        >
+          {(control) => <input {...control} value={props.questionText} onInput={(e) => props.onQuestion(e.currentTarget.value)} />}
+        </Field>
+      )}
       <ol class="poll-options">
         {poll.map((option, i) => (
           <li key={i}>

@@ -19,6 +19,7 @@ const TITLES: Record<AttentionItem['kind'], string> = {
   THREAD_FAILED: 'A thread failed to publish',
   FOLLOW_UP_FAILED: 'A follow-up reply failed',
   PROVIDER_EXPIRED: 'An account needs reconnecting',
+  PROVIDER_EXPIRING: 'An account’s sign-in runs out soon',
   PROVIDER_REVOKED: 'An account is disconnected',
   PROVIDER_NOT_ACTIVE_FOR_DUE: 'A thread is due on an account that cannot publish',
   PROVIDER_RATE_LIMITED: 'A thread waits for its account’s daily posting limit',
@@ -122,7 +123,7 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
         {name && <span class="subject">: “{name}”</span>}
       </h3>
       <p class="meta">
-        {item.kind === 'PROVIDER_NOT_ACTIVE_FOR_DUE' ? 'Due ' : ''}
+        {item.kind === 'PROVIDER_NOT_ACTIVE_FOR_DUE' ? 'Due ' : item.kind === 'PROVIDER_EXPIRING' ? 'Runs out ' : ''}
         <time dateTime={item.at}>{formatInZone(item.at, account.timezone)}</time> · {accountName}
       </p>
       {item.error && (
@@ -140,6 +141,9 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
       {item.kind === 'PROVIDER_RATE_LIMITED' && (
         <p class="hint">The network’s daily limit on posts for {accountName} is used up: the rest of this thread goes out by itself when it resets.</p>
       )}
+      {item.kind === 'PROVIDER_EXPIRING' && (
+        <p class="hint">The network gives no way to renew this sign-in: reconnect the account before then, or its posts due after that fail.</p>
+      )}
       {item.kind === 'PROVIDER_REVOKED' && <p class="hint">Skein holds no sign-in for it; its scheduled posts fail when due. Reconnect to use it again.</p>}
       <div class="actions wrap">
         {(item.kind === 'THREAD_FAILED' || item.kind === 'FOLLOW_UP_FAILED') && (
@@ -147,7 +151,11 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
             {busy ? 'Retrying…' : 'Retry'}
           </button>
         )}
-        {(item.kind === 'PROVIDER_EXPIRED' || item.kind === 'PROVIDER_REVOKED' || item.kind === 'PROVIDER_NOT_ACTIVE_FOR_DUE') && reconnectAction}
+        {(item.kind === 'PROVIDER_EXPIRED' ||
+          item.kind === 'PROVIDER_EXPIRING' ||
+          item.kind === 'PROVIDER_REVOKED' ||
+          item.kind === 'PROVIDER_NOT_ACTIVE_FOR_DUE') &&
+          reconnectAction}
         {item.threadId && (
           <a href={threadPath(item.threadId)} aria-describedby={titleId}>
             {item.kind === 'FOLLOW_UP_FAILED' ? 'Open the thread and its follow-ups' : 'Open the thread'}

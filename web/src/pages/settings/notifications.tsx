@@ -6,7 +6,7 @@ import { FormMessage, formMessage, Submit, useSubmit } from '../../form.js';
 const KINDS: { kind: EmailKind; label: string }[] = [
   { kind: 'THREAD_FAILED', label: 'A thread failed to publish' },
   { kind: 'FOLLOW_UP_FAILED', label: 'A follow-up reply failed' },
-  { kind: 'PROVIDER_EXPIRED', label: 'An account needs reconnecting (its sign-in expired)' },
+  { kind: 'PROVIDER_EXPIRED', label: 'An account needs reconnecting (its sign-in expired, or runs out within days)' },
   { kind: 'PROVIDER_REVOKED', label: 'An account was disconnected' },
 ];
 const CHOICES: { value: EmailDelivery; label: string }[] = [

@@ -1,0 +1,290 @@
+/**
+ * `npm run bench -- --scale` (issue 43): the API rows on a small database and on an agency's
+ * years of threads (bench/scale-seed.ts), in one run, on PostgreSQL + Redis and on PGlite.
+ *
+ * 1. A fresh database; the migrations' run time measured on it (in this process).
+ * 2. `skein serve` once (the owner's key), `skein provider add`, then, with the server stopped,
+ *    the provider copied to `providers` accounts, a webhook and `measured` seeded in SQL: the
+ *    threads the rows read (scale-seed.ts). The rows run: the small database's figures.
+ * 3. The server stopped, `rest` seeded (the large database: `threads` in all), VACUUM ANALYZE;
+ *    the server started again (its restart timed), idle RSS read, the same rows run again.
+ * Each row answers the same threads on both databases, so the ratio is what the rest costs.
+ */
+import { join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { openPGlite, openPostgres } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import type { Database } from '../src/db/schema/index.js';
+import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
+import { type Backend, type LoadOptions, RateWindow } from './api.js';
+import { type LoadResult, type LoadSpec, medianRun, UNIQUE } from './load.js';
+import {
+  apiClient,
+  apiServerEnv,
+  bannerKey,
+  createDatabase,
+  type Env,
+  freePort,
+  OWNER_EMAIL,
+  type Proc,
+  rssMiB,
+  skeinCli,
+  startSkein,
+  tempDir,
+  waitReady,
+} from './procs.js';
+import { type AgencyPlan, copyProviders, measuredWindows, seedAgency, seedWebhook } from './scale-seed.js';
+
+const SCALE_ROUTES = ['getThread', 'listMonth', 'listWeek', 'drafts', 'create', 'edit', 'attention', 'analytics'] as const;
+type ScaleRoute = (typeof SCALE_ROUTES)[number];
+const SCALE_LABELS: Record<ScaleRoute, string> = {
+  getThread: 'Get Thread',
+  listMonth: "List Posts, one account's month",
+  listWeek: 'List Posts, a week of all accounts',
+  drafts: 'List Drafts',
+  create: 'Create (3-post thread)',
+  edit: 'Edit Entire Thread (a draft)',
+  attention: 'Attention',
+  analytics: 'Analytics, 90 days of one account',
+};
+
+type Row = LoadResult & { all: number[] };
+
+export interface ScaleResult {
+  backend: Backend;
+  threads: number;
+  providers: number;
+  /** Threads the rows read (both databases hold them). */
+  measuredThreads: number;
+  migrateMs: number;
+  seedMs: number;
+  small: Record<ScaleRoute, Row>;
+  large: Record<ScaleRoute, Row>;
+  /** The server on the large database: spawn → /readyz 200, and its RSS at rest. */
+  restartMs: number;
+  rssIdleMiB: number;
+}
+
+export interface ScaleSize {
+  threads: number;
+  providers: number;
+}
+
+/** Times in the account's zone (UTC), without an offset. */
+function local(date: Date): string {
+  return date.toISOString().slice(0, 19);
+}
+
+/** The database of the run, opened in this process while no server runs on it. */
+async function withDatabase<T>(backend: Backend, where: { url?: string; pgliteDir: string }, fn: (db: Kysely<Database>) => Promise<T>) {
+  const handle = backend === 'postgres' ? openPostgres(where.url!, 2) : await openPGlite(where.pgliteDir);
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function runScale(backend: Backend, size: ScaleSize, options: LoadOptions): Promise<ScaleResult> {
+  const log = (line: string) => options.log(`scale ${backend}: ${line}`);
+  const database = backend === 'postgres' ? await createDatabase('scale') : null;
+  const graph = await FakeGraphApi.start({});
+  const dir = tempDir(`scale-${backend}`);
+  const where = { url: database?.url, pgliteDir: join(dir.path, 'pglite') };
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Env = apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url, ...(database ? { databaseUrl: database.url } : {}) });
+  let server: Proc | null = null;
+  const start = async () => {
+    const started = performance.now();
+    server = startSkein(`skein serve (scale, ${backend})`, 'serve', env);
+    return waitReady(server, baseUrl, started, 300_000);
+  };
+  const stop = async () => {
+    await server?.stop();
+    server = null;
+  };
+  try {
+    const migrateMs = await withDatabase(backend, where, async (db) => {
+      const t0 = performance.now();
+      await migrateToLatest(db);
+      return performance.now() - t0;
+    });
+    log(`migrations on an empty database: ${migrateMs.toFixed(0)} ms`);
+    await start();
+    const key = await bannerKey(server!);
+    const template = await skeinCli(
+      ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', graph.createAccount('scale').accessToken],
+      env,
+    );
+    const api = apiClient(baseUrl, key);
+    // Tags through the API (their scope and keys as Skein makes them), on a thread of its own.
+    const tagged = await api<{ threadId: string }>('POST', '/api/v1/posts', { providerId: template.id, posts: [{ text: 'tag holder' }] });
+    const tagNames = Array.from({ length: 12 }, (_, i) => `topic ${i + 1}`);
+    await api('PUT', `/api/v1/posts/${tagged.threadId}/tags`, { tagNames });
+    await stop();
+
+    const now = new Date();
+    const plan = await withDatabase(backend, where, async (db): Promise<AgencyPlan> => {
+      const providerIds = await copyProviders(db, template.id as string, size.providers);
+      const accountId = (await sql<{ id: string }>`SELECT account_id AS id FROM providers WHERE id = ${template.id}`.execute(db)).rows[0]!.id;
+      const tagIds = (await sql<{ id: string }>`SELECT id FROM tags ORDER BY name`.execute(db)).rows.map((r) => r.id);
+      return { threads: size.threads, accountId, providerIds, tagIds, webhookId: await seedWebhook(db, accountId, now), now };
+    });
+    const measuredThreads = await withDatabase(backend, where, async (db) => {
+      const n = await seedAgency(db, plan, 'measured');
+      await sql`VACUUM ANALYZE`.execute(db);
+      return n;
+    });
+    log(`small database: ${measuredThreads} threads (what the rows read), ${size.providers} accounts`);
+    const targets = await withDatabase(backend, where, (db) => rowTargets(db, plan));
+    await start();
+    const specs = scaleSpecs(baseUrl, key, plan, targets);
+    await probe(specs, server!);
+    const small = await runRows(specs, options, (line) => log(`small: ${line}`));
+    await stop();
+
+    const seedStarted = performance.now();
+    const seeded = await withDatabase(backend, where, async (db) => {
+      const n = await seedAgency(db, plan, 'rest');
+      await sql`VACUUM ANALYZE`.execute(db);
+      return n;
+    });
+    const seedMs = performance.now() - seedStarted;
+    log(`large database: ${seeded + measuredThreads} threads, seeded in ${(seedMs / 1000).toFixed(1)} s`);
+    const restartMs = await start();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rssIdleMiB = rssMiB(server!.pid) ?? 0;
+    log(`restart on the large database: ${restartMs.toFixed(0)} ms, idle RSS ${rssIdleMiB.toFixed(0)} MiB`);
+    await probe(specs, server!);
+    const large = await runRows(specs, options, (line) => log(`large: ${line}`));
+    return {
+      backend,
+      threads: seeded + measuredThreads,
+      providers: size.providers,
+      measuredThreads,
+      migrateMs,
+      seedMs,
+      small,
+      large,
+      restartMs,
+      rssIdleMiB,
+    };
+  } finally {
+    await stop();
+    await graph.close();
+    await database?.drop();
+    dir.remove();
+  }
+}
+
+interface RowTargets {
+  /** A published thread of the first account's month. */
+  readThreadId: string;
+  /** A draft (Edit Entire Thread rewrites it). */
+  draftId: string;
+}
+
+async function rowTargets(db: Kysely<Database>, plan: AgencyPlan): Promise<RowTargets> {
+  const { month } = measuredWindows(plan.now);
+  const read = await sql<{ id: string }>`
+    SELECT id FROM threads WHERE provider_id = ${plan.providerIds[0]} AND scheduled_at >= ${month.from} AND scheduled_at < ${month.to}
+      AND status = 'PUBLISHED' ORDER BY scheduled_at LIMIT 1`.execute(db);
+  const draft = await sql<{ id: string }>`
+    SELECT t.id FROM threads AS t WHERE t.scheduled_at IS NULL AND t.provider_id <> ${plan.providerIds[0]}
+      AND (SELECT count(*) FROM posts AS p WHERE p.thread_id = t.id) = 3 ORDER BY t.id LIMIT 1`.execute(db);
+  if (!read.rows[0] || !draft.rows[0]) throw new Error('scale: the measured part holds no published thread of the month or no draft');
+  return { readThreadId: read.rows[0].id, draftId: draft.rows[0].id };
+}
+
+function scaleSpecs(baseUrl: string, key: string, plan: AgencyPlan, targets: RowTargets): Record<ScaleRoute, LoadSpec> {
+  const windows = measuredWindows(plan.now);
+  const first = plan.providerIds[0]!;
+  const auth = { authorization: `Bearer ${key}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const get = (path: string): LoadSpec => ({ url: `${baseUrl}${path}`, method: 'GET', headers: auth });
+  const range = (w: { from: Date; to: Date }) => `from=${local(w.from)}&to=${local(w.to)}`;
+  const threePosts = (label: string) => [{ text: `${label}: first post` }, { text: `${label}: second post` }, { text: `${label}: third post` }];
+  const ahead = local(new Date(plan.now.getTime() + 60 * 86_400_000));
+  return {
+    getThread: get(`/api/v1/posts/${targets.readThreadId}`),
+    listMonth: get(`/api/v1/posts?${range(windows.month)}&providerId=${first}`),
+    listWeek: get(`/api/v1/posts?${range(windows.week)}`),
+    drafts: get('/api/v1/posts/drafts'),
+    create: {
+      url: `${baseUrl}/api/v1/posts`,
+      method: 'POST',
+      headers: json,
+      bodies: [JSON.stringify({ providerId: first, scheduleAt: ahead, posts: threePosts(`scale ${UNIQUE}`) })],
+    },
+    edit: {
+      url: `${baseUrl}/api/v1/posts/${targets.draftId}/edit`,
+      method: 'PUT',
+      headers: json,
+      bodies: [JSON.stringify({ posts: threePosts('edited once') }), JSON.stringify({ posts: threePosts('edited again') })],
+    },
+    attention: get('/api/v1/attention'),
+    analytics: get(`/api/v1/analytics?providerId=${first}&${range(windows.firstAccount)}`),
+  };
+}
+
+/** Every row answers 2xx once before it is loaded: a broken seed fails here, loudly. */
+async function probe(specs: Record<ScaleRoute, LoadSpec>, server: Proc): Promise<void> {
+  for (const spec of Object.values(specs)) {
+    const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.bodies?.[0]?.replace(UNIQUE, 'probe') });
+    if (res.status >= 300) {
+      throw new Error(`${spec.method} ${spec.url}: ${res.status} ${(await res.text()).slice(0, 500)}\n${server.output.slice(-3000)}`);
+    }
+    await res.arrayBuffer();
+  }
+}
+
+async function runRows(specs: Record<ScaleRoute, LoadSpec>, options: LoadOptions, log: (line: string) => void): Promise<Record<ScaleRoute, Row>> {
+  const rows = {} as Record<ScaleRoute, Row>;
+  const window = new RateWindow(options.tool);
+  for (const route of SCALE_ROUTES) {
+    await window.clear(log);
+    if (options.warmupSeconds > 0) await window.tool.run(specs[route], options.connections, options.warmupSeconds);
+    rows[route] = await medianRun(window.tool, specs[route], options.connections, options.seconds, options.runs);
+    const errors = rows[route].errors ? `, ${rows[route].errors} errors` : '';
+    log(`${SCALE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s, p99 ${rows[route].p99Ms.toFixed(0)} ms${errors}`);
+  }
+  return rows;
+}
+
+/** The scale table: each row on both databases, and the targets of issue 43 that this part measures. */
+export function renderScale(results: ScaleResult[]): string {
+  const lines: string[] = [];
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  for (const r of results) {
+    lines.push(
+      `\n### ${r.backend === 'postgres' ? 'PostgreSQL + Redis' : 'PGlite'}: ${r.threads.toLocaleString('en')} threads over ${r.providers} accounts (the rows read ${r.measuredThreads.toLocaleString('en')} of them)\n`,
+      '| row | small req/s | large req/s | large of small | p99 small | p99 large | target | result |',
+      '|:--|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const route of SCALE_ROUTES) {
+      const small = r.small[route];
+      const large = r.large[route];
+      const ratio = large.rps / small.rps;
+      const errors = small.errors + large.errors > 0 ? ` (${small.errors + large.errors} errors)` : '';
+      lines.push(
+        `| ${SCALE_LABELS[route]}${errors} | ${small.rps.toFixed(0)} | ${large.rps.toFixed(0)} | ${pct(ratio)} | ${small.p99Ms.toFixed(0)} ms | ${large.p99Ms.toFixed(0)} ms | ≥ ${pct(1 / 1.3)} | ${ratio >= 1 / 1.3 ? 'PASS' : 'MISS'} |`,
+      );
+    }
+    lines.push('', `Migrations on an empty database: ${r.migrateMs.toFixed(0)} ms. Seeding the rest in SQL: ${(r.seedMs / 1000).toFixed(1)} s.`);
+    if (r.backend === 'pglite') {
+      const listP99 = Math.max(r.large.listMonth.p99Ms, r.large.listWeek.p99Ms);
+      lines.push(
+        '',
+        '| target | figure | wanted | result |',
+        '|:--|--:|--:|--:|',
+        `| restart on the large database | ${r.restartMs.toFixed(0)} ms | < 2000 ms | ${r.restartMs < 2000 ? 'PASS' : 'MISS'} |`,
+        `| idle RSS on the large database | ${r.rssIdleMiB.toFixed(0)} MiB | < 300 MiB | ${r.rssIdleMiB < 300 ? 'PASS' : 'MISS'} |`,
+        `| List Posts p99 (worst of the two) | ${listP99.toFixed(0)} ms | < 100 ms | ${listP99 < 100 ? 'PASS' : 'MISS'} |`,
+      );
+    } else {
+      lines.push('', `Restart on the large database: ${r.restartMs.toFixed(0)} ms; idle RSS ${r.rssIdleMiB.toFixed(0)} MiB.`);
+    }
+  }
+  return lines.join('\n');
+}
