@@ -18,6 +18,25 @@ function mayManage(own: Role, role: Role): boolean {
   return own === 'owner' || (own === 'admin' && !roleAtLeast(role, 'admin'));
 }
 
+/** The caller's role in the active workspace (`owner` of the personal one); null while it loads. */
+export function useWorkspaceRole(): Role | null {
+  const { api, account } = useApp();
+  const teamId = account.activeTeamId;
+  const [role, setRole] = useState<Role | null>(teamId ? null : 'owner');
+  useEffect(() => {
+    if (!teamId) {
+      setRole('owner');
+      return;
+    }
+    setRole(null);
+    api.teams
+      .list()
+      .then((teams) => setRole(teams.find((t) => t.id === teamId)?.role ?? 'viewer'))
+      .catch(() => setRole('viewer'));
+  }, [api, teamId]);
+  return role;
+}
+
 /** Settings → Team members: the active team's members and their roles; admins and owners change them. */
 export function TeamMembers() {
   const { api, account } = useApp();
