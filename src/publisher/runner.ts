@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { scheduleFollowerJobs } from '../repos/followers.js';
 import { IDEMPOTENCY_TTL_MS } from '../repos/idempotency.js';
 import { endAllLeases } from '../repos/leases.js';
+import { vacuumAnalyze } from '../repos/maintenance.js';
 import { purgeExpired } from '../repos/retention.js';
 import { PublisherLoop } from './loop.js';
 import { refreshExpiringTokens } from './token-refresh.js';
@@ -11,6 +12,9 @@ export interface RunningPublisher {
 }
 
 const HOURLY_MS = 3600_000;
+/** The embedded database's own vacuum: an hour after start (not during it), then daily. */
+const EMBEDDED_VACUUM_FIRST_MS = HOURLY_MS;
+const EMBEDDED_VACUUM_EVERY_MS = 24 * HOURLY_MS;
 
 /**
  * The claim loop plus, every hour, the refresh of the long-lived tokens (Threads, LinkedIn) that are close to expiry
@@ -29,11 +33,13 @@ export async function startPublisher(ctx: AppContext): Promise<RunningPublisher>
   void hourly();
   const timer = setInterval(hourly, HOURLY_MS);
   timer.unref();
+  const stopVacuum = ctx.dbKind === 'pglite' ? scheduleEmbeddedVacuum(ctx) : () => {};
   loop.start();
   ctx.logger.info({ workerId: loop.workerId }, 'publisher started');
   return {
     stop: async () => {
       clearInterval(timer);
+      stopVacuum();
       await loop.stop();
     },
   };
@@ -60,4 +66,25 @@ export async function takeOverWorkOfDeadProcesses(
 async function purgeOld(ctx: AppContext): Promise<void> {
   const purged = await purgeExpired(ctx.db, ctx.clock.now(), { ...ctx.config.retention, idempotencyMs: IDEMPOTENCY_TTL_MS });
   if (purged.webhookEvents || purged.emails || purged.idempotencyKeys) ctx.logger.info(purged, 'deleted what is past its keeping');
+}
+
+/** VACUUM (ANALYZE) of the embedded database on a schedule, since it runs no autovacuum; returns what stops it. */
+function scheduleEmbeddedVacuum(ctx: AppContext): () => void {
+  let every: NodeJS.Timeout | null = null;
+  const vacuum = async () => {
+    const started = performance.now();
+    await vacuumAnalyze(ctx.db)
+      .then(() => ctx.logger.info({ ms: Math.round(performance.now() - started) }, 'embedded database vacuumed'))
+      .catch((err) => ctx.logger.error({ err }, 'vacuuming the embedded database failed'));
+  };
+  const first = setTimeout(() => {
+    void vacuum();
+    every = setInterval(vacuum, EMBEDDED_VACUUM_EVERY_MS);
+    every.unref();
+  }, EMBEDDED_VACUUM_FIRST_MS);
+  first.unref();
+  return () => {
+    clearTimeout(first);
+    if (every) clearInterval(every);
+  };
 }
