@@ -37,6 +37,12 @@ export interface Config {
   /** SKEIN_MEDIA_QUOTA_MB: the bytes of uploads one workspace may keep; null: no quota. */
   mediaQuotaBytes: number | null;
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
+  /**
+   * How long finished records are kept (docs/configuration.md): webhook events with their
+   * deliveries and attempts (SKEIN_RETAIN_WEBHOOK_DAYS), sent and failed emails
+   * (SKEIN_RETAIN_EMAIL_DAYS). Idempotency keys live their 24 hours and no longer.
+   */
+  retention: { webhookDays: number; emailDays: number };
   /** Sign-in attempts (web app), counted apart from the request limits. */
   /** `perEmailAndIp`: attempts for one email from one address (SKEIN_SIGN_IN_PER_ACCOUNT). */
   signIn: { perEmailAndIp: number; perIp: number; windowMs: number };
@@ -193,6 +199,10 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       perAccount: int(env, 'SKEIN_RATE_LIMIT_PER_ACCOUNT', 60, 1, 1_000_000),
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
       windowMs: 60_000,
+    },
+    retention: {
+      webhookDays: int(env, 'SKEIN_RETAIN_WEBHOOK_DAYS', 30, 1, 3650),
+      emailDays: int(env, 'SKEIN_RETAIN_EMAIL_DAYS', 30, 1, 3650),
     },
     signIn: {
       perEmailAndIp: int(env, 'SKEIN_SIGN_IN_PER_ACCOUNT', 10, 1, 1_000_000),

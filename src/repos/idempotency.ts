@@ -2,6 +2,9 @@ import type { Selectable } from 'kysely';
 import type { IdempotencyRecordsTable } from '../db/schema/index.js';
 import type { DbOrTrx } from './types.js';
 
+/** How long an Idempotency-Key holds its answer (decisions.md): a retry within it gets the same answer. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
 /**
  * Idempotency-Key records: one per account and key, kept for `ttlMs`. A record with
  * response_status 0 is a claim whose transaction has not stored its response yet.

@@ -11,7 +11,7 @@ import { iso } from '../../lib/time.js';
 import type { Workspace } from '../../lib/workspace.js';
 import { announceApprovalRequested } from '../../repos/approvals.js';
 import { lockFollowUpsOf } from '../../repos/follow-ups.js';
-import { claimIdempotencyKey, findRecentIdempotencyRecord, saveIdempotentResponse } from '../../repos/idempotency.js';
+import { claimIdempotencyKey, findRecentIdempotencyRecord, IDEMPOTENCY_TTL_MS, saveIdempotentResponse } from '../../repos/idempotency.js';
 import { countPosts, insertThreadsWithPosts, listPosts, resetUnpublishedPosts } from '../../repos/posts.js';
 import { findProviderWithSettings } from '../../repos/providers.js';
 import { setThreadRepeat } from '../../repos/series.js';
@@ -54,8 +54,6 @@ export interface CreateThreadResult {
   postCount: number;
   autoPlugApplied: boolean;
 }
-
-const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 export async function createThread(ctx: AppContext, account: AccountRow, input: CreateThreadInput, idempotencyKey?: string): Promise<CreateThreadResult> {
   // A replay answers what the first request answered, even where checking the request again
