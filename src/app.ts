@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { lazyCompilers } from './http/lazy-compilers.js';
+import { accessPlugin } from './http/plugins/access.js';
 import { authAndLimitsPlugin } from './http/plugins/auth-and-limits.js';
 import { answerUnmetExpectation, clientErrorHandler, errorsPlugin, frameworkErrors } from './http/plugins/errors.js';
 import { jsonBodyPlugin } from './http/plugins/json-body.js';
@@ -67,6 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(validationPlugin);
   await app.register(openApiPlugin, { publicUrl: ctx.config.http.publicUrl });
   await app.register(authAndLimitsPlugin, { ctx });
+  await app.register(accessPlugin, { ctx });
   await registerRoutes(app, ctx);
   return app;
 }

@@ -68,8 +68,8 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'team add-member',
-    usage: 'team add-member --team ID --email E [--role member|owner]',
-    summary: 'add an account to a team',
+    usage: 'team add-member --team ID --email E [--role owner|admin|editor|writer|viewer]',
+    summary: 'add an account to a team, or set its role there (editor unless --role)',
     options: { team: str, email: str, role: str },
     required: ['team', 'email'],
   },

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.js';
 import { ValidationError } from '../errors/index.js';
+import { isRole, ROLES } from '../lib/roles.js';
 import type { Workspace } from '../lib/workspace.js';
 import { checkThreadsToken } from '../networks/threads/connect.js';
-import { addTeamMember, createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts/accounts.js';
+import { createAccount, createTeam, requireAccountByEmail, resolveWorkspace } from '../services/accounts/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/accounts/api-keys.js';
+import { setTeamMember } from '../services/accounts/members.js';
 import { createSignInLink, hashPassword, passwordFaults, signInLinkUrl } from '../services/accounts/web-auth.js';
 import { addProvider, listProviders, providerView } from '../services/providers/providers.js';
 import { createTimeSlot, listTimeSlots, nextTimeSlots, type TimeSlotView } from '../services/threads/time-slots.js';
@@ -101,9 +103,9 @@ export const RUN: Record<string, Run> = {
     return { text: `created team ${team.id} (${team.name})`, json: team };
   },
   'team add-member': async (ctx, v) => {
-    const role = (v.role as string | undefined) ?? 'member';
-    if (role !== 'member' && role !== 'owner') throw new Error('--role must be member or owner');
-    const m = await addTeamMember(ctx, s(v, 'team'), await requireAccountByEmail(ctx.db, s(v, 'email')), role);
+    const role = (v.role as string | undefined) ?? 'editor';
+    if (!isRole(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+    const m = await setTeamMember(ctx, s(v, 'team'), await requireAccountByEmail(ctx.db, s(v, 'email')), role);
     return { text: `${s(v, 'email')} is ${m.role} of team ${m.teamId}`, json: m };
   },
   'provider add': async (ctx, v) => {

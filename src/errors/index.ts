@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'SIGN_IN_FAILED'
   | 'CSRF_FAILED'
   | 'CONNECT_REFUSED'
+  | 'FORBIDDEN'
   | 'MALFORMED_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
@@ -19,6 +20,7 @@ export type ErrorCode =
   | 'NOT_EDITABLE'
   | 'PUBLISH_IN_PROGRESS'
   | 'NOT_PUBLISHED'
+  | 'NOT_PENDING'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
   | 'NETWORK_NOT_CONFIGURED'
@@ -148,6 +150,19 @@ export class ConnectRefusedError extends AppError {
   }
 }
 
+/**
+ * A request beyond the caller's role in the team whose rows it touches (decisions.md "Teams"):
+ * the message names the least role that may make it.
+ */
+export class ForbiddenError extends AppError {
+  constructor(
+    readonly neededRole: string,
+    message = `This needs the ${neededRole} role in the team (or a higher one).`,
+  ) {
+    super(403, 'FORBIDDEN', message);
+  }
+}
+
 /** A network whose sign-in this server is not set up for (no app id): the message names the settings to set. */
 export class NetworkNotConfiguredError extends AppError {
   constructor(message: string) {
@@ -162,7 +177,10 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE', message: string) {
+  constructor(
+    code: 'NOT_EDITABLE' | 'PUBLISH_IN_PROGRESS' | 'NOT_PUBLISHED' | 'NOT_PENDING' | 'IDEMPOTENCY_KEY_REUSED' | 'CONFLICT' | 'MEDIA_IN_USE',
+    message: string,
+  ) {
     super(409, code, message);
   }
 }

@@ -17,6 +17,8 @@ export interface Problem {
   detail: string;
   code: ErrorCode;
   errors?: FieldFault[];
+  /** FORBIDDEN: the least team role that may make the request. */
+  neededRole?: string;
 }
 
 /** Every code a problem carries (but `NOT_READY`, which only /readyz answers), with its title. */
@@ -28,6 +30,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   SIGN_IN_FAILED: 'Sign-in failed',
   CSRF_FAILED: 'CSRF check failed',
   CONNECT_REFUSED: 'Connection refused',
+  FORBIDDEN: 'Forbidden',
   MALFORMED_REQUEST: 'Malformed request',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
@@ -37,6 +40,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   NOT_EDITABLE: 'Not editable',
   PUBLISH_IN_PROGRESS: 'Publish in progress',
   NOT_PUBLISHED: 'Not published',
+  NOT_PENDING: 'Not pending approval',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   CONFLICT: 'Conflict',
   NETWORK_NOT_CONFIGURED: 'Network not configured',
@@ -85,7 +89,9 @@ export function toProblem(err: unknown): Problem {
   if (err instanceof AppError) {
     const errors = 'errors' in err ? (err.errors as FieldFault[]) : undefined;
     if (err.status >= 500 && err.status !== 503) return problem(err.status, err.code, err.status === 502 ? err.message : 'An internal error occurred.');
-    return problem(err.status, err.code, err.message, errors);
+    const body = problem(err.status, err.code, err.message, errors);
+    if ('neededRole' in err) body.neededRole = err.neededRole as string;
+    return body;
   }
   const fw = (err ?? {}) as FrameworkError;
   switch (fw.code) {

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { AccountRow, AccountsTable } from '../db/schema/index.js';
+import type { Role } from '../lib/roles.js';
 import type { DbOrTrx } from './types.js';
 
 /** Accounts, teams and team memberships. */
@@ -55,7 +56,7 @@ export async function teamExists(db: DbOrTrx, id: string): Promise<boolean> {
 }
 
 /** Adds a member; an existing membership is kept as it is. */
-export async function addMembership(db: DbOrTrx, teamId: string, accountId: string, role: 'owner' | 'member', now: Date): Promise<void> {
+export async function addMembership(db: DbOrTrx, teamId: string, accountId: string, role: Role, now: Date): Promise<void> {
   await db
     .insertInto('memberships')
     .values({ team_id: teamId, account_id: accountId, role, created_at: now })
@@ -73,7 +74,7 @@ export function findMembership(db: DbOrTrx, teamId: string, accountId: string) {
 }
 
 /** The teams an account belongs to, by name. */
-export function listTeamsOf(db: DbOrTrx, accountId: string): Promise<Array<{ id: string; name: string; role: 'owner' | 'member' }>> {
+export function listTeamsOf(db: DbOrTrx, accountId: string): Promise<Array<{ id: string; name: string; role: Role }>> {
   return db
     .selectFrom('memberships as m')
     .innerJoin('teams as t', 't.id', 'm.team_id')

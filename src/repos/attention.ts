@@ -27,7 +27,8 @@ export interface AttentionRow {
     | 'PROVIDER_REVOKED'
     | 'PROVIDER_EXPIRING'
     | 'PROVIDER_NOT_ACTIVE_FOR_DUE'
-    | 'PROVIDER_RATE_LIMITED';
+    | 'PROVIDER_RATE_LIMITED'
+    | 'THREAD_AWAITING_APPROVAL';
   at: Date;
   providerId: string;
   threadId: string | null;
@@ -61,7 +62,14 @@ export function lapsingToken(alias: string, lapsing: readonly LapsingTokens[]): 
   return sql<boolean>`(${col('status')} = 'ACTIVE' AND ${col('access_token_enc')} IS NOT NULL AND ${col('refresh_token_enc')} IS NULL AND (${byKind}))`;
 }
 
-export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore: Date, lapsing: readonly LapsingTokens[] = []): Promise<AttentionRow[]> {
+/** `pendingBefore`: threads still waiting for approval at or before it are listed (THREAD_AWAITING_APPROVAL); none when null. */
+export async function listAttention(
+  db: DbOrTrx,
+  workspace: Workspace,
+  dueBefore: Date,
+  lapsing: readonly LapsingTokens[] = [],
+  pendingBefore: Date | null = null,
+): Promise<AttentionRow[]> {
   // A thread fails on one post, which keeps the network's error; a thread failed before any post
   // was tried keeps it only in last_error ("CODE: message").
   const { rows } = await sql<{
@@ -106,6 +114,10 @@ export async function listAttention(db: DbOrTrx, workspace: Workspace, dueBefore
         FROM threads AS t
        WHERE t.status IN ('READY', 'PUBLISHING') AND t.last_error IS NOT NULL AND split_part(t.last_error, ': ', 1) IN (${sql.join(DAILY_CAP_CODES.map((code) => sql`${code}::text`))})
          AND ${ofWorkspace('t', workspace)}
+      UNION ALL
+      SELECT 'THREAD_AWAITING_APPROVAL', t.scheduled_at, t.provider_id, t.id, NULL, NULL, NULL
+        FROM threads AS t
+       WHERE ${pendingBefore !== null} AND t.approval_state = 'PENDING' AND t.status = 'READY' AND t.scheduled_at <= ${pendingBefore}::timestamptz AND ${ofWorkspace('t', workspace)}
     ) AS items
     ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
   return rows.map((row) => ({

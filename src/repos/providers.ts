@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { NetworkLimits, ProviderKind, ProviderRow, ProvidersTable, WorkspaceSettingsRow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import type { Role } from '../lib/roles.js';
 import type { Workspace } from '../lib/workspace.js';
 import { NETWORKS } from '../networks/index.js';
 import type { Network } from '../networks/network.js';
@@ -28,15 +29,16 @@ export function findProviderInWorkspace(db: DbOrTrx, workspace: Workspace, id: s
 
 /**
  * What Create Post reads before it writes, in one statement (one round trip): the provider when
- * it is in the workspace, the workspace's settings row, and whether `memberId` is a member of the
- * workspace's team (true for a personal workspace or a null `memberId`: nothing to check).
+ * it is in the workspace, the workspace's settings row, and `memberId`'s role in the workspace's
+ * team (undefined when not a member; `owner` for a personal workspace or a null `memberId`:
+ * nothing to check).
  */
 export async function findProviderWithSettings(
   db: DbOrTrx,
   workspace: Workspace,
   providerId: string,
   memberId: string | null,
-): Promise<{ provider: ProviderRow | undefined; settings: WorkspaceSettingsRow | undefined; isMember: boolean }> {
+): Promise<{ provider: ProviderRow | undefined; settings: WorkspaceSettingsRow | undefined; role: Role | undefined }> {
   const team = workspace.teamId !== null;
   const checkMember = team && memberId !== null;
   const { rows } = await compiled.run(
@@ -60,14 +62,14 @@ export async function findProviderWithSettings(
         ])
         .select(
           (checkMember
-            ? sql<boolean>`EXISTS (SELECT 1 FROM memberships AS ms WHERE ms.team_id = ${param('teamId')} AND ms.account_id = ${param('memberId')})`
-            : sql<boolean>`true`
-          ).as('is_member'),
+            ? sql<Role | null>`(SELECT ms.role FROM memberships AS ms WHERE ms.team_id = ${param('teamId')} AND ms.account_id = ${param('memberId')})`
+            : sql<Role | null>`'owner'`
+          ).as('member_role'),
         ),
     { providerId, teamId: workspace.teamId, ownerId: workspace.ownerAccountId, scope: workspace.scope, memberId },
   );
   const row = rows[0]!;
-  const { settings_scope, settings_auto_plug_enabled, settings_auto_plug_text, settings_auto_plug_min_likes, settings_updated_at, is_member, ...provider } =
+  const { settings_scope, settings_auto_plug_enabled, settings_auto_plug_text, settings_auto_plug_min_likes, settings_updated_at, member_role, ...provider } =
     row;
   return {
     provider: provider.id === null ? undefined : (provider as ProviderRow),
@@ -81,7 +83,7 @@ export async function findProviderWithSettings(
             auto_plug_min_likes: settings_auto_plug_min_likes!,
             updated_at: settings_updated_at!,
           },
-    isMember: Boolean(is_member),
+    role: member_role ?? undefined,
   };
 }
 

@@ -1,5 +1,15 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
-import type { MediaRow, PostRow, ProviderKind, ProviderRow, ReplyControl, SpoilerRangeRow, ThreadRow, ThreadsTable } from '../db/schema/index.js';
+import type {
+  ApprovalState,
+  MediaRow,
+  PostRow,
+  ProviderKind,
+  ProviderRow,
+  ReplyControl,
+  SpoilerRangeRow,
+  ThreadRow,
+  ThreadsTable,
+} from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
 import { CompiledStatements } from './compiled.js';
 import { type DbOrTrx, inChunks } from './types.js';
@@ -253,19 +263,36 @@ export async function bumpThreadVersion(
   trx: DbOrTrx,
   id: string,
   now: Date,
-  changes: { scheduledAt?: Date; replyControl?: ReplyControl; quotesDisabled?: boolean } = {},
-): Promise<void> {
-  await trx
+  changes: { scheduledAt?: Date; replyControl?: ReplyControl; quotesDisabled?: boolean; changedBy?: string } = {},
+): Promise<{ approvalAsked: boolean }> {
+  // A change by a team member below editor to a scheduled thread asks for approval again
+  // (decisions.md "Teams"), read in this statement: no round trip more.
+  const asks = changes.changedBy
+    ? sql<boolean>`(team_id IS NOT NULL AND scheduled_at IS NOT NULL
+        AND (SELECT m.role FROM memberships AS m WHERE m.team_id = threads.team_id AND m.account_id = ${changes.changedBy}) IN ('writer', 'viewer'))`
+    : null;
+  const approval = asks
+    ? {
+        approval_state: sql<ApprovalState | null>`CASE WHEN ${asks} THEN 'PENDING' ELSE approval_state END`,
+        approval_by: sql<string | null>`CASE WHEN ${asks} THEN NULL ELSE approval_by END`,
+        approval_at: sql<Date | null>`CASE WHEN ${asks} THEN NULL ELSE approval_at END`,
+        approval_note: sql<string | null>`CASE WHEN ${asks} THEN NULL ELSE approval_note END`,
+      }
+    : {};
+  const row = await trx
     .updateTable('threads')
     .set((eb) => ({
       version: eb('version', '+', 1),
       updated_at: now,
+      ...approval,
       ...(changes.scheduledAt ? { scheduled_at: changes.scheduledAt, next_attempt_at: null } : {}),
       ...(changes.replyControl !== undefined ? { reply_control: changes.replyControl } : {}),
       ...(changes.quotesDisabled !== undefined ? { quotes_disabled: changes.quotesDisabled } : {}),
     }))
     .where('id', '=', id)
-    .execute();
+    .returning(sql<boolean>`${asks ?? sql`false`}`.as('asked'))
+    .executeTakeFirst();
+  return { approvalAsked: row?.asked === true };
 }
 
 /** A retry: READY again at `scheduledAt`, attempts and error cleared, no lease. */

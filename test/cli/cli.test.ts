@@ -62,7 +62,12 @@ describe('skein command line (embedded database)', () => {
     assert.deepEqual(Object.keys(team).sort(), ['id', 'name']);
     skein(['user', 'create', '--email', 'bob@example.test', '--timezone', 'UTC', '--json'], env);
     const member = JSON.parse(skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--json'], env).stdout);
-    assert.deepEqual(member, { teamId: team.id, accountId: member.accountId, role: 'member' });
+    assert.deepEqual(member, { teamId: team.id, accountId: member.accountId, role: 'editor' });
+    const writer = JSON.parse(skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--role', 'writer', '--json'], env).stdout);
+    assert.deepEqual(writer, { teamId: team.id, accountId: member.accountId, role: 'writer' });
+    const badRole = skein(['team', 'add-member', '--team', team.id, '--email', 'bob@example.test', '--role', 'member'], env);
+    assert.notEqual(badRole.code, 0);
+    assert.match(badRole.stderr, /--role must be one of viewer, writer, editor, admin, owner/);
     const provider = skein(
       [
         'provider',

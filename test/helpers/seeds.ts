@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/context.js';
 import type { AccountRow } from '../../src/db/schema/index.js';
+import type { Role } from '../../src/lib/roles.js';
 import { personalWorkspace, teamWorkspace } from '../../src/lib/workspace.js';
-import { addTeamMember, createAccount, createTeam } from '../../src/services/accounts/accounts.js';
+import { createAccount, createTeam } from '../../src/services/accounts/accounts.js';
 import { createApiKey } from '../../src/services/accounts/api-keys.js';
+import { setTeamMember } from '../../src/services/accounts/members.js';
 import { addProvider } from '../../src/services/providers/providers.js';
 
 export interface TestUser {
@@ -57,9 +59,10 @@ export async function threadTagNames(f: UserWithProvider, threadId: string): Pro
   return res.json().tags.map((t: { name: string }) => t.name);
 }
 
-export async function createTeamWith(ctx: AppContext, owner: AccountRow, members: AccountRow[] = []) {
+/** A team `owner` owns, with `members` in `role` (editor: what a member was before roles). */
+export async function createTeamWith(ctx: AppContext, owner: AccountRow, members: AccountRow[] = [], role: Role = 'editor') {
   const team = await createTeam(ctx, owner, `Team ${randomBytes(3).toString('hex')}`);
-  for (const m of members) await addTeamMember(ctx, team.id, m);
+  for (const m of members) await setTeamMember(ctx, team.id, m, role);
   return team;
 }
 

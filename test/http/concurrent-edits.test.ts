@@ -99,6 +99,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
     const listed = await f.user.call(f.app, { method: 'GET', url: '/api/v1/posts?from=2026-11-01T00:00:00Z&to=2027-11-01T00:00:00Z' });
     const mine = listed.json().threads.find((t: { threadId: string }) => t.threadId === threadId);
     assert.deepEqual(Object.keys(mine).sort(), [
+      'approval',
       'posts',
       'provider',
       'providerUserId',
@@ -112,6 +113,7 @@ describeEachDb('concurrent edits: ETag and If-Match', (env) => {
     ]);
     thread = (await read(f, threadId)).thread;
     assert.deepEqual(Object.keys(thread).sort(), [
+      'approval',
       'posts',
       'provider',
       'providerUserId',

@@ -24,7 +24,19 @@ const POST_FIELDS = [
   'status',
   'topic',
 ];
-const THREAD_FIELDS = ['posts', 'provider', 'providerUserId', 'quotesDisabled', 'repeat', 'replyControl', 'scheduledAt', 'series', 'status', 'threadId'];
+const THREAD_FIELDS = [
+  'approval',
+  'posts',
+  'provider',
+  'providerUserId',
+  'quotesDisabled',
+  'repeat',
+  'replyControl',
+  'scheduledAt',
+  'series',
+  'status',
+  'threadId',
+];
 // api.md 2.3, exactly: a draft post has these fields and no other (the options are Get Thread's).
 const DRAFT_POST_FIELDS = ['content', 'id', 'images', 'isSpoilerMedia', 'postMedia', 'postOrder', 'spoilerRanges', 'topic'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

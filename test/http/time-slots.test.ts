@@ -179,7 +179,7 @@ describeEachDb('time slots and the queue', (env) => {
     const owner = await createUser(ctx);
     const member = await createUser(ctx);
     const outsider = await createUser(ctx);
-    const team = await createTeamWith(ctx, owner.account, [member.account]);
+    const team = await createTeamWith(ctx, owner.account, [member.account], 'admin');
     const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
     const made = await addSlot(app, owner, { providerId: provider.id, dayOfWeek: 1, time: '09:00', timezone: 'UTC', teamId: team.id });
     assert.equal(made.statusCode, 201, made.body);

@@ -99,7 +99,7 @@ describeEachDb(
       const owner = await createUser(ctx);
       const member = await createUser(ctx);
       const stranger = await createUser(ctx);
-      const team = await createTeamWith(ctx, owner.account, [member.account]);
+      const team = await createTeamWith(ctx, owner.account, [member.account], 'admin');
       const teamHook = (await create(owner, { url: 'https://hooks.example/team', events: ['ping'], teamId: team.id })).json();
       const personal = (await create(owner, { url: 'https://hooks.example/me', events: ['ping'], teamId: 'personal' })).json();
       const list = async (user: TestUser, query = '') => (await user.call(app, { method: 'GET', url: `/api/v1/webhooks${query}` })).json();

@@ -122,6 +122,19 @@ test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the 
   console.log(`# crash: seed ${seed}`);
   const user: TestUser = await createUser(env.ctx);
   const { provider, userId } = await connectFakeThreads(env.ctx, user.account.id, fake, 'crash_test');
+  // Threads waiting for approval, or rejected (decisions.md "Teams"), due all along: never published,
+  // whichever worker dies when. Marked before the first worker starts.
+  const heldBack: Array<{ id: string; text: string }> = [];
+  for (const state of ['PENDING', 'REJECTED'] as const) {
+    const text = `held back: ${state} (${seed})`;
+    const held = await createThread(env.ctx, user.account, {
+      providerId: provider.id,
+      scheduleAt: new Date(Date.now() + 300).toISOString(),
+      posts: [{ text }],
+    });
+    await env.ctx.db.updateTable('threads').set({ approval_state: state }).where('id', '=', held.threadId).execute();
+    heldBack.push({ id: held.threadId, text });
+  }
   const spawn = () => {
     const w = startWorker({ dbUrl: env.dbUrl, threadsApiUrl: proxy.url, leaseMs: LEASE_MS, name: `worker-${workers.length + 1}` });
     workers.push(w);
@@ -283,4 +296,9 @@ test(`a worker killed (SIGKILL) mid-thread, ${THREADS} times: every post on the 
   assert.equal(missing, 0);
   assert.equal(mine.length, THREADS * POSTS, 'nothing else was published');
   assert.equal(fake.duplicatePublishAttempts, 0, 'no container was sent to threads_publish twice');
+  for (const held of heldBack) {
+    assert.ok(!fake.published.some((p) => p.text === held.text), `${held.text} was published`);
+    const row = await env.ctx.db.selectFrom('threads').select(['status', 'attempts']).where('id', '=', held.id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: 'READY', attempts: 0 }, 'a thread held back for approval is never claimed');
+  }
 });

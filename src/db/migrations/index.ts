@@ -23,6 +23,8 @@ import * as m0023 from './0023-oauth-browser.js';
 import * as m0024 from './0024-token-rotation.js';
 import * as m0025 from './0025-x-linkedin.js';
 import * as m0026 from './0026-linkedin.js';
+import * as m0027 from './0027-team-roles.js';
+import * as m0028 from './0028-approvals-comments.js';
 import * as m0030 from './0030-scale-indexes-retention.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
@@ -51,5 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0024-token-rotation': m0024,
   '0025-x-linkedin': m0025,
   '0026-linkedin': m0026,
+  '0027-team-roles': m0027,
+  '0028-approvals-comments': m0028,
   '0030-scale-indexes-retention': m0030,
 };

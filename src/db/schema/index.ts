@@ -15,6 +15,7 @@ import type { IdempotencyRecordsTable, WorkspaceSettingsTable } from './settings
 import type { SignInLinksTable } from './sign_in_links.js';
 import type { TagsTable, ThreadTagsTable } from './tags.js';
 import type { MembershipsTable, TeamsTable } from './teams.js';
+import type { ThreadCommentsTable } from './thread_comments.js';
 import type { ThreadsTable } from './threads.js';
 import type { TimeSlotsTable } from './time_slots.js';
 import type { WebhookAttemptsTable } from './webhook_attempts.js';
@@ -29,6 +30,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   providers: ProvidersTable;
   threads: ThreadsTable;
+  thread_comments: ThreadCommentsTable;
   posts: PostsTable;
   media: MediaTable;
   media_files: MediaFilesTable;

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { Role } from '../../lib/roles.js';
 
 export interface TeamsTable {
   id: string;
@@ -9,6 +10,6 @@ export interface TeamsTable {
 export interface MembershipsTable {
   team_id: string;
   account_id: string;
-  role: 'owner' | 'member';
+  role: Role;
   created_at: ColumnType<Date, Date | string, never>;
 }

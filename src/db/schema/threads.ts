@@ -50,7 +50,17 @@ export interface ThreadsTable {
   repeat_local: ColumnType<string | null, string | null | undefined, string | null>;
   /** The series' day of month. */
   repeat_day: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * Approvals (migration 0028): null when none is asked; PENDING and REJECTED threads are never
+   * claimed. `by` is the deciding account's email or a review link's reviewer name.
+   */
+  approval_state: ColumnType<ApprovalState | null, ApprovalState | null | undefined, ApprovalState | null>;
+  approval_by: ColumnType<string | null, string | null | undefined, string | null>;
+  approval_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  approval_note: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: Date;
 }
+
+export type ApprovalState = 'PENDING' | 'APPROVED' | 'REJECTED';
 export type ThreadRow = Selectable<ThreadsTable>;

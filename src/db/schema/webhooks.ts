@@ -9,6 +9,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'provider.expired',
   /** A recurring thread's next occurrence was made (repos/series.ts). */
   'thread.scheduled',
+  /** Approvals (decisions.md "Teams"): a writer's thread waits; an editor decided. */
+  'thread.approval_requested',
+  'thread.approved',
+  'thread.rejected',
+  /** A member commented on a thread (decisions.md "Teams"). */
+  'comment.created',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -45,7 +45,7 @@ interface RouteShape {
   method: string | string[];
   url: string;
   schema?: { querystring?: unknown; body?: unknown; headers?: unknown };
-  config?: { public?: boolean };
+  config?: { public?: boolean; access?: unknown };
 }
 
 /**
@@ -65,6 +65,8 @@ function impliedProblemStatuses(route: RouteShape): number[] {
     if (!isPublic) statuses.push(403);
   }
   const { querystring, body, headers } = route.schema ?? {};
+  // A route a team role guards may meet a caller whose role is below it (FORBIDDEN).
+  if (typeof route.config?.access === 'object') statuses.push(403);
   if (route.url.includes('/:') || namesAnId(querystring) || namesAnId(body)) statuses.push(404);
   if (propertyNames(headers).includes('if-match')) statuses.push(412);
   return statuses;

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { accountPatchFaults, accountView, resolveWorkspace, updateAccount } from '../../services/accounts/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../services/accounts/api-keys.js';
 import { autoPlugFaults, getAutoPlug, setAutoPlug } from '../../services/threads/auto-plug.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, IsoDateTime, NullableIsoDateTime, withProblems } from '../schemas/common.js';
 import { TeamQuery } from '../schemas/threads.js';
@@ -13,12 +14,13 @@ const AutoPlug = Type.Object({ enabled: Type.Boolean(), text: Type.String(), min
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/account', {
+    config: { access: ACCESS.getAccount },
     schema: { tags: ['Account'], summary: 'The calling account', response: withProblems({ 200: Account }) },
     handler: async (request) => accountView(caller(request)),
   });
 
   app.patch('/api/v1/account', {
-    config: { contentFaults: (request) => accountPatchFaults(request.body) },
+    config: { access: ACCESS.updateAccount, contentFaults: (request) => accountPatchFaults(request.body) },
     schema: {
       tags: ['Account'],
       summary: 'Change time zone or active workspace',
@@ -33,6 +35,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.get('/api/v1/keys', {
+    config: { access: ACCESS.listKeys },
     schema: {
       tags: ['Keys'],
       summary: 'API keys of the account (never their values)',
@@ -42,6 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.post('/api/v1/keys', {
+    config: { access: ACCESS.createKey },
     schema: {
       tags: ['Keys'],
       summary: 'Create an API key; its value is shown in this response only',
@@ -55,6 +59,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.delete('/api/v1/keys/:id', {
+    config: { access: ACCESS.revokeKey },
     schema: {
       tags: ['Keys'],
       summary: 'Revoke an API key (effective on the next request)',
@@ -68,12 +73,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.get('/api/v1/auto-plug', {
+    config: { access: ACCESS.getAutoPlug },
     schema: { tags: ['Auto-plug'], summary: "The workspace's auto-plug setting", querystring: TeamQuery, response: withProblems({ 200: AutoPlug }) },
     handler: async (request) => getAutoPlug(ctx.db, await resolveWorkspace(ctx.db, caller(request), request.query.teamId)),
   });
 
   app.put('/api/v1/auto-plug', {
-    config: { contentFaults: (request) => autoPlugFaults(request.body) },
+    config: { access: ACCESS.setAutoPlug, contentFaults: (request) => autoPlugFaults(request.body) },
     schema: {
       tags: ['Auto-plug'],
       summary: "Set the workspace's auto-plug",

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { providerAnalytics } from '../../services/analytics/analytics.js';
 import { refreshThreadAnalytics } from '../../services/analytics/analytics-refresh.js';
 import { providerFollowers } from '../../services/providers/followers.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { AnalyticsQuery, FollowersQuery, ProviderAnalytics, ProviderFollowers, RefreshBody } from '../schemas/analytics.js';
 import { Id, ThreadIdParams, withProblems } from '../schemas/common.js';
@@ -10,6 +11,7 @@ import { Thread } from '../schemas/threads.js';
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/analytics', {
+    config: { access: ACCESS.analytics },
     schema: {
       tags: ['Analytics'],
       summary: "A provider's analytics over a range: totals, every day in the account's zone, top posts",
@@ -20,6 +22,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   });
 
   app.get('/api/v1/providers/:id/followers', {
+    config: { access: ACCESS.followers },
     schema: {
       tags: ['Analytics'],
       summary: "A provider's follower count now and one per UTC day over a range (fetched daily)",
@@ -31,6 +34,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   });
 
   app.post('/api/v1/posts/:threadId/analytics/refresh', {
+    config: { access: ACCESS.refreshAnalytics },
     schema: {
       tags: ['Analytics'],
       summary: "Fetch the analytics of the thread's published posts from the network now; answers the thread",

@@ -15,9 +15,10 @@ import {
   signOut,
   startSession,
 } from '../../services/accounts/web-auth.js';
+import { ACCESS } from '../access.js';
 import { readCookie, setCookie } from '../cookies.js';
 import { caller } from '../plugins/auth-and-limits.js';
-import { Id, withProblems } from '../schemas/common.js';
+import { Id, RoleSchema, withProblems } from '../schemas/common.js';
 
 const Account = Type.Object({ id: Id, email: Type.String(), timezone: Type.String(), activeTeamId: Type.Union([Id, Type.Null()]) });
 const Session = Type.Object({
@@ -26,7 +27,7 @@ const Session = Type.Object({
     description: 'Send it as X-CSRF-Token on every state change signed in by the cookie; null for an API key',
   }),
 });
-const Team = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('member')]) });
+const Team = Type.Object({ id: Id, name: Type.String(), role: RoleSchema });
 
 /** The session cookie (http/cookies.ts: HttpOnly, SameSite=Lax, Secure and `__Host-` when PUBLIC_URL is https); never cached. */
 function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
@@ -74,6 +75,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/auth/session', {
+    config: { access: ACCESS.session },
     schema: {
       tags: ['Web sign-in'],
       summary: 'Who is signed in, and the CSRF token of the session',
@@ -98,7 +100,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.put('/api/v1/account/password', {
-    config: { contentFaults: (request) => newPasswordFaults(request.body) },
+    config: { access: ACCESS.changePassword, contentFaults: (request) => newPasswordFaults(request.body) },
     schema: {
       tags: ['Web sign-in'],
       summary: "Change the password; ends the account's other sessions",
@@ -115,6 +117,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/teams', {
+    config: { access: ACCESS.listTeams },
     schema: {
       tags: ['Account'],
       summary: 'Teams of the calling account',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { createFollowUp, createFollowUpFaults, deleteFollowUp, listFollowUps, retryFollowUp } from '../../services/threads/follow-ups.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ThreadIdParams, withProblems } from '../schemas/common.js';
 import { CreateFollowUpBody, DeletedFollowUp, FollowUp, FollowUpList, FollowUpParams } from '../schemas/follow-ups.js';
@@ -10,7 +11,10 @@ const tags = ['Follow-ups'];
 
 export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post('/api/v1/posts/:threadId/follow-ups', {
-    config: { contentFaults: (request) => createFollowUpFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body) },
+    config: {
+      access: ACCESS.createFollowUp,
+      contentFaults: (request) => createFollowUpFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body),
+    },
     schema: {
       tags,
       summary: "Add a reply published delayMinutes after the thread's last post (at most 10 per thread)",
@@ -22,6 +26,7 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.get('/api/v1/posts/:threadId/follow-ups', {
+    config: { access: ACCESS.listFollowUps },
     schema: {
       tags,
       summary: "A thread's follow-ups, by dueAt (unscheduled last), then creation",
@@ -35,6 +40,7 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.delete('/api/v1/posts/:threadId/follow-ups/:id', {
+    config: { access: ACCESS.deleteFollowUp },
     schema: {
       tags,
       summary: "Delete a follow-up (Skein's record only; a published reply stays on the network)",
@@ -45,6 +51,7 @@ export const followUpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/posts/:threadId/follow-ups/:id/retry', {
+    config: { access: ACCESS.retryFollowUp },
     schema: {
       tags,
       summary: 'Publish a FAILED follow-up again, now or at scheduleAt',

@@ -5,6 +5,7 @@ import { ValidationError } from '../../errors/index.js';
 import { type ImportSource, importFaults, importThreads, locateJsonRow } from '../../services/import/import.js';
 import { readImportCsv } from '../../services/import/import-csv.js';
 import type { CreateThreadInput } from '../../services/threads/threads.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { shapeFaults } from '../plugins/validation.js';
 import { withProblems } from '../schemas/common.js';
@@ -46,6 +47,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.post('/api/v1/posts/import', {
     bodyLimit: IMPORT_BODY_LIMIT,
     config: {
+      access: ACCESS.importThreads,
       bodyFaultPath: (path) => (path ? `rows.${path}` : 'rows'),
       contentFaults: (request) => (isCsv(request) ? [] : importFaults(ctx, caller(request), request.body, (request.query as { teamId?: string }).teamId)),
     },

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { accountRoutes } from './account.js';
 import { analyticsRoutes } from './analytics.js';
+import { approvalRoutes } from './approvals.js';
 import { attentionRoutes } from './attention.js';
 import { authRoutes } from './auth.js';
+import { commentRoutes } from './comments.js';
 import { followUpRoutes } from './follow-ups.js';
 import { healthRoutes } from './health.js';
 import { importRoutes } from './import.js';
@@ -14,6 +16,7 @@ import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
 import { tagRoutes } from './tags.js';
+import { teamRoutes } from './teams.js';
 import { timeSlotRoutes } from './time-slots.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -21,6 +24,8 @@ import { webhookRoutes } from './webhooks.js';
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(approvalRoutes, { ctx });
+  await app.register(commentRoutes, { ctx });
   await app.register(importRoutes, { ctx });
   await app.register(tagRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
@@ -35,5 +40,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(mediaFromUrlRoutes, { ctx });
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(teamRoutes, { ctx });
   await app.register(mcpRoutes);
 }

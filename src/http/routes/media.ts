@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, ValidationError } from '../../errors/index.js';
 import { deleteMedia, getMedia, listMedia, serveMedia, uploadMedia } from '../../services/media/media.js';
 import { uploadMediaFromUrl } from '../../services/media/media-from-url.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import { DeletedMedia, Media, MediaBytes, MediaFromUrlBody, MediaIdParams, MediaList, ServedMediaParams, UploadQuery } from '../schemas/media.js';
@@ -42,6 +43,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 } });
 
   app.post('/api/v1/media', {
+    config: { access: ACCESS.uploadMedia },
     schema: {
       tags,
       summary:
@@ -58,6 +60,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   });
 
   app.get('/api/v1/media', {
+    config: { access: ACCESS.listMedia },
     schema: { tags, summary: "A workspace's uploads, newest first", querystring: UploadQuery, response: withProblems({ 200: MediaList }) },
     handler: async (request) => {
       const media = await listMedia(ctx, caller(request), request.query.teamId);
@@ -66,11 +69,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   });
 
   app.get('/api/v1/media/:id', {
+    config: { access: ACCESS.getMedia },
     schema: { tags, summary: 'One upload', params: MediaIdParams, response: withProblems({ 200: Media }) },
     handler: async (request) => getMedia(ctx, caller(request), request.params.id),
   });
 
   app.delete('/api/v1/media/:id', {
+    config: { access: ACCESS.deleteMedia },
     schema: {
       tags,
       summary: 'Delete an upload (409 MEDIA_IN_USE while a thread or follow-up not yet published uses it)',
@@ -121,6 +126,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 /** Uploads fetched from a URL: a JSON body, so outside the group above that reads bodies as streams. */
 export const mediaFromUrlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post('/api/v1/media/from-url', {
+    config: { access: ACCESS.uploadMedia },
     schema: {
       tags,
       summary:

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { changeEmailSettings, getEmailSettings } from '../../services/notices/email-preferences.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 
@@ -27,11 +28,13 @@ const EmailSettings = Type.Object({
 
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/account/notifications', {
+    config: { access: ACCESS.getNotifications },
     schema: { tags: ['Account'], summary: "The calling user's email notifications", response: withProblems({ 200: EmailSettings }) },
     handler: async (request) => getEmailSettings(ctx, caller(request)),
   });
 
   app.patch('/api/v1/account/notifications', {
+    config: { access: ACCESS.setNotifications },
     schema: {
       tags: ['Account'],
       summary: 'Change which email notifications the calling user gets (the kinds and the digest given; the rest unchanged)',

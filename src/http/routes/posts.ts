@@ -12,6 +12,7 @@ import {
   rescheduleThread,
   retryThread,
 } from '../../services/threads/threads.js';
+import { ACCESS } from '../access.js';
 import { keptJson } from '../kept-json.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ETagHeader, IfMatchHeaders, ifMatchOf } from '../preconditions.js';
@@ -34,6 +35,7 @@ const tags = ['Posts'];
 
 export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/posts', {
+    config: { access: ACCESS.listPosts },
     schema: {
       tags,
       summary: 'List scheduled and published threads in a date range',
@@ -47,7 +49,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.post('/api/v1/posts', {
-    config: { contentFaults: async (request) => (await readCreateBody(ctx, caller(request), request.body, { now: ctx.clock.now() })).faults.list },
+    config: {
+      access: ACCESS.createThread,
+      contentFaults: async (request) => (await readCreateBody(ctx, caller(request), request.body, { now: ctx.clock.now() })).faults.list,
+    },
     schema: {
       tags,
       summary: 'Create a thread (scheduled) or a draft (no scheduleAt)',
@@ -62,6 +67,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/posts/drafts', {
+    config: { access: ACCESS.listDrafts },
     schema: {
       tags,
       summary: 'List drafts',
@@ -75,6 +81,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.get('/api/v1/posts/:threadId', {
+    config: { access: ACCESS.getThread },
     schema: {
       tags,
       summary: 'Get one thread with its posts and analytics',
@@ -89,6 +96,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.delete('/api/v1/posts/:threadId', {
+    config: { access: ACCESS.deleteThread },
     schema: {
       tags,
       summary: 'Delete a thread (Skein records only; published posts stay on the network)',
@@ -101,6 +109,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 
   app.patch('/api/v1/posts/:threadId/posts/:postId', {
     config: {
+      access: ACCESS.editPost,
       contentFaults: (request) => {
         const { threadId, postId } = request.params as { threadId: string; postId: string };
         return editPostFaults(ctx, caller(request), threadId, postId, request.body);
@@ -133,7 +142,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.put('/api/v1/posts/:threadId/edit', {
-    config: { contentFaults: (request) => editThreadFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body) },
+    config: {
+      access: ACCESS.editThread,
+      contentFaults: (request) => editThreadFaults(ctx, caller(request), (request.params as { threadId: string }).threadId, request.body),
+    },
     schema: {
       tags,
       summary: 'Replace all posts of a thread whose posts are all READY; with tags and scheduleAt or queue, save them in the same transaction',
@@ -157,6 +169,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.put('/api/v1/posts/:threadId/reschedule', {
+    config: { access: ACCESS.rescheduleThread },
     schema: {
       tags,
       summary: 'Change the scheduled time (also schedules a draft)',
@@ -169,6 +182,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   });
 
   app.post('/api/v1/posts/:threadId/retry', {
+    config: { access: ACCESS.retryThread },
     schema: {
       tags,
       summary: 'Retry a FAILED thread after its last published post',

@@ -16,6 +16,7 @@ import {
   xSetup,
 } from '../../services/providers/connect/index.js';
 import { listProviders, providerView } from '../../services/providers/providers.js';
+import { ACCESS } from '../access.js';
 import { connectCallbackRoute, connectCookie, connectPickView, oauthKindOf, requireOAuthNetwork, startingBrowser } from '../connect-callback.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { Id, withProblems } from '../schemas/common.js';
@@ -37,6 +38,7 @@ function credentialsBody(fields: Record<string, { description: string; optional?
 }
 export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/providers', {
+    config: { access: ACCESS.listProviders },
     schema: {
       tags,
       summary: 'Connected accounts of a workspace',
@@ -52,7 +54,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   // Connect with a credential pasted in: one route per network, its words and body from its connector.
   for (const { kind, route } of credentialsRoutes()) {
     app.post(`/api/v1/providers/${kind.toLowerCase()}`, {
-      config: { contentFaults: (request) => credentialsFaults(ctx, kind, request.body) },
+      config: { access: ACCESS.connectProvider, contentFaults: (request) => credentialsFaults(ctx, kind, request.body) },
       schema: {
         tags,
         summary: route.summary,
@@ -68,6 +70,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   }
 
   app.get('/api/v1/providers/threads/setup', {
+    config: { access: ACCESS.networkSetup },
     schema: {
       tags,
       summary: "What the server's settings allow for connecting Threads: what Meta's sign-in still needs, the redirect URL to register, the guide",
@@ -93,6 +96,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.get('/api/v1/providers/x/setup', {
+    config: { access: ACCESS.networkSetup },
     schema: {
       tags,
       summary: "What the server's settings allow for connecting X: what X's sign-in still needs, the callback URL to register, the guide",
@@ -113,7 +117,10 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
 
   app.get('/api/v1/providers/:network/connect', {
     preValidation: requireOAuthNetwork,
-    config: { contentFaults: (request) => startFaults(oauthKindOf((request.params as { network: string }).network), request.query) },
+    config: {
+      access: ACCESS.connectProvider,
+      contentFaults: (request) => startFaults(oauthKindOf((request.params as { network: string }).network), request.query),
+    },
     schema: {
       tags,
       summary: "Start connecting an account through its network's sign-in page: open authorizeUrl in a browser",
@@ -130,7 +137,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/providers/mastodon/connect', {
-    config: { contentFaults: (request) => credentialsFaults(ctx, 'MASTODON', request.body) },
+    config: { access: ACCESS.connectProvider, contentFaults: (request) => credentialsFaults(ctx, 'MASTODON', request.body) },
     schema: {
       tags,
       summary: 'Start connecting a Mastodon account on any server: open authorizeUrl in a browser',
@@ -148,6 +155,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   app.get('/api/v1/providers/:network/callback', connectCallbackRoute(ctx));
 
   app.post('/api/v1/providers/connect/confirm', {
+    config: { access: ACCESS.finishConnect },
     schema: {
       tags,
       summary: 'Confirm a sign-in connect started with an API key (the web app, signed in, in the browser the network sent back)',
@@ -167,6 +175,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.get('/api/v1/providers/connect/picks/:id', {
+    config: { access: ACCESS.finishConnect },
     schema: {
       tags,
       summary: 'The accounts a sign-in offered (LinkedIn: the member and each page it administers), for the user who connected to pick from',
@@ -178,6 +187,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/providers/connect/picks/:id', {
+    config: { access: ACCESS.finishConnect },
     schema: {
       tags,
       summary: 'Add the offered accounts the user picked; the others are forgotten',
@@ -194,6 +204,7 @@ export const providerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.delete('/api/v1/providers/:id', {
+    config: { access: ACCESS.disconnectProvider },
     schema: {
       tags,
       summary: 'Disconnect an account (its credentials are forgotten)',

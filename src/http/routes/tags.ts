@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { checkTagNames, getThreadTags, listTags, setThreadTags } from '../../services/threads/tags.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
@@ -20,6 +21,7 @@ const ThreadTags = Type.Object({ threadId: Id, tags: Type.Array(ReducedTag) });
 
 export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/tags', {
+    config: { access: ACCESS.listTags },
     schema: {
       tags,
       summary: 'List the tags of a workspace, sorted by name',
@@ -30,12 +32,13 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   });
 
   app.get('/api/v1/posts/:threadId/tags', {
+    config: { access: ACCESS.listThreadTags },
     schema: { tags, summary: "A thread's tags", params: ThreadIdParams, response: withProblems({ 200: ThreadTags }) },
     handler: async (request) => getThreadTags(ctx, caller(request), request.params.threadId),
   });
 
   app.put('/api/v1/posts/:threadId/tags', {
-    config: { contentFaults: (request) => checkTagNames((request.body as { tagNames?: unknown } | undefined)?.tagNames).faults },
+    config: { access: ACCESS.setThreadTags, contentFaults: (request) => checkTagNames((request.body as { tagNames?: unknown } | undefined)?.tagNames).faults },
     schema: {
       tags,
       summary: "Replace a thread's tags with exactly this set (missing tags are created)",

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { AppContext } from '../../context.js';
 import { queueThread } from '../../services/threads/queue.js';
 import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/threads/time-slots.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
 import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
@@ -21,6 +22,7 @@ const tags = ['Time slots'];
 
 export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/api/v1/time-slots', {
+    config: { access: ACCESS.listTimeSlots },
     schema: {
       tags,
       summary: "List the time slots of a workspace's providers, by provider, day and time",
@@ -34,6 +36,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/time-slots', {
+    config: { access: ACCESS.createTimeSlot },
     schema: {
       tags,
       summary: 'Add a weekly posting time to a provider',
@@ -44,6 +47,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.get('/api/v1/time-slots/next', {
+    config: { access: ACCESS.nextTimeSlots },
     schema: {
       tags,
       summary: "A provider's next free time-slot instants after now, within 366 days",
@@ -54,6 +58,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.delete('/api/v1/time-slots/:id', {
+    config: { access: ACCESS.deleteTimeSlot },
     schema: {
       tags,
       summary: 'Delete a time slot (threads already scheduled stay where they are)',
@@ -64,6 +69,7 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
 
   app.post('/api/v1/posts/:threadId/queue', {
+    config: { access: ACCESS.queueThread },
     schema: {
       tags: ['Posts', ...tags],
       summary: "Move a draft or a scheduled READY thread to its provider's next free time slot",

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { createWebhook, createWebhookFaults, deleteWebhook, listDeliveries, listWebhooks, testWebhook } from '../../services/notices/webhooks.js';
+import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { withProblems } from '../schemas/common.js';
 import {
@@ -19,7 +20,7 @@ const tags = ['Webhooks'];
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post('/api/v1/webhooks', {
-    config: { contentFaults: (request) => createWebhookFaults(ctx, request.body) },
+    config: { access: ACCESS.createWebhook, contentFaults: (request) => createWebhookFaults(ctx, request.body) },
     schema: {
       tags,
       summary: 'Add a webhook to a workspace: its events are POSTed, signed, to url (the secret is shown only in this answer)',
@@ -30,6 +31,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.get('/api/v1/webhooks', {
+    config: { access: ACCESS.listWebhooks },
     schema: { tags, summary: "A workspace's webhooks (no secrets)", querystring: ListWebhooksQuery, response: withProblems({ 200: WebhookList }) },
     handler: async (request) => {
       const webhooks = await listWebhooks(ctx, caller(request), request.query);
@@ -38,6 +40,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.delete('/api/v1/webhooks/:id', {
+    config: { access: ACCESS.deleteWebhook },
     schema: {
       tags,
       summary: 'Delete a webhook (its pending deliveries are dropped)',
@@ -48,6 +51,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.post('/api/v1/webhooks/:id/test', {
+    config: { access: ACCESS.testWebhook },
     schema: {
       tags,
       summary: 'Queue a ping event for this webhook; it is sent (and retried) like any event',
@@ -63,6 +67,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   });
 
   app.get('/api/v1/webhooks/:id/deliveries', {
+    config: { access: ACCESS.listDeliveries },
     schema: {
       tags,
       summary: "A webhook's latest 100 delivery attempts, newest first",

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { ROLES } from '../../lib/roles.js';
 import { NETWORK_KINDS } from '../../networks/index.js';
 
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and Z' });
@@ -14,6 +15,12 @@ export const LocalDateTime = Type.String({
 
 export const TeamIdQuery = Type.Optional(Type.String({ description: 'A team id, or "personal"; omitted = the account\'s active workspace' }));
 
+/** A team role (lib/roles.ts), weakest first. */
+export const RoleSchema = Type.Union(
+  ROLES.map((role) => Type.Literal(role)),
+  { description: 'viewer < writer < editor < admin < owner' },
+);
+
 export const ThreadIdParams = Type.Object({ threadId: Id });
 
 export const Problem = Type.Object(
@@ -24,6 +31,7 @@ export const Problem = Type.Object(
     detail: Type.String(),
     code: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    neededRole: Type.Optional(Type.String({ description: 'FORBIDDEN: the least team role that may make the request' })),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );

@@ -181,6 +181,19 @@ const Post = Type.Object({
   error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
 });
 
+const ApprovalStateSchema = Type.Union([Type.Literal('PENDING'), Type.Literal('APPROVED'), Type.Literal('REJECTED')]);
+
+/** decisions.md "Teams": null when none is asked; `by`, `at` and `note` once decided. */
+const ApprovalView = Type.Union([
+  Type.Object({
+    state: ApprovalStateSchema,
+    by: Type.Union([Type.String(), Type.Null()], { description: "The deciding member's email, or a review link's reviewer name" }),
+    at: NullableIsoDateTime,
+    note: Type.Union([Type.String(), Type.Null()]),
+  }),
+  Type.Null(),
+]);
+
 export const Thread = Type.Object(
   {
     threadId: Id,
@@ -191,6 +204,7 @@ export const Thread = Type.Object(
     ...threadOptions,
     repeat: RepeatView,
     series: SeriesView,
+    approval: ApprovalView,
     posts: Type.Array(Post),
   },
   { $id: 'Thread' },
@@ -218,6 +232,7 @@ export const ListPostsQuery = Type.Object({
   to: LocalDateTime,
   providerId: Type.Optional(Type.String()),
   teamId: TeamIdQuery,
+  approval: Type.Optional(ApprovalStateSchema),
   include: Type.Optional(
     Type.Literal('tags', {
       description:

@@ -45,6 +45,11 @@ export interface QueueTable<T extends QueueTableName, K extends QueueColumn<T>> 
   /** When set, a waiting row is due only once this (a retry's backoff) has passed too. */
   readonly notBefore?: QueueColumn<T>;
   /**
+   * When set, a row is claimable only while this column is null or `open` (a thread's approval):
+   * the table's due indexes carry the same condition, so rows held back cost the claim nothing.
+   */
+  readonly gate?: { readonly column: QueueColumn<T>; readonly open: string };
+  /**
    * A held row whose lease ran out may be taken over at `locked_until` itself (true) or only
    * after it (false).
    */
@@ -71,6 +76,7 @@ export interface QueueShape {
   readonly held: string;
   readonly dueAt: string;
   readonly notBefore?: string;
+  readonly gate?: { readonly column: string; readonly open: string };
   readonly takenOverAtLeaseEnd: boolean;
   readonly handBackDueNow: boolean;
   readonly version?: string;
@@ -159,13 +165,20 @@ export function leaseHeld(q: QueueShape, workerId: string, alias?: string): RawB
  * that ran out (its worker crashed or stalled: a takeover). The leading conditions are the
  * predicate of each table's due index.
  */
+/** ` AND (gate IS NULL OR gate = open)` for a gated table, written as its partial indexes are. */
+function gateOpen(q: QueueShape, alias?: string): RawBuilder<unknown> {
+  if (!q.gate) return sql``;
+  const column = ref(q.gate.column, alias);
+  return sql` AND (${column} IS NULL OR ${column} = ${sql.lit(q.gate.open)})`;
+}
+
 export function isDue(q: QueueShape, alias: string, now: Date): RawBuilder<boolean> {
   const status = ref('status', alias);
   const due = ref(q.dueAt, alias);
   const until = ref('locked_until', alias);
   const notBefore = q.notBefore ? sql` AND (${ref(q.notBefore, alias)} IS NULL OR ${ref(q.notBefore, alias)} <= ${now})` : sql``;
   const expired = q.takenOverAtLeaseEnd ? sql`${until} <= ${now}` : sql`${until} < ${now}`;
-  return sql<boolean>`${status} IN (${sql.lit(q.waiting)}, ${sql.lit(q.held)}) AND ${due} IS NOT NULL AND ${due} <= ${now}
+  return sql<boolean>`${status} IN (${sql.lit(q.waiting)}, ${sql.lit(q.held)}) AND ${due} IS NOT NULL AND ${due} <= ${now}${gateOpen(q, alias)}
         AND ((${status} = ${sql.lit(q.waiting)}${notBefore}) OR (${status} = ${sql.lit(q.held)} AND ${expired}))`;
 }
 
@@ -441,7 +454,7 @@ async function recordContainerFacts(db: DbOrTrx, table: ContainerTable, id: stri
 async function nextDueAt(db: DbOrTrx, q: QueueShape): Promise<Date | null> {
   const table = tableOf(q);
   const due = ref(q.dueAt);
-  const waiting = sql`status = ${sql.lit(q.waiting)} AND ${due} IS NOT NULL`;
+  const waiting = sql`status = ${sql.lit(q.waiting)} AND ${due} IS NOT NULL${gateOpen(q)}`;
   const times = q.notBefore
     ? [
         sql`(SELECT min(${due}) FROM ${table} WHERE ${waiting} AND ${ref(q.notBefore)} IS NULL)`,

@@ -16,6 +16,8 @@ export const THREADS: QueueTable<'threads', 'id'> = {
   held: 'PUBLISHING',
   dueAt: 'scheduled_at',
   notBefore: 'next_attempt_at',
+  // A thread waiting for approval, or rejected, is never published (decisions.md "Teams").
+  gate: { column: 'approval_state', open: 'APPROVED' },
   takenOverAtLeaseEnd: false,
   handBackDueNow: false,
   version: 'version',

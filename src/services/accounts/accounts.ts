@@ -12,7 +12,6 @@ import {
   insertAccount,
   insertTeam,
   listTeamsOf,
-  teamExists,
   updateAccountSettings,
 } from '../../repos/accounts.js';
 import type { DbOrTrx } from '../../repos/types.js';
@@ -88,13 +87,6 @@ export async function createTeam(ctx: AppContext, owner: AccountRow, name: strin
     await addMembership(trx, team.id, owner.id, 'owner', ctx.clock.now());
     return team;
   });
-}
-
-export async function addTeamMember(ctx: AppContext, teamId: string, account: AccountRow, role: 'owner' | 'member' = 'member') {
-  if (!(await teamExists(ctx.db, teamId))) throw new NotFoundError(`Team ${teamId}`);
-  await addMembership(ctx.db, teamId, account.id, role, ctx.clock.now());
-  const row = (await findMembership(ctx.db, teamId, account.id))!;
-  return { teamId: row.team_id, accountId: row.account_id, role: row.role };
 }
 
 /** The teams of the account (the web app's workspace picker). */

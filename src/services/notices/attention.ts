@@ -29,6 +29,8 @@ export const ATTENTION_KINDS = {
   PROVIDER_NOT_ACTIVE_FOR_DUE: { subject: 'thread', hasError: false },
   /** A thread put back until the account's 24-hour posting cap resets (X); `error` says until when. Leaves when it is published, fails or is deleted. */
   PROVIDER_RATE_LIMITED: { subject: 'thread', hasError: true },
+  /** A thread still waiting for approval at its time (decisions.md "Teams"): it waits. Leaves when approved (then published), rejected, moved or deleted. */
+  THREAD_AWAITING_APPROVAL: { subject: 'thread', hasError: false },
 } as const satisfies Record<string, { subject: 'thread' | 'follow-up' | 'account'; hasError: boolean }>;
 
 type AttentionKind = keyof typeof ATTENTION_KINDS;
@@ -53,7 +55,7 @@ interface AttentionItem {
 export async function attentionItems(ctx: AppContext, account: AccountRow, query: { teamId?: string }): Promise<AttentionItem[]> {
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   const now = ctx.clock.now();
-  const rows = await listAttention(ctx.db, workspace, new Date(now.getTime() + DUE_WINDOW_MS), lapsingTokens(now));
+  const rows = await listAttention(ctx.db, workspace, new Date(now.getTime() + DUE_WINDOW_MS), lapsingTokens(now), now);
   return rows.map((row) => ({
     kind: row.kind,
     at: iso(row.at),

@@ -4,6 +4,7 @@ import { Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } 
 import type { IfMatch } from '../../lib/etag.js';
 import { holdsNul } from '../../lib/text.js';
 import { type Workspace, workspaceOf } from '../../lib/workspace.js';
+import { announceApprovalRequested } from '../../repos/approvals.js';
 import {
   deletePosts,
   findPostInThread,
@@ -118,7 +119,8 @@ export async function editPost(ctx: AppContext, account: AccountRow, threadId: s
     );
     if (patch.media !== undefined) await replaceMedia(trx, post.id, patch.media);
     if (patch.spoilerRanges !== undefined) await replaceSpoilerRanges(trx, post.id, patch.spoilerRanges);
-    await bumpThreadVersion(trx, thread.id, now);
+    const { approvalAsked } = await bumpThreadVersion(trx, thread.id, now, { changedBy: account.id });
+    if (approvalAsked) await announceApprovalRequested(trx, [thread.id], now);
     const updated = Object.fromEntries(PATCH_FIELDS.map((f) => [f, patch[f] !== undefined])) as Record<(typeof PATCH_FIELDS)[number], boolean>;
     return { postId: post.id, threadId: thread.id, updated };
   });
@@ -346,11 +348,13 @@ export async function editThread(ctx: AppContext, account: AccountRow, threadId:
       }
     }
     if (read.tagNames) await writeThreadTags(trx, thread, read.tagNames, account.id, now);
-    await bumpThreadVersion(trx, thread.id, now, {
+    const { approvalAsked } = await bumpThreadVersion(trx, thread.id, now, {
+      changedBy: account.id,
       ...(scheduledAt ? { scheduledAt } : {}),
       ...(input.replyControl !== undefined ? { replyControl: input.replyControl } : {}),
       ...(input.quotesDisabled !== undefined ? { quotesDisabled: input.quotesDisabled } : {}),
     });
+    if (approvalAsked) await announceApprovalRequested(trx, [thread.id], now);
     await setThreadRepeat(
       trx,
       thread.id,

@@ -1,4 +1,4 @@
-import type { PublishStatus, ReplyControl } from '../../db/schema/index.js';
+import type { ApprovalState, PublishStatus, ReplyControl } from '../../db/schema/index.js';
 import { httpUrlOrNull } from '../../lib/http-url.js';
 import type { RepeatUnit } from '../../lib/recurrence.js';
 import { iso } from '../../lib/time.js';
@@ -48,6 +48,7 @@ export interface ThreadView {
   /** decisions.md "Recurring threads": the rule (on the waiting occurrence) and the series. */
   repeat: { every: number; unit: RepeatUnit; until: string | null; count: number | null } | null;
   series: { id: string; occurrence: number } | null;
+  approval: { state: ApprovalState; by: string | null; at: string | null; note: string | null } | null;
   posts: PostView[];
   /** List Posts with `include=tags` only. */
   tags?: Array<{ id: string; name: string; color: string }>;
@@ -106,6 +107,7 @@ export function threadView(aggregate: ThreadAggregate): ThreadView {
     replyControl: thread.reply_control,
     quotesDisabled: thread.quotes_disabled,
     ...repeatView(thread),
+    approval: thread.approval_state && { state: thread.approval_state, by: thread.approval_by, at: iso(thread.approval_at), note: thread.approval_note },
     posts: aggregate.posts.map((p) => postView(p, thread.auto_repost_delay_hours)),
   };
 }

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import type { AccountRow, ProviderRow, ReplyControl, ThreadRow } from '../../db/schema/index.js';
+import type { AccountRow, ApprovalState, ProviderRow, ReplyControl, ThreadRow } from '../../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { IfMatch } from '../../lib/etag.js';
 import { newId } from '../../lib/ids.js';
+import { type Role, roleAtLeast } from '../../lib/roles.js';
 import { byTagName } from '../../lib/tag-names.js';
 import { holdsNul } from '../../lib/text.js';
 import { iso } from '../../lib/time.js';
 import type { Workspace } from '../../lib/workspace.js';
+import { announceApprovalRequested } from '../../repos/approvals.js';
 import { lockFollowUpsOf } from '../../repos/follow-ups.js';
 import { claimIdempotencyKey, findRecentIdempotencyRecord, IDEMPOTENCY_TTL_MS, saveIdempotentResponse } from '../../repos/idempotency.js';
 import { countPosts, insertThreadsWithPosts, listPosts, resetUnpublishedPosts } from '../../repos/posts.js';
@@ -69,7 +71,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
 
   // Without a key to claim, tags or a queue to take a time from, the thread is one statement:
   // atomic on its own, so no transaction (two round trips fewer).
-  if (!idempotencyKey && checked.tagNames.length === 0 && !input.queue) {
+  const asks = approvalAsked(checked.role, checked.requestedAt ?? (input.queue ? now : null));
+  if (!idempotencyKey && checked.tagNames.length === 0 && !input.queue && !asks) {
     const [response] = await writeThreads(ctx.db, account, [checked], now);
     if (response!.scheduledAt) ctx.scheduleSignal.ring();
     return response!;
@@ -80,6 +83,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       if (replay) return replay;
     }
     const [response] = await writeThreads(trx, account, [checked], now);
+    // A writer's scheduled thread waits for approval: its event in the same transaction.
+    if (asks) await announceApprovalRequested(trx, [response!.threadId], now);
     if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, 201, response);
     return response!;
   });
@@ -92,6 +97,8 @@ interface CreateTarget {
   workspace: Workspace;
   provider: ProviderRow;
   plug: ReturnType<typeof autoPlugOf>;
+  /** The caller's role in the workspace: a writer's scheduled thread waits for approval. */
+  role: Role;
 }
 
 /** A Create Post body that passed its rules, with what writeThreads needs to save it. */
@@ -198,7 +205,7 @@ export async function writeThreads(
   }
   if (untilFaultsFound.length) throw new ValidationError(untilFaultsFound);
   const ids = threads.map(() => newId(now.getTime()));
-  const threadRows = threads.map(({ workspace, provider, plug, input, repostHours, repeat }, i) => ({
+  const threadRows = threads.map(({ workspace, provider, plug, input, repostHours, repeat, role }, i) => ({
     id: ids[i]!,
     account_id: account.id,
     team_id: workspace.teamId,
@@ -215,6 +222,7 @@ export async function writeThreads(
     locked_until: null,
     last_error: null,
     published_at: null,
+    approval_state: approvalAsked(role, scheduled[i] ?? null) ? ('PENDING' as const) : null,
     // The first occurrence's id names its series.
     ...(repeat && scheduled[i] ? repeatColumns(null, repeat, scheduled[i]!, account.timezone, ids[i]!) : {}),
     created_at: now,
@@ -235,6 +243,11 @@ export async function writeThreads(
     postCount: t.input.posts.length,
     autoPlugApplied: t.plug.enabled,
   }));
+}
+
+/** Whether a thread scheduled (or changed) by `role` waits for approval: a writer's scheduled one does; a draft waits for nothing. */
+function approvalAsked(role: Role, scheduledAt: Date | null): boolean {
+  return scheduledAt !== null && !roleAtLeast(role, 'editor');
 }
 
 /** What `work` answers; its ValidationError's faults become those `relocate` makes of each. */
@@ -261,9 +274,9 @@ export async function lookUpCreateTarget(db: DbOrTrx, account: AccountRow, field
   const workspace = addressedWorkspace(account, teamId);
   if (!isReadableId(providerId)) return { ...none, workspace: await foundOrNull(() => resolveWorkspace(db, account, teamId)) };
   const read = await findProviderWithSettings(db, workspace, providerId, account.id);
-  if (!read.isMember) return { ...none, missing: new NotFoundError(`Team ${workspace.teamId}`) };
+  if (!read.role) return { ...none, missing: new NotFoundError(`Team ${workspace.teamId}`) };
   if (!read.provider) return { ...none, workspace, missing: new NotFoundError(`Provider ${providerId}`) };
-  return { target: { workspace, provider: read.provider, plug: autoPlugOf(read.settings) }, workspace, missing: null };
+  return { target: { workspace, provider: read.provider, plug: autoPlugOf(read.settings), role: read.role }, workspace, missing: null };
 }
 
 /** An id that can be looked up: a string without U+0000 (one with it is a fault already). */
@@ -370,6 +383,16 @@ export async function claimIdempotency<T>(trx: DbOrTrx, accountId: string, key: 
 }
 
 export async function listThreads(
+  ctx: AppContext,
+  account: AccountRow,
+  query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags'; approval?: ApprovalState },
+): Promise<ThreadView[]> {
+  const threads = await listThreadsInRange(ctx, account, query);
+  // The kept list is the whole range's: the approval filter is applied to it.
+  return query.approval ? threads.filter((t) => t.approval?.state === query.approval) : threads;
+}
+
+function listThreadsInRange(
   ctx: AppContext,
   account: AccountRow,
   query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags' },

@@ -36,9 +36,17 @@ export function keysApi(client: Client) {
   };
 }
 
+export type Member = Answer<'/api/v1/teams/{id}/members', 'get'>['members'][number];
+export type Role = Member['role'];
+
 export function teamsApi(client: Client) {
   return {
     list: async () => (await ok(client.GET('/api/v1/teams'))).teams,
+    members: async (id: string) => (await ok(client.GET('/api/v1/teams/{id}/members', { params: { path: { id } } }))).members,
+    addMember: (id: string, email: string, role: Role) => ok(client.POST('/api/v1/teams/{id}/members', { params: { path: { id } }, body: { email, role } })),
+    setRole: (id: string, accountId: string, role: Role) =>
+      ok(client.PATCH('/api/v1/teams/{id}/members/{accountId}', { params: { path: { id, accountId } }, body: { role } })),
+    removeMember: (id: string, accountId: string) => ok(client.DELETE('/api/v1/teams/{id}/members/{accountId}', { params: { path: { id, accountId } } })),
   };
 }
 

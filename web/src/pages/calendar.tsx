@@ -136,7 +136,7 @@ export function CalendarPage() {
       <a
         key={p.thread.threadId}
         href={threadPath(p.thread.threadId)}
-        class={`thread-chip status-${p.thread.status.toLowerCase()}`}
+        class={`thread-chip status-${p.thread.status.toLowerCase()}${p.thread.approval ? ` approval-${p.thread.approval.state.toLowerCase()}` : ''}`}
         style={{ borderLeftColor: tags[0]?.color ?? 'var(--accent)' }}
         draggable={movable}
         data-thread={p.thread.threadId}
@@ -148,6 +148,9 @@ export function CalendarPage() {
         <RepeatBadge repeat={p.thread.repeat} />
         <span class="chip-text">{text || '(empty)'}</span>
         {p.thread.status !== 'READY' && <span class="visually-hidden"> ({p.thread.status})</span>}
+        {p.thread.approval && p.thread.approval.state !== 'APPROVED' && (
+          <span class="approval-badge">{p.thread.approval.state === 'PENDING' ? 'awaiting approval' : 'rejected'}</span>
+        )}
       </a>
     );
   };

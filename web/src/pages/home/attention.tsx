@@ -23,6 +23,7 @@ const TITLES: Record<AttentionItem['kind'], string> = {
   PROVIDER_REVOKED: 'An account is disconnected',
   PROVIDER_NOT_ACTIVE_FOR_DUE: 'A thread is due on an account that cannot publish',
   PROVIDER_RATE_LIMITED: 'A thread waits for its account’s daily posting limit',
+  THREAD_AWAITING_APPROVAL: 'A thread is past its time and waits for approval',
 };
 
 /** The first words of a thread's first post, for naming it. */

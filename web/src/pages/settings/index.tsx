@@ -1,13 +1,18 @@
 import { useEffect } from 'preact/hooks';
+import { roleAtLeast } from '../../../../src/lib/roles.js';
 import { AccountSettings } from './account.js';
 import { ApiKeys } from './api-keys.js';
 import { AutoPlugSettings } from './auto-plug.js';
 import { NotificationSettings } from './notifications.js';
 import { PasswordSettings } from './password.js';
+import { TeamMembers, useWorkspaceRole } from './team-members.js';
 import { WebhookSettings } from './webhooks.js';
 
-/** Settings: time zone and workspace, password, API keys, auto-plug, webhooks, email notifications. */
+/** Settings: time zone and workspace, the team's members, password, API keys, auto-plug, webhooks, email notifications. */
 export function SettingsPage() {
+  // Auto-plug and webhooks are an admin's (src/http/access.ts): hidden from the other roles.
+  const role = useWorkspaceRole();
+  const admin = role !== null && roleAtLeast(role, 'admin');
   useEffect(() => {
     document.title = 'Settings · Skein';
   }, []);
@@ -15,9 +20,10 @@ export function SettingsPage() {
     <div class="stack settings-page">
       <h1>Settings</h1>
       <AccountSettings />
+      <TeamMembers />
       <ApiKeys />
-      <AutoPlugSettings />
-      <WebhookSettings />
+      {admin && <AutoPlugSettings />}
+      {admin && <WebhookSettings />}
       <NotificationSettings />
       <PasswordSettings />
     </div>

@@ -17,6 +17,9 @@ const EVENTS: Array<{ type: WebhookEvent; what: string }> = [
   { type: 'follow_up.published', what: 'a follow-up reply is published' },
   { type: 'follow_up.failed', what: 'a follow-up reply failed' },
   { type: 'provider.expired', what: 'an account needs reconnecting' },
+  { type: 'thread.approval_requested', what: 'a writer’s thread waits for approval' },
+  { type: 'thread.approved', what: 'a thread was approved' },
+  { type: 'thread.rejected', what: 'a thread was rejected' },
 ];
 
 function formatWhen(iso: string, timeZone: string): string {

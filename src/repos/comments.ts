@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from './types.js';
+import { changeWithEvent } from './webhook-outbox.js';
+
+export interface CommentRow {
+  id: string;
+  thread_id: string;
+  post_id: string | null;
+  author_name: string;
+  text: string;
+  created_at: Date;
+}
+
+export function listComments(db: DbOrTrx, threadId: string): Promise<CommentRow[]> {
+  return db
+    .selectFrom('thread_comments')
+    .select(['id', 'thread_id', 'post_id', 'author_name', 'text', 'created_at'])
+    .where('thread_id', '=', threadId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Adds a comment and, in the same statement, its comment.created event (decisions.md "Teams").
+ * `postId` must be a post of the thread: otherwise nothing is written and false is answered.
+ */
+export async function insertComment(
+  db: DbOrTrx,
+  row: { id: string; threadId: string; postId: string | null; authorAccountId: string | null; authorName: string; text: string },
+  now: Date,
+): Promise<boolean> {
+  const inserted = sql`
+    INSERT INTO thread_comments AS c (id, thread_id, post_id, author_account_id, author_name, text, created_at)
+    SELECT ${row.id}, t.id, ${row.postId}::text, ${row.authorAccountId}::text, ${row.authorName}, ${row.text}, ${now}::timestamptz
+      FROM threads AS t
+     WHERE t.id = ${row.threadId}
+       AND (${row.postId}::text IS NULL OR EXISTS (SELECT 1 FROM posts AS p WHERE p.id = ${row.postId}::text AND p.thread_id = t.id))
+    RETURNING (SELECT account_id FROM threads WHERE id = c.thread_id) AS account_id, (SELECT team_id FROM threads WHERE id = c.thread_id) AS team_id,
+      jsonb_build_object('threadId', c.thread_id, 'comment', jsonb_build_object('id', c.id, 'author', c.author_name, 'text', c.text, 'postId', c.post_id, 'createdAt', c.created_at)) AS data`;
+  return (await changeWithEvent(db, 'comment.created', inserted, now)) > 0;
+}
