@@ -1,10 +1,11 @@
 /** POST /mcp (Streamable HTTP, stateless), driven by the SDK's own client over app.inject, on both databases. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTeamMember } from '../../../src/services/accounts/members.js';
 import { describeEachDb } from '../../helpers/context.js';
 import { connectOverHttp, textOf } from '../../helpers/mcp.js';
 import { toolScenarios } from '../../helpers/mcp-scenarios.js';
-import { createUser, userWithProvider } from '../../helpers/seeds.js';
+import { createProvider, createTeamWith, createUser, userWithProvider } from '../../helpers/seeds.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -40,6 +41,28 @@ describeEachDb('MCP over Streamable HTTP', (env) => {
     const again = await client.callTool({ name: 'import_threads', arguments: { rows } });
     assert.equal(textOf(again), textOf(first));
     assert.equal(await listed(), 2);
+  });
+
+  test("a key whose holder's team role is too low: a tool error naming the role needed, and nothing written", async () => {
+    const { app, ctx, clock } = env();
+    const owner = await createUser(ctx);
+    const team = await createTeamWith(ctx, owner.account);
+    const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
+    const viewer = await createUser(ctx);
+    await setTeamMember(ctx, team.id, viewer.account, 'viewer');
+    const client = await connectOverHttp(app, viewer.key);
+    const scheduleAt = new Date(clock.now().getTime() + 2 * 86_400_000).toISOString();
+    const refused = await client.callTool({ name: 'create_thread', arguments: { providerId: provider.id, teamId: team.id, scheduleAt, posts: [{ text: 'from a viewer' }] } });
+    assert.equal(refused.isError, true, textOf(refused));
+    assert.match(textOf(refused), /^FORBIDDEN: .*writer/);
+    const listed = await owner.call(app, { method: 'GET', url: `/api/v1/posts/drafts?teamId=${team.id}` });
+    const from = new Date(clock.now().getTime()).toISOString().slice(0, 19);
+    const to = new Date(clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 19);
+    const scheduled = await owner.call(app, { method: 'GET', url: `/api/v1/posts?from=${from}&to=${to}&teamId=${team.id}` });
+    assert.equal(scheduled.json().count, 0, scheduled.body);
+    assert.equal(listed.statusCode, 200);
+    const read = await client.callTool({ name: 'list_threads', arguments: { from, to, teamId: team.id } });
+    assert.equal(read.isError, undefined, `a viewer reads: ${textOf(read)}`);
   });
 
   test('no key, a malformed key or a revoked key: 401 problem, before any MCP message is read', async () => {
