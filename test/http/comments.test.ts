@@ -28,7 +28,7 @@ describeEachDb('comments', (env) => {
     const postId = (await owner.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` })).json().thread.posts[1].id;
     const url = `/api/v1/posts/${threadId}/comments`;
 
-    const first = await viewer.call(app, { method: 'POST', url, payload: { text: 'Love it @' + owner.account.email } });
+    const first = await viewer.call(app, { method: 'POST', url, payload: { text: `Love it @${owner.account.email}` } });
     assert.equal(first.statusCode, 201, first.body);
     assert.deepEqual(first.json(), {
       id: first.json().id,
