@@ -52,7 +52,10 @@ describeEachDb('MCP over Streamable HTTP', (env) => {
     await setTeamMember(ctx, team.id, viewer.account, 'viewer');
     const client = await connectOverHttp(app, viewer.key);
     const scheduleAt = new Date(clock.now().getTime() + 2 * 86_400_000).toISOString();
-    const refused = await client.callTool({ name: 'create_thread', arguments: { providerId: provider.id, teamId: team.id, scheduleAt, posts: [{ text: 'from a viewer' }] } });
+    const refused = await client.callTool({
+      name: 'create_thread',
+      arguments: { providerId: provider.id, teamId: team.id, scheduleAt, posts: [{ text: 'from a viewer' }] },
+    });
     assert.equal(refused.isError, true, textOf(refused));
     assert.match(textOf(refused), /^FORBIDDEN: .*writer/);
     const listed = await owner.call(app, { method: 'GET', url: `/api/v1/posts/drafts?teamId=${team.id}` });
