@@ -93,7 +93,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_threads',
     title: 'List scheduled and published threads',
-    description: `Threads scheduled or published between from and to, optionally of one account (providerId); include: "tags" adds each thread's tags. Drafts are not here: use list_drafts. ${TIME_RULE}`,
+    description: `Threads scheduled or published between from and to, optionally of one account (providerId) or one approval state (approval: PENDING, APPROVED or REJECTED, in a team whose writers' threads wait for an editor); include: "tags" adds each thread's tags. Drafts are not here: use list_drafts. ${TIME_RULE}`,
     input: ListPostsQuery,
     writes: false,
     request: (args) => ({ method: 'GET', url: '/api/v1/posts', query: queryOf(args) }),
