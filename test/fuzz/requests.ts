@@ -41,7 +41,7 @@ export interface Concrete {
   transport: 'inject' | 'http';
 }
 
-const REF_KIND_OF_PARAM: Record<string, RefKind> = { threadId: 'thread', postId: 'post' };
+const REF_KIND_OF_PARAM: Record<string, RefKind> = { threadId: 'thread', postId: 'post', accountId: 'account' };
 
 /** The ref kind of a path parameter; `id` takes its meaning from the segment before it. */
 function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
@@ -53,6 +53,7 @@ function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
     if (route.path.includes('/follow-ups/')) return 'followUp';
     if (route.path.includes('/webhooks/')) return 'webhook';
     if (route.path.includes('/media/')) return 'media';
+    if (route.path.includes('/teams/')) return 'team';
   }
   // `GET /media/:name`: an upload's file name, `<id>.<ext>`.
   if (name === 'name' && route.path === '/media/:name') return 'mediaFile';

@@ -188,6 +188,7 @@ export class World {
         provider: providers.map((r) => r.id),
         key: keys.map((r) => r.id),
         team: [t.teamId],
+        account: [t.account.id],
         postsOf,
         followUp: followUps.map((r) => r.id),
         followUpsOf,
