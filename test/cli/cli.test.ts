@@ -10,6 +10,8 @@ const BIN = join(process.cwd(), 'bin', 'skein.js');
 
 function skein(args: string[], env: Record<string, string>) {
   const res = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 120_000 });
+  // What a command said when it failed, in the test output: a failure far from its assertion (as in a full run) says why.
+  if (res.status !== 0) console.log(`# skein ${args.join(' ')}: exit ${res.status} ${res.signal ?? ''} ${res.error ?? ''} ${res.stderr.trim()}`);
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -118,16 +120,23 @@ describe('skein command line (embedded database)', () => {
       env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'silent', SKEIN_PUBLISHER: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let said = '';
+    server.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+    });
     try {
-      await waitFor(async () => ((await dataDirLockHolder(dataDir)) === server.pid ? true : null));
+      await waitFor(async () => {
+        if (server.exitCode !== null) throw new Error(`skein serve exited ${server.exitCode} before taking the data folder: ${said}`);
+        return (await dataDirLockHolder(dataDir)) === server.pid ? true : null;
+      });
       const res = skein(['export', '--out', join(dataDir, 'export.json')], env);
       assert.equal(res.code, 1);
       assert.equal(res.stderr.trim().split('\n').length, 1);
       assert.match(res.stderr, /in use by a running Skein process \(pid \d+\)/);
     } finally {
+      const exited = server.exitCode !== null ? server.exitCode : new Promise((resolve) => server.on('exit', resolve));
       server.kill('SIGTERM');
-      const code = await new Promise((resolve) => server.on('exit', resolve));
-      assert.equal(code, 0, 'SIGTERM exits 0');
+      assert.equal(await exited, 0, `SIGTERM exits 0: ${said}`);
     }
     assert.equal(skein(['key', 'list', '--email', 'ann@example.test', '--json'], env).code, 0, 'the lock is released on exit');
   });
