@@ -39,6 +39,9 @@ const SET_UP = documentedSetUp();
 test('the documented stdio set-up names SKEIN_URL and SKEIN_API_KEY and runs skein mcp', () => {
   assert.deepEqual(Object.keys(SET_UP.env).sort(), ['SKEIN_API_KEY', 'SKEIN_URL']);
   assert.ok(SET_UP.args.includes('mcp'));
+  // Never npx: it would install this folder as a package and run its build (a new dist/ under the
+  // running server, and under the other tests), or fetch a registry package of that name.
+  assert.deepEqual([SET_UP.command, ...SET_UP.args], ['node', '/path/to/skein/bin/skein.js', 'mcp']);
 });
 
 test('without SKEIN_URL or SKEIN_API_KEY it says which is missing and exits 1', () => {
@@ -67,9 +70,10 @@ describeEachDb('skein mcp (stdio) against a running Skein', (env) => {
   /** A client of `skein mcp`, launched as the doc says, with this key and the running server's address. */
   async function launch(key: string): Promise<Client> {
     if (!url) url = await env().app.listen({ host: '127.0.0.1', port: 0 });
+    // The doc's command with this checkout as its Skein folder.
     const transport = new StdioClientTransport({
-      command: SET_UP.command,
-      args: SET_UP.args,
+      command: SET_UP.command === 'node' ? process.execPath : SET_UP.command,
+      args: SET_UP.args.map((arg) => arg.replace('/path/to/skein', ROOT)),
       cwd: ROOT,
       env: { ...SET_UP.env, SKEIN_URL: url, SKEIN_API_KEY: key },
       stderr: 'pipe',
