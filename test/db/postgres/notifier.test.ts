@@ -103,7 +103,9 @@ describe('PostgreSQL: thread changes announced after the commit', { skip: skip ?
       assert.deepEqual(listener.heard.map((n) => `${n.channel}:${n.payload}`).sort(), ['skein_schedule:', 'skein_threads:a', 'skein_threads:b,c']);
 
       // A send that fails (its connection ended by the server) is tried again with what it held.
-      const { rows } = await admin.query(`SELECT pid FROM pg_stat_activity WHERE query LIKE '%pg_notify(c, p)%' AND pid <> pg_backend_pid() AND datname = current_database()`);
+      const { rows } = await admin.query(
+        `SELECT pid FROM pg_stat_activity WHERE query LIKE '%pg_notify(c, p)%' AND pid <> pg_backend_pid() AND datname = current_database()`,
+      );
       assert.equal(rows.length, 1, 'the notifier has its connection');
       await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
       listener.heard.length = 0;
