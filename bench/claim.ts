@@ -1,5 +1,6 @@
 /**
- * PostgreSQL CPU per claim (issue 26: ≤ 1 ms with 500 accounts). The publisher row's runs give
+ * PostgreSQL CPU per claim, judged against the bare SKIP LOCKED claim of the same state in the same
+ * run (issue 43: ≤ 1.5×; issue 26's fixed 1 ms followed the day's machine). The publisher row's runs give
  * PostgreSQL's CPU per published thread, which mixes the claim with the posts' writes and the
  * completion; this measures the claim statement alone, in a state of its own made in SQL (so the
  * figure does not depend on what the runs left behind, and takes seconds):
@@ -24,6 +25,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openPostgres } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { newId } from '../src/lib/ids.js';
@@ -56,7 +58,28 @@ export interface ClaimCpu {
   emptyMs: number;
   /** How PostgreSQL ran the named claim statement: planned anew each time (custom) or from its cached generic plan. */
   plans: { generic: number; custom: number };
+  /**
+   * The textbook claim of the same state, per run beside Skein's, on a connection of its own (a
+   * named statement, as Skein's): the first `limit` due threads in due order locked with
+   * `FOR UPDATE SKIP LOCKED`, marked held under the lease and their posts marked, in one
+   * statement: the same writes without Skein's per-account spread, version or `updated_at`.
+   * `lockOnlyMs` is its SELECT alone.
+   */
+  bare: { perClaimMs: number[]; lockOnlyMs: number[]; claimed: number };
 }
+
+/** The due threads of the state, as the threads' due index reads them (repos/queue/tables.ts THREADS). */
+const BARE_DUE = `SELECT id FROM threads
+  WHERE status IN ('READY', 'PUBLISHING') AND scheduled_at IS NOT NULL AND scheduled_at <= $1
+    AND (approval_state IS NULL OR approval_state = 'APPROVED')
+    AND ((status = 'READY' AND (next_attempt_at IS NULL OR next_attempt_at <= $1)) OR (status = 'PUBLISHING' AND locked_until < $1))
+  ORDER BY scheduled_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`;
+const BARE_CLAIM = `WITH due AS (${BARE_DUE}),
+  claimed AS (
+    UPDATE threads AS t SET status = 'PUBLISHING', locked_by = $3, locked_until = $4, attempts = t.attempts + 1
+    FROM due WHERE t.id = due.id RETURNING t.id),
+  marked AS (UPDATE posts AS p SET status = 'PUBLISHING' FROM claimed WHERE p.thread_id = claimed.id AND p.status IN ('READY', 'PUBLISHING'))
+  SELECT id FROM claimed`;
 
 const TICK_MS = 10; // getconf CLK_TCK: 100 on Linux
 
@@ -110,8 +133,12 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
         await sql`BEGIN`.execute(conn);
         await sql`ROLLBACK`.execute(conn);
       }, options.claims);
+      const bare = await runBareClaims(database.url, lease, options.claims, () => sql`VACUUM threads, posts`.execute(conn));
       options.log(
         `claim: ${claimed} threads a claim, PostgreSQL CPU per claim ${perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms (BEGIN; ROLLBACK alone ${emptyMs.toFixed(3)} ms); plans: ${plans.generic} generic, ${plans.custom} custom`,
+      );
+      options.log(
+        `claim: bare SKIP LOCKED claim (${bare.claimed} threads) ${bare.perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms, its SELECT alone ${bare.lockOnlyMs.map((ms) => ms.toFixed(3)).join(', ')} ms`,
       );
       return {
         providers: PROVIDERS,
@@ -122,11 +149,47 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
         perClaimMs,
         emptyMs,
         plans,
+        bare,
       };
     });
   } finally {
     await handle.close();
     await database.drop();
+  }
+}
+
+/** The bare claim and its SELECT alone, each in BEGIN … ROLLBACK, measured as Skein's claim is. */
+async function runBareClaims(url: string, lease: { workerId: string; now: Date; until: Date }, claims: number, vacuum: () => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    let claimed = 0;
+    const once = (name: string, text: string, values: unknown[]) => async () => {
+      await client.query('BEGIN');
+      claimed = (await client.query({ name, text, values })).rowCount ?? 0;
+      await client.query('ROLLBACK');
+    };
+    const claim = once('bare-claim', BARE_CLAIM, [lease.now, CLAIM_LIMIT, lease.workerId, lease.until]);
+    const lockOnly = once('bare-lock', BARE_DUE, [lease.now, CLAIM_LIMIT]);
+    const loop = async (step: () => Promise<void>, n: number) => {
+      const before = cpuMs(pid);
+      for (let i = 0; i < n; i++) await step();
+      return (cpuMs(pid) - before) / n;
+    };
+    await loop(claim, WARMUP);
+    await loop(lockOnly, WARMUP);
+    const perClaimMs: number[] = [];
+    const lockOnlyMs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      await vacuum();
+      perClaimMs.push(await loop(claim, claims));
+      lockOnlyMs.push(await loop(lockOnly, claims));
+    }
+    await claim();
+    return { perClaimMs, lockOnlyMs, claimed };
+  } finally {
+    await client.end();
   }
 }
 

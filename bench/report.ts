@@ -28,7 +28,14 @@ export interface Target {
 }
 
 const BACKEND_NAMES = { postgres: 'PostgreSQL + Redis', pglite: 'PGlite' } as const;
-const OF_CEILING: Partial<Record<Route, number>> = { getThread: 0.25, listPosts: 0.06, create: 0.07 };
+const OF_CEILING: Partial<Record<Route, number>> = { getThread: 0.25, listPosts: 0.06 };
+/**
+ * Issue 43: Create's share of hello-world followed the day's machine (a bare 4-statement insert
+ * reached 5.9–7.4% of it), so Create is judged against the bare insert of the same run instead.
+ */
+const OF_BARE: Partial<Record<BareRoute, number>> = { create: 0.6 };
+/** Issue 43: the claim against the bare SKIP LOCKED claim of the same state in the same run, not a fixed 1 ms. */
+const CLAIM_OF_BARE = 1.5;
 const OF_POSTGRES: Partial<Record<Route, number>> = { getThread: 0.45, listPosts: 0.25, create: 0.5 };
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -38,6 +45,7 @@ const CLAIM_TARGET = (claim: ClaimCpu) => `PostgreSQL CPU per claim, ${claim.pro
 
 /** The figure judged for a claim: the median of its runs. */
 const claimMs = (claim: ClaimCpu) => median(claim.perClaimMs);
+const bareClaimMs = (claim: ClaimCpu) => median(claim.bare.perClaimMs);
 
 /** The publisher's targets (issues 9 and 26). */
 export function publisherTargets(runs: PublisherRun[], claim: ClaimCpu): Target[] {
@@ -73,11 +81,12 @@ export function publisherTargets(runs: PublisherRun[], claim: ClaimCpu): Target[
     out.push({ name: 'Publisher CPU per published thread, workers summed, 2 workers', figure: `${ms.toFixed(2)} ms`, target: '≤ 3 ms', result: pass(ms <= 3) });
   }
   const perClaim = claimMs(claim);
+  const ofBare = perClaim / bareClaimMs(claim);
   out.push({
     name: CLAIM_TARGET(claim),
-    figure: `${perClaim.toFixed(2)} ms`,
-    target: '≤ 1 ms',
-    result: pass(claim.claimed === claim.limit && perClaim <= 1),
+    figure: `${perClaim.toFixed(2)} ms, ${ofBare.toFixed(2)}× bare`,
+    target: `≤ ${CLAIM_OF_BARE}× bare`,
+    result: pass(claim.claimed === claim.limit && claim.bare.claimed === claim.limit && ofBare <= CLAIM_OF_BARE),
   });
   return out;
 }
@@ -90,6 +99,11 @@ export function targets(r: Results): Target[] {
     if (want === undefined) continue;
     const ratio = pgRows[route].rps / r.ceiling.rps;
     out.push({ name: `${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`, figure: pct(ratio), target: `≥ ${pct(want)}`, result: pass(ratio >= want) });
+  }
+  for (const route of Object.keys(OF_BARE) as BareRoute[]) {
+    const want = OF_BARE[route]!;
+    const ratio = pgRows[route].rps / r.bare[route].rps;
+    out.push({ name: ofBareTarget(route), figure: pct(ratio), target: `≥ ${pct(want)} of bare`, result: pass(ratio >= want) });
   }
   for (const route of ROUTES) {
     const want = OF_POSTGRES[route];
@@ -163,6 +177,8 @@ export function toJson(r: Results, list: Target[]): unknown {
   return { ...r, bare, api, targets: list };
 }
 
+const ofBareTarget = (route: Route) => `${ROUTE_LABELS[route]} on PostgreSQL, of the bare handler`;
+
 function rssTarget(backend: string, mib: number, limit: number): Target {
   return { name: `RSS idle on ${backend}`, figure: `${mib.toFixed(0)} MiB`, target: `< ${limit} MiB`, result: pass(mib < limit) };
 }
@@ -212,7 +228,8 @@ function claimLine(claim: ClaimCpu, target: Target | undefined): string {
   return (
     `Claim (bench/claim.ts): the spread claim of ${claim.limit} threads (${claim.claimed} taken) with ${num(claim.providers)} accounts, of a minute's threads ${num(claim.due.published)} published, ${num(claim.due.inFlight)} in flight and ${num(claim.due.waiting)} due and waiting, ` +
     `${num(claim.claims)} times in BEGIN … ROLLBACK on one connection, three runs: PostgreSQL CPU per claim ${runs} ms, median ${num(claimMs(claim), 2)} ` +
-    `(BEGIN; ROLLBACK alone ${num(claim.emptyMs, 2)} ms; ${num(claim.plans.generic)} executions from the cached generic plan, ${num(claim.plans.custom)} planned anew)` +
+    `(BEGIN; ROLLBACK alone ${num(claim.emptyMs, 2)} ms; ${num(claim.plans.generic)} executions from the cached generic plan, ${num(claim.plans.custom)} planned anew); ` +
+    `the bare SKIP LOCKED claim of the same state and writes (no spread) ${claim.bare.perClaimMs.map((ms) => num(ms, 2)).join(' / ')} ms, its SELECT … FOR UPDATE SKIP LOCKED alone ${claim.bare.lockOnlyMs.map((ms) => num(ms, 2)).join(' / ')} ms` +
     `${target ? `; target ${target.target} ${target.result}` : ''}.`
   );
 }
@@ -230,7 +247,9 @@ export function render(r: Results, list: Target[]): string {
     for (const route of ROUTES) {
       const row = r.api[backend].rows[route];
       const target =
-        backend === 'postgres' ? verdict(`${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`) : verdict(`${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`);
+        backend === 'postgres'
+          ? (verdict(`${ROUTE_LABELS[route]} on PostgreSQL, of hello-world`) ?? verdict(ofBareTarget(route)))
+          : verdict(`${ROUTE_LABELS[route]} on PGlite, of PostgreSQL`);
       const ofPg = backend === 'pglite' ? pct(row.rps / r.api.postgres.rows[route].rps) : '';
       const bare = backend === 'postgres' && route in BARE_ROUTES ? pct(row.rps / r.bare[route as BareRoute].rps) : '';
       apiRows.push([
