@@ -24,12 +24,14 @@
  * triggers disabled; docs/benchmarks.md, "Claim CPU: the floor"); only for such experiments.
  */
 import { readFileSync } from 'node:fs';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { openPostgres } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
+import type { Database } from '../src/db/schema/index.js';
 import { newId } from '../src/lib/ids.js';
-import { threadQueue } from '../src/repos/thread-queue.js';
+import type { Lease } from '../src/repos/queue/leased-queue.js';
+import { type ClaimSpread, threadQueue } from '../src/repos/thread-queue.js';
 import { createDatabase } from './procs.js';
 
 const PROVIDERS = 500;
@@ -105,61 +107,71 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
     for (let k = 0; k < SERVED; k++) served.set(providerId((PUBLISHED + IN_FLIGHT - SERVED + k) % PROVIDERS), k + 1);
     const lease = { workerId: 'bench-claim', now, until: new Date(now.getTime() + LEASE_MS) };
     const spread = { perAccount: 1, lastServed: served };
-    return await handle.db.connection().execute(async (conn) => {
-      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows[0]!.pid;
-      let claimed = 0;
-      const claim = async () => {
-        await sql`BEGIN`.execute(conn);
-        claimed = (await threadQueue.claim(conn, lease, CLAIM_LIMIT, spread)).rows.length;
-        await sql`ROLLBACK`.execute(conn);
-      };
-      const loop = async (step: () => Promise<void>, n: number) => {
-        const before = cpuMs(pid);
-        for (let i = 0; i < n; i++) await step();
-        return (cpuMs(pid) - before) / n;
-      };
-      await loop(claim, WARMUP);
-      const perClaimMs: number[] = [];
-      for (let run = 0; run < 3; run++) {
-        // Each claim leaves dead row versions (rolled back); autovacuum may be off (it is on the bench machine).
-        await sql`VACUUM threads, posts`.execute(conn);
-        perClaimMs.push(await loop(claim, options.claims));
-      }
-      const plans = (
-        await sql<{ generic: number; custom: number }>`
-          SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%WITH due AS%'`.execute(conn)
-      ).rows[0] ?? { generic: 0, custom: 0 };
-      const emptyMs = await loop(async () => {
-        await sql`BEGIN`.execute(conn);
-        await sql`ROLLBACK`.execute(conn);
-      }, options.claims);
-      const bare = await runBareClaims(database.url, lease, options.claims, () => sql`VACUUM threads, posts`.execute(conn));
-      options.log(
-        `claim: ${claimed} threads a claim, PostgreSQL CPU per claim ${perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms (BEGIN; ROLLBACK alone ${emptyMs.toFixed(3)} ms); plans: ${plans.generic} generic, ${plans.custom} custom`,
-      );
-      options.log(
-        `claim: bare SKIP LOCKED claim (${bare.claimed} threads) ${bare.perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms, its SELECT alone ${bare.lockOnlyMs.map((ms) => ms.toFixed(3)).join(', ')} ms`,
-      );
-      return {
-        providers: PROVIDERS,
-        due: { published: PUBLISHED, inFlight: IN_FLIGHT, waiting: DUE_WAITING },
-        limit: CLAIM_LIMIT,
-        claimed,
-        claims: options.claims,
-        perClaimMs,
-        emptyMs,
-        plans,
-        bare,
-      };
-    });
+    const measured = await measureClaim(handle.db, lease, spread, options.claims);
+    const bare = await runBareClaims(database.url, lease, options.claims, () => sql`VACUUM threads, posts`.execute(handle.db));
+    const { claimed, perClaimMs, emptyMs, plans } = measured;
+    options.log(
+      `claim: ${claimed} threads a claim, PostgreSQL CPU per claim ${perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms (BEGIN; ROLLBACK alone ${emptyMs.toFixed(3)} ms); plans: ${plans.generic} generic, ${plans.custom} custom`,
+    );
+    options.log(
+      `claim: bare SKIP LOCKED claim (${bare.claimed} threads) ${bare.perClaimMs.map((ms) => ms.toFixed(3)).join(', ')} ms, its SELECT alone ${bare.lockOnlyMs.map((ms) => ms.toFixed(3)).join(', ')} ms`,
+    );
+    return {
+      providers: PROVIDERS,
+      due: { published: PUBLISHED, inFlight: IN_FLIGHT, waiting: DUE_WAITING },
+      limit: CLAIM_LIMIT,
+      claimed,
+      claims: options.claims,
+      perClaimMs,
+      emptyMs,
+      plans,
+      bare,
+    };
   } finally {
     await handle.close();
     await database.drop();
   }
 }
 
+/**
+ * Skein's claim of `limit` threads at `lease.now`, `claims` times in BEGIN … ROLLBACK on one
+ * connection after a warm-up, three runs (each after a VACUUM: the rolled-back claims leave dead
+ * row versions): that backend's CPU per claim, and per empty BEGIN; ROLLBACK.
+ */
+export async function measureClaim(db: Kysely<Database>, lease: Lease, spread: ClaimSpread, claims: number, limit = CLAIM_LIMIT) {
+  return db.connection().execute(async (conn) => {
+    const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows[0]!.pid;
+    let claimed = 0;
+    const claim = async () => {
+      await sql`BEGIN`.execute(conn);
+      claimed = (await threadQueue.claim(conn, lease, limit, spread)).rows.length;
+      await sql`ROLLBACK`.execute(conn);
+    };
+    const loop = async (step: () => Promise<void>, n: number) => {
+      const before = cpuMs(pid);
+      for (let i = 0; i < n; i++) await step();
+      return (cpuMs(pid) - before) / n;
+    };
+    await loop(claim, WARMUP);
+    const perClaimMs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      await sql`VACUUM threads, posts`.execute(conn);
+      perClaimMs.push(await loop(claim, claims));
+    }
+    const plans = (
+      await sql<{ generic: number; custom: number }>`
+        SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%WITH due AS%'`.execute(conn)
+    ).rows[0] ?? { generic: 0, custom: 0 };
+    const emptyMs = await loop(async () => {
+      await sql`BEGIN`.execute(conn);
+      await sql`ROLLBACK`.execute(conn);
+    }, claims);
+    return { claimed, perClaimMs, emptyMs, plans };
+  });
+}
+
 /** The bare claim and its SELECT alone, each in BEGIN … ROLLBACK, measured as Skein's claim is. */
-async function runBareClaims(url: string, lease: { workerId: string; now: Date; until: Date }, claims: number, vacuum: () => Promise<unknown>) {
+async function runBareClaims(url: string, lease: Lease, claims: number, vacuum: () => Promise<unknown>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

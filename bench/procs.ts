@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SKEIN_BIN = join(ROOT, 'bin/skein.js');
+export const SKEIN_BIN = join(ROOT, 'bin/skein.js');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The highest values the settings accept: the limiter still runs on every request, it just never refuses. */

@@ -175,3 +175,24 @@ export async function copyProviders(db: Kysely<Database>, templateId: string, co
     RETURNING id`.execute(db);
   return [templateId, ...rows.map((r) => r.id)];
 }
+
+/** Threads due for the claim row: `count` one-post READY threads over the last 10 minutes, round-robin over the accounts. */
+export const DUE_FOR_CLAIM = 128;
+
+export async function seedDueThreads(db: Kysely<Database>, plan: AgencyPlan): Promise<void> {
+  const from = plan.now.getTime() - 10 * 60_000;
+  await sql
+    .raw(`
+    INSERT INTO threads (id, account_id, provider_id, status, scheduled_at, attempts, created_at, updated_at)
+    SELECT ${uuidv7(`${from} + g * 1000`, "'due' || g")}, '${plan.accountId}', ('{${plan.providerIds.join(',')}}'::text[])[1 + g % ${plan.providerIds.length}],
+           'READY', to_timestamp((${from} + g * 1000) / 1000.0), 0, to_timestamp(${from} / 1000.0), to_timestamp(${from} / 1000.0)
+    FROM generate_series(0, ${DUE_FOR_CLAIM - 1}) AS g`)
+    .execute(db);
+  await sql
+    .raw(`
+    INSERT INTO posts (id, thread_id, post_order, content, is_spoiler_media, status, created_at, updated_at)
+    SELECT ${uuidv7(`${from} + g * 1000`, "'duep' || g")}, ${uuidv7(`${from} + g * 1000`, "'due' || g")}, 0, 'Due for the claim row', false, 'READY',
+           to_timestamp(${from} / 1000.0), to_timestamp(${from} / 1000.0)
+    FROM generate_series(0, ${DUE_FOR_CLAIM - 1}) AS g`)
+    .execute(db);
+}

@@ -10,6 +10,7 @@
  *    the server started again (its restart timed), idle RSS read, the same rows run again.
  * Each row answers the same threads on both databases, so the ratio is what the rest costs.
  */
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { openPGlite, openPostgres } from '../src/db/database.js';
@@ -17,7 +18,8 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import type { Database } from '../src/db/schema/index.js';
 import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { type Backend, type LoadOptions, RateWindow } from './api.js';
-import { type LoadResult, type LoadSpec, medianRun, UNIQUE } from './load.js';
+import { measureClaim } from './claim.js';
+import { type LoadResult, type LoadSpec, median, medianRun, UNIQUE } from './load.js';
 import {
   apiClient,
   apiServerEnv,
@@ -26,14 +28,16 @@ import {
   type Env,
   freePort,
   OWNER_EMAIL,
-  type Proc,
+  Proc,
   rssMiB,
+  SKEIN_BIN,
+  sampleRss,
   skeinCli,
   startSkein,
   tempDir,
   waitReady,
 } from './procs.js';
-import { type AgencyPlan, copyProviders, measuredWindows, seedAgency, seedWebhook } from './scale-seed.js';
+import { type AgencyPlan, copyProviders, DUE_FOR_CLAIM, measuredWindows, seedAgency, seedDueThreads, seedWebhook } from './scale-seed.js';
 
 const SCALE_ROUTES = ['getThread', 'listMonth', 'listWeek', 'drafts', 'create', 'edit', 'attention', 'analytics'] as const;
 type ScaleRoute = (typeof SCALE_ROUTES)[number];
@@ -63,7 +67,14 @@ export interface ScaleResult {
   /** The server on the large database: spawn → /readyz 200, and its RSS at rest. */
   restartMs: number;
   rssIdleMiB: number;
+  /** PostgreSQL only: the claim's backend CPU per claim (ms, three runs) on each database, of the same due threads. */
+  claim?: { small: number[]; large: number[]; claimed: number };
+  /** `skein export` of the large database and `skein import` of its file into an empty one. */
+  transfer: { exportMs: number; exportPeakMiB: number; importMs: number; importPeakMiB: number; bytes: number };
 }
+
+/** Claims of the scale's claim row per run (each rolled back). */
+const SCALE_CLAIMS = 200;
 
 export interface ScaleSize {
   threads: number;
@@ -133,6 +144,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     });
     const measuredThreads = await withDatabase(backend, where, async (db) => {
       const n = await seedAgency(db, plan, 'measured');
+      await seedDueThreads(db, plan);
       await sql`VACUUM ANALYZE`.execute(db);
       return n;
     });
@@ -143,6 +155,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     await probe(specs, server!);
     const small = await runRows(specs, options, (line) => log(`small: ${line}`));
     await stop();
+    const claimSmall = backend === 'postgres' ? await withDatabase(backend, where, (db) => claimCpu(db, plan)) : null;
 
     const seedStarted = performance.now();
     const seeded = await withDatabase(backend, where, async (db) => {
@@ -158,6 +171,11 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     log(`restart on the large database: ${restartMs.toFixed(0)} ms, idle RSS ${rssIdleMiB.toFixed(0)} MiB`);
     await probe(specs, server!);
     const large = await runRows(specs, options, (line) => log(`large: ${line}`));
+    await stop();
+    const claimLarge = backend === 'postgres' ? await withDatabase(backend, where, (db) => claimCpu(db, plan)) : null;
+    const claim = claimSmall && claimLarge ? { small: claimSmall.perClaimMs, large: claimLarge.perClaimMs, claimed: claimLarge.claimed } : undefined;
+    if (claim) log(`claim of ${claim.claimed} due threads, CPU ms: small ${claim.small.join(' / ')}, large ${claim.large.join(' / ')}`);
+    const transfer = await measureTransfer(backend, env, dir.path, log);
     return {
       backend,
       threads: seeded + measuredThreads,
@@ -169,12 +187,50 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
       large,
       restartMs,
       rssIdleMiB,
+      claim,
+      transfer,
     };
   } finally {
     await stop();
     await graph.close();
     await database?.drop();
     dir.remove();
+  }
+}
+
+/** The publisher's spread claim of 16 of the due threads at the plan's time (bench/claim.ts). */
+function claimCpu(db: Kysely<Database>, plan: AgencyPlan) {
+  const lease = { workerId: 'bench-scale', now: plan.now, until: new Date(plan.now.getTime() + 5 * 60_000) };
+  return measureClaim(db, lease, { perAccount: 1, lastServed: new Map() }, SCALE_CLAIMS);
+}
+
+/** A skein command run to its end: its time and peak RSS. */
+async function timedCli(label: string, args: string[], env: Env) {
+  const started = performance.now();
+  const proc = new Proc(label, process.execPath, [SKEIN_BIN, ...args], env);
+  const peak = sampleRss(proc.pid);
+  const code = await proc.exited;
+  const ms = performance.now() - started;
+  const peakMiB = peak();
+  if (code !== 0) throw new Error(`${label} failed (${code}): ${proc.output.slice(-2000)}`);
+  return { ms, peakMiB };
+}
+
+/** `skein export` of the large database, then `skein import` of the file into an empty database of the same kind. */
+async function measureTransfer(backend: Backend, env: Env, dir: string, log: (line: string) => void): Promise<ScaleResult['transfer']> {
+  const file = join(dir, 'export.jsonl');
+  const exported = await timedCli('skein export (scale)', ['export', '--out', file], env);
+  const bytes = statSync(file).size;
+  log(`export: ${(exported.ms / 1000).toFixed(1)} s, peak RSS ${exported.peakMiB.toFixed(0)} MiB, ${(bytes / 1e6).toFixed(0)} MB`);
+  const target = backend === 'postgres' ? await createDatabase('scale_import') : null;
+  try {
+    const importEnv: Env = target ? { ...env, DATABASE_URL: target.url } : { ...env, SKEIN_DATA_DIR: join(dir, 'imported') };
+    const imported = await timedCli('skein import (scale)', ['import', '--in', file], importEnv);
+    log(`import: ${(imported.ms / 1000).toFixed(1)} s, peak RSS ${imported.peakMiB.toFixed(0)} MiB`);
+    return { exportMs: exported.ms, exportPeakMiB: exported.peakMiB, importMs: imported.ms, importPeakMiB: imported.peakMiB, bytes };
+  } finally {
+    await target?.drop();
+    rmSync(file, { force: true });
   }
 }
 
@@ -271,6 +327,22 @@ export function renderScale(results: ScaleResult[]): string {
         `| ${SCALE_LABELS[route]}${errors} | ${small.rps.toFixed(0)} | ${large.rps.toFixed(0)} | ${pct(ratio)} | ${small.p99Ms.toFixed(0)} ms | ${large.p99Ms.toFixed(0)} ms | ≥ ${pct(1 / 1.3)} | ${ratio >= 1 / 1.3 ? 'PASS' : 'MISS'} |`,
       );
     }
+    if (r.claim) {
+      const small = median(r.claim.small);
+      const large = median(r.claim.large);
+      lines.push(
+        `| Claim of ${r.claim.claimed} of ${DUE_FOR_CLAIM} due threads, PostgreSQL CPU ms | ${small.toFixed(2)} ms | ${large.toFixed(2)} ms | ${(large / small).toFixed(2)}× | | | ≤ 1.30× | ${large <= 1.3 * small ? 'PASS' : 'MISS'} |`,
+      );
+    }
+    const t = r.transfer;
+    const perSecond = r.threads / (t.exportMs / 1000);
+    lines.push(
+      '',
+      '| export / import of the large database | time | threads/s | peak RSS | wanted | result |',
+      '|:--|--:|--:|--:|--:|--:|',
+      `| \`skein export\` (${(t.bytes / 1e6).toFixed(0)} MB) | ${(t.exportMs / 1000).toFixed(1)} s | ${perSecond.toFixed(0)} | ${t.exportPeakMiB.toFixed(0)} MiB | ≥ 20,000/s, < 300 MiB | ${perSecond >= 20_000 && t.exportPeakMiB < 300 ? 'PASS' : 'MISS'} |`,
+      `| \`skein import\` into an empty database | ${(t.importMs / 1000).toFixed(1)} s | ${(r.threads / (t.importMs / 1000)).toFixed(0)} | ${t.importPeakMiB.toFixed(0)} MiB | | |`,
+    );
     lines.push('', `Migrations on an empty database: ${r.migrateMs.toFixed(0)} ms. Seeding the rest in SQL: ${(r.seedMs / 1000).toFixed(1)} s.`);
     if (r.backend === 'pglite') {
       const listP99 = Math.max(r.large.listMonth.p99Ms, r.large.listWeek.p99Ms);

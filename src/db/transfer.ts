@@ -12,6 +12,11 @@ import { migrations } from './migrations/index.js';
 const EXPORT_FORMAT = 'skein-export';
 const VERSION = 1;
 const BATCH_ROWS = 500;
+/**
+ * Rows an export reads at a time through a cursor: a table is never held whole in memory (an
+ * agency's posts table is millions of rows), and a fetch is one round trip for this many.
+ */
+const FETCH_ROWS = 2000;
 
 interface ExportHeader {
   format: typeof EXPORT_FORMAT;
@@ -78,6 +83,7 @@ export async function exportDatabase(
   writeLine: (line: string) => Promise<void> | void,
   now = new Date(),
   extras: TransferExtras = {},
+  fetchRows = FETCH_ROWS,
 ): Promise<Record<string, number>> {
   const tables = await tablesInDependencyOrder(db);
   // One snapshot for the whole export, so rows written meanwhile cannot half-appear.
@@ -87,9 +93,16 @@ export async function exportDatabase(
     await writeLine(JSON.stringify(header));
     const counts: Record<string, number> = {};
     for (const table of tables) {
-      const { rows } = await sql<{ row: string }>`SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
-      for (const { row } of rows) await writeLine(`{"table":${JSON.stringify(table)},"row":${row}}`);
-      counts[table] = rows.length;
+      const prefix = `{"table":${JSON.stringify(table)},"row":`;
+      counts[table] = 0;
+      await sql`DECLARE skein_export NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
+      for (;;) {
+        const { rows } = await sql<{ row: string }>`FETCH ${sql.lit(fetchRows)} FROM skein_export`.execute(trx);
+        for (const { row } of rows) await writeLine(`${prefix}${row}}`);
+        counts[table] += rows.length;
+        if (rows.length < fetchRows) break;
+      }
+      await sql`CLOSE skein_export`.execute(trx);
     }
     if (extras.exportLines) for await (const line of extras.exportLines(trx)) await writeLine(line);
     return counts;

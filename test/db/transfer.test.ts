@@ -70,6 +70,12 @@ describe('export from the embedded database, import into another database', () =
     assert.ok(snap.posts!.length >= 4 && snap.thread_tags!.length === 2 && snap.idempotency_records!.length === 1);
   });
 
+  test('read a row at a time (the cursor fetching again and again), the export is the same', async () => {
+    const paged: string[] = [];
+    await exportDatabase(source.ctx.db, (line) => void paged.push(line), new Date(JSON.parse(lines[0]!).exportedAt), {}, 1);
+    assert.deepEqual(paged, lines);
+  });
+
   for (const kind of ['pglite', 'postgres'] as DbKind[]) {
     const skip = kind === 'postgres' ? postgresSkipReason() : null;
     test(`imported into ${kind}: the same rows, and the same key reads the same thread`, { skip: skip ?? false }, async (t) => {

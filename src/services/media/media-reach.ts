@@ -50,6 +50,17 @@ export function urlsFetchedBy(kind: Network, urls: string[]): string[] {
   return kind !== null && NETWORKS[kind].fetchesMediaUrls ? urls : [];
 }
 
+/** mediaReach of the media a post to `kind` needs the internet to reach (urlsFetchedBy). */
+export function mediaReachFor(ctx: Pick<AppContext, 'config' | 'dnsLookup'>, kind: Network, media: MediaAt[]): MediaReach {
+  return mediaReach(
+    ctx,
+    urlsFetchedBy(
+      kind,
+      media.map((m) => m.url),
+    ),
+  );
+}
+
 /**
  * Starts resolving every host of `urls` now (before a transaction, say), for `faults` to use
  * later; nothing is looked up when private media is allowed.

@@ -10,7 +10,7 @@ import * as followUpsRepo from '../../repos/follow-ups.js';
 import { getProvider } from '../../repos/providers.js';
 import type { DbOrTrx } from '../../repos/types.js';
 import { mediaListAt, mediaUseFaults } from '../media/media.js';
-import { type MediaReach, mediaItems, mediaReach, threadMediaReach, urlsFetchedBy } from '../media/media-reach.js';
+import { type MediaReach, mediaItems, mediaReachFor, threadMediaReach } from '../media/media-reach.js';
 import { checkMedia, checkText, isRecord, type MediaInput, type PostTarget, postTarget } from './content-rules.js';
 import { assertFollowUpDeletable, assertFollowUpRetryable } from './edit-rules.js';
 import { readScheduleAt } from './schedule-time.js';
@@ -88,16 +88,7 @@ async function readFollowUpBody(ctx: AppContext, db: DbOrTrx, followed: Followed
   return [
     ...checkText(target, body.text, 'text'),
     ...checkMedia(target, body.media, 'media'),
-    ...(await (
-      reach ??
-      mediaReach(
-        ctx,
-        urlsFetchedBy(
-          kind,
-          media.map((m) => m.url),
-        ),
-      )
-    ).faults(kind, media)),
+    ...(await (reach ?? mediaReachFor(ctx, kind, media)).faults(kind, media)),
     ...(followed ? await mediaUseFaults(ctx, db, followed.workspace, target, [mediaListAt(body.media, 'media')]) : []),
   ];
 }

@@ -21,7 +21,7 @@ import { setThreadRepeat } from '../../repos/series.js';
 import { bumpThreadVersion } from '../../repos/threads.js';
 import type { DbOrTrx } from '../../repos/types.js';
 import { mediaListAt, mediaUseFaults, postMediaLists } from '../media/media.js';
-import { type MediaReach, mediaItems, mediaOfPosts, mediaReach, threadMediaReach, urlsFetchedBy } from '../media/media-reach.js';
+import { type MediaReach, mediaItems, mediaOfPosts, mediaReachFor, threadMediaReach } from '../media/media-reach.js';
 import {
   checkMedia,
   checkPost,
@@ -161,16 +161,7 @@ async function readPostPatch(
     ...checkTopic(kind, patch.topic, 'topic'),
     ...checkMedia(target, patch.media, 'media', position),
     ...checkSpoilerRanges(kind, ranges, text, 'spoilerRanges'),
-    ...(await (
-      reach ??
-      mediaReach(
-        ctx,
-        urlsFetchedBy(
-          kind,
-          media.map((m) => m.url),
-        ),
-      )
-    ).faults(kind, media)),
+    ...(await (reach ?? mediaReachFor(ctx, kind, media)).faults(kind, media)),
     ...(edited ? await mediaUseFaults(ctx, db, edited.workspace, target, [mediaListAt(patch.media, 'media', position)]) : []),
   ];
 }
@@ -232,15 +223,7 @@ async function readThreadEdit(
   const target = edited?.target ?? null;
   const kind = target?.kind ?? null;
   const media = mediaOfPosts(fields.posts);
-  const reach =
-    options.reach ??
-    mediaReach(
-      ctx,
-      urlsFetchedBy(
-        kind,
-        media.map((m) => m.url),
-      ),
-    );
+  const reach = options.reach ?? mediaReachFor(ctx, kind, media);
   const faults = new Faults();
   faults.add(...checkThreadPosts(target, edited ? new Set(edited.existing.map((p) => p.id)) : null, fields.posts));
   faults.add(...(await reach.faults(kind, media)));

@@ -19,7 +19,7 @@ import * as threadsRepo from '../../repos/threads.js';
 import type { DbOrTrx } from '../../repos/types.js';
 import { addressedWorkspace, resolveWorkspace } from '../accounts/accounts.js';
 import { mediaUseFaults, postMediaLists } from '../media/media.js';
-import { type MediaReach, mediaOfPosts, mediaReach, urlsFetchedBy } from '../media/media-reach.js';
+import { type MediaReach, mediaOfPosts, mediaReachFor } from '../media/media-reach.js';
 import { autoPlugOf } from './auto-plug.js';
 import { checkAutoRepostDelay, checkPost, checkQuotesDisabled, checkReplyControl, isRecord, type PostContent, postTarget } from './content-rules.js';
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
@@ -150,15 +150,7 @@ export async function readCreateBody<Body>(
   const { target, workspace } = lookup;
   const provider = target?.provider ?? null;
   const media = mediaOfPosts(fields.posts);
-  const reach =
-    options.reach ??
-    mediaReach(
-      ctx,
-      urlsFetchedBy(
-        provider?.kind ?? null,
-        media.map((m) => m.url),
-      ),
-    );
+  const reach = options.reach ?? mediaReachFor(ctx, provider?.kind ?? null, media);
   const faults = new Faults();
   const { repostHours, tagNames, repeat } = readCreateContent(fields, provider, faults);
   faults.add(...(await reach.faults(provider?.kind ?? null, media)));
