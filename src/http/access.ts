@@ -81,6 +81,7 @@ export const ACCESS = {
   // Time slots.
   listTimeSlots: viewer('provider'),
   nextTimeSlots: viewer('provider'),
+  freeTimeSlots: viewer('provider'),
   createTimeSlot: admin('provider'),
   deleteTimeSlot: admin('timeSlot'),
 

@@ -72,3 +72,19 @@ export async function takenInstants(db: DbOrTrx, providerId: string, from: Date,
   const rows = await query.execute();
   return new Set(rows.map((r) => r.scheduled_at!.getTime()));
 }
+
+/** takenInstants of several providers at once: each provider's scheduled instants (ms) in (from, to]. */
+export async function takenInstantsOf(db: DbOrTrx, providerIds: string[], from: Date, to: Date): Promise<Map<string, Set<number>>> {
+  const taken = new Map<string, Set<number>>(providerIds.map((id) => [id, new Set()]));
+  if (providerIds.length === 0) return taken;
+  const rows = await db
+    .selectFrom('threads')
+    .select(['provider_id', 'scheduled_at'])
+    .where('provider_id', 'in', providerIds)
+    .where('scheduled_at', 'is not', null)
+    .where('scheduled_at', '>', from)
+    .where('scheduled_at', '<=', to)
+    .execute();
+  for (const r of rows) taken.get(r.provider_id)?.add(r.scheduled_at!.getTime());
+  return taken;
+}

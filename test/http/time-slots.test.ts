@@ -241,6 +241,59 @@ describeEachDb('time slots and the queue', (env) => {
     assert.equal((await next(app, user, provider.id, 50)).json().slots.length, 50);
   });
 
+  test('free: every free instant of every provider in a range, in one request; taken ones and the past left out; bad ranges 400', async () => {
+    const { app, ctx, clock } = env();
+    clock.set(NOW);
+    const user = await createUser(ctx, { timezone: 'Europe/Berlin' });
+    const a = await createProvider(ctx, user.account);
+    const b = await createProvider(ctx, user.account, 'BLUESKY');
+    const outsider = await createUser(ctx);
+    const theirs = await createProvider(ctx, outsider.account);
+    const free = (query: string) => user.call(app, { method: 'GET', url: `/api/v1/time-slots/free?${query}` });
+    assert.deepEqual((await free('from=2026-11-22T00:00:00&to=2026-11-30T00:00:00')).json(), { slots: [], count: 0 });
+    await addSlot(app, user, { providerId: a.id, dayOfWeek: 7, time: '13:00' }); // Sunday 12:00 UTC: now, not after it
+    await addSlot(app, user, { providerId: a.id, dayOfWeek: 1, time: '08:00' });
+    await addSlot(app, user, { providerId: b.id, dayOfWeek: 1, time: '08:00' });
+    await addSlot(app, user, { providerId: b.id, dayOfWeek: 3, time: '18:30', timezone: 'America/New_York' });
+    await addSlot(app, outsider, { providerId: theirs.id, dayOfWeek: 1, time: '08:00' });
+    await createPost(app, user, { providerId: a.id, scheduleAt: '2026-11-30T08:00:00' }); // takes a's second Monday
+    const week = await free('from=2026-11-22T00:00:00&to=2026-12-01T00:00:00');
+    assert.equal(week.statusCode, 200, week.body);
+    const [first, second] = [a.id, b.id].sort();
+    assert.deepEqual(week.json(), {
+      slots: [
+        { providerId: first, at: '2026-11-23T07:00:00.000Z' },
+        { providerId: second, at: '2026-11-23T07:00:00.000Z' },
+        { providerId: b.id, at: '2026-11-25T23:30:00.000Z' },
+        { providerId: a.id, at: '2026-11-29T12:00:00.000Z' },
+        { providerId: b.id, at: '2026-11-30T07:00:00.000Z' },
+      ],
+      count: 5,
+    });
+    // `from` is inclusive, `to` too; one provider.
+    const one = await free(`from=2026-11-23T08:00:00&to=2026-11-25T18:30:00-05:00&providerId=${b.id}`);
+    assert.deepEqual(one.json().slots, [
+      { providerId: b.id, at: '2026-11-23T07:00:00.000Z' },
+      { providerId: b.id, at: '2026-11-25T23:30:00.000Z' },
+    ]);
+    // Bad input: a 400 naming the field.
+    for (const [query, path] of [
+      ['from=2026-11-22T00:00:00&to=2027-01-24T00:00:01', 'to'],
+      ['from=2026-11-30T00:00:00&to=2026-11-22T00:00:00', 'from'],
+      ['from=yesterday&to=2026-11-22T00:00:00', 'from'],
+      ['to=2026-11-22T00:00:00', 'from'],
+    ] as const) {
+      const res = await free(query);
+      assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+      assert.ok(
+        res.json().errors.some((e: { path: string }) => e.path === path),
+        `${query}: ${res.body}`,
+      );
+    }
+    // Another workspace's provider is not found, and its slots are never listed.
+    assert.equal((await free(`from=2026-11-22T00:00:00&to=2026-12-01T00:00:00&providerId=${theirs.id}`)).statusCode, 404);
+  });
+
   test('queue: true schedules at the next free instant; with scheduleAt, or with no free instant, it is 400 at queue', async () => {
     const { app, ctx, clock } = env();
     clock.set(NOW);

@@ -1,7 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { queueThread } from '../../services/threads/queue.js';
-import { createTimeSlot, deleteTimeSlot, listTimeSlots, nextTimeSlots } from '../../services/threads/time-slots.js';
+import { createTimeSlot, deleteTimeSlot, freeTimeSlots, listTimeSlots, nextTimeSlots } from '../../services/threads/time-slots.js';
 import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { IfMatchHeaders, ifMatchOf } from '../preconditions.js';
@@ -9,6 +9,8 @@ import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common
 import {
   CreateTimeSlotBody,
   DeletedTimeSlot,
+  FreeTimeSlots,
+  FreeTimeSlotsQuery,
   ListTimeSlotsQuery,
   NextTimeSlots,
   NextTimeSlotsQuery,
@@ -55,6 +57,17 @@ export const timeSlotRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       response: withProblems({ 200: NextTimeSlots }),
     },
     handler: async (request) => nextTimeSlots(ctx, caller(request), request.query),
+  });
+
+  app.get('/api/v1/time-slots/free', {
+    config: { access: ACCESS.freeTimeSlots },
+    schema: {
+      tags,
+      summary: "Every free time-slot instant of the workspace's providers in a range of at most 62 days (a calendar's view, in one request)",
+      querystring: FreeTimeSlotsQuery,
+      response: withProblems({ 200: FreeTimeSlots }),
+    },
+    handler: async (request) => freeTimeSlots(ctx, caller(request), request.query),
   });
 
   app.delete('/api/v1/time-slots/:id', {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id, IsoDateTime, TeamIdQuery } from './common.js';
+import { Id, IsoDateTime, LocalDateTime, TeamIdQuery } from './common.js';
 
 const DayOfWeek = Type.Integer({ minimum: 1, maximum: 7, description: 'ISO day of week: Monday = 1 … Sunday = 7' });
 const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local time HH:mm (24 h)', examples: ['09:30'] });
@@ -48,6 +48,20 @@ export const NextTimeSlotsQuery = Type.Object({
 export const NextTimeSlots = Type.Object({
   providerId: Id,
   slots: Type.Array(IsoDateTime, { description: 'The next free instants after now, within 366 days, earliest first' }),
+});
+
+export const FreeTimeSlotsQuery = Type.Object({
+  from: LocalDateTime,
+  to: LocalDateTime,
+  providerId: Type.Optional(Type.String({ description: "One provider's slots; omitted = every provider of the workspace" })),
+  teamId: TeamIdQuery,
+});
+
+export const FreeTimeSlots = Type.Object({
+  slots: Type.Array(Type.Object({ providerId: Id, at: IsoDateTime }), {
+    description: 'Every free instant of the slots from `from` (or now, if later) to `to`, earliest first',
+  }),
+  count: Type.Integer(),
 });
 
 export const QueueBody = Type.Object({}, { description: 'Empty: the thread goes to its provider’s next free time slot' });

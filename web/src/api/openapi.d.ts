@@ -5895,6 +5895,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/time-slots/free": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every free time-slot instant of the workspace's providers in a range of at most 62 days (a calendar's view, in one request) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    from: string;
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    to: string;
+                    /** @description One provider's slots; omitted = every provider of the workspace */
+                    providerId?: string;
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every free instant of the slots from `from` (or now, if later) to `to`, earliest first */
+                            slots: {
+                                /** @description Opaque identifier */
+                                providerId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
+                                at: string;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/time-slots/{id}": {
         parameters: {
             query?: never;

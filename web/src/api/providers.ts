@@ -49,6 +49,8 @@ export function timeSlotsApi(client: Client) {
     /** The provider's next free slots (instants). */
     next: async (providerId: string, count: number) =>
       (await ok(client.GET('/api/v1/time-slots/next', { params: { query: { providerId, count: String(count) } } }))).slots,
+    /** Every free slot instant of the workspace's providers (or one) from `from` to `to`, local times: one request for a calendar view. */
+    free: async (query: { from: string; to: string; providerId?: string }) => (await ok(client.GET('/api/v1/time-slots/free', { params: { query } }))).slots,
     add: (body: NewTimeSlot) => ok(client.POST('/api/v1/time-slots', { body })),
     delete: (id: string) => ok(client.DELETE('/api/v1/time-slots/{id}', { params: { path: { id } } })),
   };

@@ -19,9 +19,6 @@ import './home.css';
  * requests: the account's limit is 60 a minute); Retry reads the attention list and the threads again.
  */
 
-/** The free queue instants read per account: enough to cover one day of posting times. */
-const NEXT_SLOTS = 24;
-
 export function HomePage() {
   const { api, account } = useApp();
   const zone = account.timezone;
@@ -63,18 +60,16 @@ export function HomePage() {
     void reload();
   }, [api, account.activeTeamId]);
 
-  // Per account: its free queue instants and its analytics of the last 7 days.
+  // The accounts' free queue instants, and per account its analytics of the last 7 days.
   useEffect(() => {
     if (providers === null) return;
-    const active = providers.filter((p) => p.status === 'ACTIVE');
-    Promise.all(
-      active.map((p) =>
-        api.timeSlots
-          .next(p.id, NEXT_SLOTS)
-          .then((next) => next.map((at) => ({ providerId: p.id, at })))
-          .catch(() => []),
-      ),
-    ).then((all) => setSlots(all.flat()));
+    // A week of every account's free instants in one request (weekly slots: none in it means
+    // none set, or all taken); today's are shown.
+    const active = new Set(providers.filter((p) => p.status === 'ACTIVE').map((p) => p.id));
+    api.timeSlots
+      .free({ from: `${today}T00:00:00`, to: `${addDays(today, 7)}T23:59:59` })
+      .then((free) => setSlots(free.filter((s) => active.has(s.providerId))))
+      .catch(() => setSlots([]));
     Promise.all(
       providers
         .filter((p) => p.status !== 'REVOKED')
