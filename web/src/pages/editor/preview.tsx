@@ -23,7 +23,8 @@ export function ChainPreviews({ chains }: { chains: Chain[] }) {
   );
 }
 
-function ChainPreview({ chain }: { chain: Chain }) {
+/** One account's chain (the approvals page shows each waiting thread with it). */
+export function ChainPreview({ chain }: { chain: Chain }) {
   const { provider, parts } = chain;
   const network = provider.provider;
   const name = `${NETWORK_NAMES[network]} · @${provider.username}`;
