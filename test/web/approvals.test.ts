@@ -50,8 +50,8 @@ const profiles: Array<{ dir: string; context: BrowserContext }> = [];
 const pages: Record<string, Page> = {};
 
 const api = (who: string) => keyedApi(server!.base, () => keys[who]!);
-/** A day three days ahead (UTC, every account's zone here): nothing scheduled then is due during the test. */
-const DAY = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+/** A day ten days ahead (UTC, every account's zone here; docs/testing.md "Time"): nothing scheduled then falls due during the test. */
+const DAY = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
 
 before(async () => {
   if (skip) return;

@@ -7,7 +7,6 @@ import { useApp } from '../../app-state.js';
 import { useWorkspaceRole } from '../settings/team-members.js';
 import { approvalsChanged, loadWaiting, onApprovalsChanged, type Waiting } from './data.js';
 import { WaitingThread } from './waiting-thread.js';
-import '../editor.css';
 import './approvals.css';
 
 /**

@@ -29,7 +29,7 @@ export function ChainPreview({ chain }: { chain: Chain }) {
   const network = provider.provider;
   const name = `${NETWORK_NAMES[network]} · @${provider.username}`;
   return (
-    <section class={`preview preview-${network.toLowerCase()}`} aria-label={`Preview on ${name}`} data-preview={provider.id}>
+    <section class={`chain-preview preview-${network.toLowerCase()}`} aria-label={`Preview on ${name}`} data-preview={provider.id}>
       <h3>{name}</h3>
       <ol class="preview-chain">
         {parts.map((part, i) => (
