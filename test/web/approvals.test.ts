@@ -9,7 +9,8 @@
  *   them, the count in the navigation; one changed by the writer after the page was read is
  *   refused (412) with a clear message and the list read again; then by keyboard alone (j, a, r,
  *   typing the note, Enter) one is approved and another rejected with a note. The writer sees the
- *   note there, and no buttons; in the editor the thread says it was rejected, by whom, and why.
+ *   note there, and no buttons, and a thread past its time marked as waiting; in the editor the
+ *   rejected thread says it was rejected, by whom, and why.
  * - The editor: an approved thread says so; the writer's save of it says it asks again, and it waits.
  * - Comments in the editor: the counter, a mention offered from the members, the comment listed.
  * - Settings → Team members: the owner adds a member with a role, changes it, removes them; the
@@ -144,6 +145,7 @@ test('approvals page: a stale decision refused and the list read again; by keybo
   assert.match((await first.textContent()) ?? '', /Bluesky · @agency\.test/);
   assert.match((await first.locator('.waiting-when').textContent()) ?? '', /\(UTC\)/);
   await page.getByText('Keyboard shortcuts').waitFor();
+  await shoot(page, 'approvals-editor');
 
   // The writer changes a thread after the page read it: the approval based on the old one is refused.
   const { thread: read } = await api(WRITER)(`/api/v1/posts/${changedId}`);
@@ -183,9 +185,16 @@ test('approvals page: a stale decision refused and the list read again; by keybo
   // Every action is reachable by Tab too: the buttons are buttons (checked above by role).
   assert.deepEqual(errors, []);
 
-  // The writer: the rejected thread with its note, and no buttons.
+  // The writer: the rejected thread with its note, and no buttons; one scheduled half a minute ago
+  // (the API's grace) is past its time and waits, marked so.
+  const late = await api(WRITER)('/api/v1/posts', {
+    method: 'POST',
+    body: { providerId: blueskyId, scheduleAt: `${new Date(Date.now() - 30_000).toISOString().slice(0, 19)}Z`, posts: [{ text: 'Late, and waiting' }] },
+  });
   const writer = pages[WRITER]!;
   await writer.goto(`${server!.base}/approvals`);
+  await writer.locator(`article[data-thread="${late.threadId}"] .late`).filter({ hasText: 'past its time, publishes when approved' }).waitFor();
+  assert.equal((await approvalOf(late.threadId)).state, 'PENDING');
   const mine = writer.locator(`article[data-thread="${rejectedId}"]`);
   await mine.getByText('Too loud for the client: tone it down').waitFor();
   assert.match((await mine.textContent()) ?? '', new RegExp(`Rejected by ${EDITOR.replace('.', '\\.')}`));
