@@ -169,6 +169,27 @@ test('approvals page: a stale decision refused and the list read again; by keybo
   await waitFor('the first thread in focus', async () => (await focusedThread(page)) === approvedId);
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
   assert.equal(outline, 'solid', 'the thread in focus is plainly marked');
+  await page.keyboard.press('j');
+  await waitFor('j to the next thread', async () => (await focusedThread(page)) === rejectedId);
+  await page.keyboard.press('k');
+  await waitFor('k back to the first', async () => (await focusedThread(page)) === approvedId);
+  // Tab goes through the thread's link and its actions, in order; a shortcut still works from there.
+  const tabbed: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    tabbed.push(
+      await page.evaluate(() => {
+        const el = document.activeElement as (HTMLElement & { labels?: NodeListOf<HTMLLabelElement> }) | null;
+        return el?.getAttribute('aria-label') ?? el?.labels?.[0]?.textContent ?? el?.textContent?.trim() ?? '';
+      }),
+    );
+  }
+  assert.deepEqual(tabbed, [
+    'Bluesky · @agency.test',
+    'Approve the thread on Bluesky · @agency.test',
+    'Note for the writer (optional)',
+    'Reject the thread on Bluesky · @agency.test',
+  ]);
   await page.keyboard.press('a');
   await waitFor('the first to be approved', async () => (await approvalOf(approvedId)).state === 'APPROVED');
   const approved = await approvalOf(approvedId);
