@@ -226,6 +226,16 @@ test('approvals page: a stale decision refused and the list read again; by keybo
   const status = writer.locator('[data-approval="REJECTED"]');
   await status.waitFor();
   assert.match((await status.textContent()) ?? '', /Rejected by editor@agency\.test.*Too loud for the client/s);
+
+  // The editor's home page: the late thread needs attention, and leads to the approvals page.
+  await page.goto(`${server!.base}/`);
+  const item = page.locator('li', { hasText: 'A thread is past its time and waits for approval' });
+  await item.getByRole('link', { name: 'Go to approvals' }).click();
+  await page.waitForURL(/\/approvals$/);
+  await page
+    .locator(`article[data-thread="${late.threadId}"]`)
+    .getByRole('button', { name: /^Approve/ })
+    .waitFor();
 });
 
 test('editor: an approved thread says so; the writer is told a save asks again, and after saving it waits', { skip, timeout: 300_000 }, async () => {

@@ -395,7 +395,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         </form>
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} account={provider ?? null} zone={zone} />}
-      {thread && <Comments thread={thread} teamId={provider?.teamId ?? account.activeTeamId} zone={zone} />}
+      {thread && <Comments thread={thread} teamId={provider ? provider.teamId : account.activeTeamId} zone={zone} />}
       {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">

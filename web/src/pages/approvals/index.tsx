@@ -172,12 +172,13 @@ function useShortcuts(
   }, [decides, waiting, current]);
 }
 
-/** The navigation's link, with the count of pending threads: in a team workspace, for writers and above. */
+/** The navigation's link, with the count of pending threads: in a team workspace, for writers and above. `current`: the path shown. */
 export function ApprovalsNavLink({ current }: { current: string }) {
   const { api, account } = useApp();
   const role = useWorkspaceRole();
   const [count, setCount] = useState<number | null>(null);
   const shown = account.activeTeamId !== null && role !== null && roleAtLeast(role, 'writer');
+  // Read on each page change too: a thread scheduled or decided elsewhere changes the count.
   useEffect(() => {
     if (!shown) return;
     const read = () =>
@@ -187,7 +188,7 @@ export function ApprovalsNavLink({ current }: { current: string }) {
         .catch(() => setCount(null));
     void read();
     return onApprovalsChanged(() => void read());
-  }, [api, shown, account.activeTeamId]);
+  }, [api, shown, account.activeTeamId, current]);
   if (!shown) return null;
   return (
     <a href="/approvals" aria-current={current === '/approvals' ? 'page' : undefined}>
