@@ -78,7 +78,7 @@ export function ApprovalsPage() {
     <div class="stack approvals-page">
       <h1>Approvals</h1>
       {!account.activeTeamId && <p class="hint">Your personal workspace asks for no approvals: switch to a team in Settings.</p>}
-      {decides ? <Shortcuts /> : <p class="hint">Your threads waiting for an editor, and the ones sent back with a note. An editor decides here.</p>}
+      {decides ? <Shortcuts /> : <p class="hint">The team’s threads waiting for an editor, and the ones sent back with a note. An editor decides here.</p>}
       <p class="announcement" role="status">
         {announcement}
       </p>
