@@ -1,10 +1,11 @@
-import type { ComponentChildren, JSX } from 'preact';
+import { type ComponentChildren, Fragment, type JSX } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Session } from './api/account.js';
 import { createApi } from './api/index.js';
 import { AppContext, type AppState } from './app-state.js';
 import { AccountsPage } from './pages/accounts/index.js';
 import { AnalyticsPage } from './pages/analytics.js';
+import { ApprovalsNavLink, ApprovalsPage } from './pages/approvals/index.js';
 import { CalendarPage } from './pages/calendar.js';
 import { calendarHref } from './pages/calendar-place.js';
 import { ConfirmConnectPage } from './pages/confirm-connect.js';
@@ -83,11 +84,17 @@ export function App() {
     );
   if (session === 'loading' || session === null) return <Shell />;
 
-  // Neither is in the navigation: a thread's own page (/threads/:id) is the editor too; /connect/confirm
-  // ends a connect an API key started.
+  // Not in the list: a thread's own page (/threads/:id) is the editor too; /connect/confirm ends a
+  // connect an API key started; /approvals has its own link (a team's writers and editors only).
   const page =
     PAGES.find((p) => p.path === path) ??
-    (path.startsWith('/threads/') ? { page: EditorPage } : path === '/connect/confirm' ? { page: ConfirmConnectPage } : undefined);
+    (path.startsWith('/threads/')
+      ? { page: EditorPage }
+      : path === '/connect/confirm'
+        ? { page: ConfirmConnectPage }
+        : path === '/approvals'
+          ? { page: ApprovalsPage }
+          : undefined);
   const state: AppState = { api, account: session.account, setAccount: (account) => setSession({ ...session, account }) };
   return (
     <AppContext.Provider value={state}>
@@ -123,14 +130,17 @@ function Shell(props: { email?: string; current?: string; onSignOut?: () => void
         <nav aria-label="Main">
           {props.email &&
             PAGES.map((p) => (
-              // The calendar link goes back to the week or month last looked at in this tab.
-              <a
-                key={p.path}
-                href={p.path !== '/calendar' ? p.path : props.current === p.path ? `${location.pathname}${location.search}` : calendarHref()}
-                aria-current={props.current === p.path ? 'page' : undefined}
-              >
-                {p.label}
-              </a>
+              <Fragment key={p.path}>
+                {/* The calendar link goes back to the week or month last looked at in this tab. */}
+                <a
+                  href={p.path !== '/calendar' ? p.path : props.current === p.path ? `${location.pathname}${location.search}` : calendarHref()}
+                  aria-current={props.current === p.path ? 'page' : undefined}
+                >
+                  {p.label}
+                </a>
+                {/* Approvals (with its count) follows the calendar, for a team's writers and editors. */}
+                {p.path === '/calendar' && <ApprovalsNavLink current={props.current ?? ''} />}
+              </Fragment>
             ))}
         </nav>
         <div class="who">

@@ -5,7 +5,7 @@ import { createTransport } from './client.js';
 import { mediaApi } from './media.js';
 import { notificationsApi } from './notifications.js';
 import { providersApi, timeSlotsApi } from './providers.js';
-import { followUpsApi, tagsApi, threadsApi } from './threads.js';
+import { commentsApi, followUpsApi, tagsApi, threadsApi } from './threads.js';
 import { webhooksApi } from './webhooks.js';
 
 /**
@@ -27,6 +27,7 @@ export function createApi(onSignedOut: () => void) {
     threads: threadsApi(client),
     tags: tagsApi(client),
     followUps: followUpsApi(client),
+    comments: commentsApi(client),
     media: mediaApi(client, session),
     analytics: analyticsApi(client),
     webhooks: webhooksApi(client),

@@ -18,6 +18,12 @@ export type ThreadEdit = RequestBody<'/api/v1/posts/{threadId}/edit', 'put'>;
 export type NewFollowUp = RequestBody<'/api/v1/posts/{threadId}/follow-ups', 'post'>;
 export type ImportAnswer = Answer<'/api/v1/posts/import', 'post'>;
 export type ImportFile = { csv: string } | { rows: NewThread[] };
+export type ApprovalState = NonNullable<Thread['approval']>['state'];
+export type Comment = Answer<'/api/v1/posts/{threadId}/comments', 'get'>['comments'][number];
+
+/** List Posts spans at most 366 days: the threads waiting in `state` are read a year back and a year ahead. */
+const YEAR_MS = 366 * 86_400_000;
+const instant = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 const thread = (threadId: string) => ({ params: { path: { threadId } } });
 
@@ -31,6 +37,26 @@ export function threadsApi(client: Client) {
     /** Threads scheduled or published between two local times of the account's zone, with their tags. */
     list: async (query: { from: string; to: string; providerId?: string }): Promise<TaggedThread[]> =>
       (await ok(client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags' } } }))).threads.map((t) => ({ ...t, tags: t.tags ?? [] })),
+    /** The active workspace's threads in one approval state, scheduled from a year ago to a year ahead, earliest first. */
+    inApproval: async (approval: ApprovalState): Promise<ListedThread[]> => {
+      const now = Date.now();
+      const ranges = [
+        { from: instant(now - YEAR_MS), to: instant(now) },
+        { from: instant(now), to: instant(now + YEAR_MS) },
+      ];
+      const lists = await Promise.all(
+        ranges.map(async (range) => (await ok(client.GET('/api/v1/posts', { params: { query: { ...range, approval } } }))).threads),
+      );
+      // Both ends are included: a thread at the very second both ranges share comes twice.
+      return [...new Map(lists.flat().map((t) => [t.threadId, t])).values()];
+    },
+    /** `note`: why, shown to the writer (optional). Sent with the ETag read: a 412 if the thread changed since. */
+    decide: (threadId: string, decision: 'approve' | 'reject', note: string | null, etag: string | null) => {
+      const request = { params: { path: { threadId }, header: ifMatch(etag) }, body: note ? { note } : {} };
+      return answer(
+        decision === 'approve' ? client.POST('/api/v1/posts/{threadId}/approve', request) : client.POST('/api/v1/posts/{threadId}/reject', request),
+      );
+    },
     drafts: async () => (await ok(client.GET('/api/v1/posts/drafts'))).drafts,
     create: (body: NewThread) => ok(client.POST('/api/v1/posts', { body })),
     /** The whole thread in one request: posts, tags and the time (or the queue). */
@@ -79,6 +105,16 @@ export function followUpsApi(client: Client) {
     /** A FAILED follow-up published again now. */
     retry: (threadId: string, id: string) =>
       ok(client.POST('/api/v1/posts/{threadId}/follow-ups/{id}/retry', { params: { path: { threadId, id } }, body: {} })),
+  };
+}
+
+export function commentsApi(client: Client) {
+  return {
+    /** A thread's comments, oldest first. */
+    list: async (threadId: string) => (await ok(client.GET('/api/v1/posts/{threadId}/comments', thread(threadId)))).comments,
+    /** On the thread, or on one of its posts (`postId`). */
+    add: (threadId: string, text: string, postId: string | null) =>
+      ok(client.POST('/api/v1/posts/{threadId}/comments', { ...thread(threadId), body: { text, ...(postId ? { postId } : {}) } })),
   };
 }
 

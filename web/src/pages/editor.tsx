@@ -13,8 +13,11 @@ import { NETWORK_NAMES, postsPerThread } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
 import { networkOptions } from '../text-rules.js';
 import { calendarHref } from './calendar-place.js';
+import { useWorkspaceRole } from './settings/team-members.js';
 import './editor.css';
 import { formatInZone, inputValue } from '../time.js';
+import { ApprovalStatus, writerSaveHint } from './editor/approval.js';
+import { Comments } from './editor/comments.js';
 import {
   OPTION_FAULT_PATHS,
   PostOptions,
@@ -63,6 +66,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
   /** A new thread written once for several accounts (editor/several.tsx). */
   const [several, setSeveral] = useState(false);
   const { busy, error, setError, run } = useSubmit();
+  const role = useWorkspaceRole();
 
   useEffect(() => {
     document.title = threadId ? 'Thread · Skein' : 'New thread · Skein';
@@ -84,7 +88,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
     if (threadId) void load(threadId);
   }, [api, threadId]);
 
-  async function load(id: string) {
+  async function load(id: string): Promise<Thread | null> {
     try {
       // The thread (and its ETag) before its tags: a tag change in between makes the ETag stale,
       // so the save is refused (412) rather than the change lost under the tags shown.
@@ -109,8 +113,10 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       setWhen(t.scheduledAt ? inputValue(t.scheduledAt, zone) : '');
       setRepostHours(t.posts[0]?.autoRepostDelay[0] ?? '');
       setRepeat(repeatDraft(t));
+      return t;
     } catch (err) {
       setLoadError(err instanceof ApiError ? err.detail : String(err));
+      return null;
     }
   }
 
@@ -162,8 +168,9 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
       }
       const repeating = stop ? { repeat: null } : repeatBody(repeat, thread);
       await api.threads.edit(thread.threadId, { posts: postBodies(), tags, ...threadOptionsBody(threadOptions), ...time, ...repeating }, etag);
-      await load(thread.threadId);
-      setNotice(stop ? 'Saved: the series ends with this one.' : action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.');
+      const saved = await load(thread.threadId);
+      const done = stop ? 'Saved: the series ends with this one.' : action === 'draft' ? 'Saved.' : action === 'queue' ? 'Added to the queue.' : 'Scheduled.';
+      setNotice(saved?.approval?.state === 'PENDING' ? `${done} It waits for an editor’s approval.` : done);
     });
 
   const remove = () =>
@@ -268,6 +275,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
           {thread.scheduledAt ? ` · ${formatInZone(thread.scheduledAt, zone)} (${zone})` : ' · draft'}
         </p>
       )}
+      {thread && <ApprovalStatus thread={thread} zone={zone} />}
       {thread?.status === 'FAILED' && (
         <div class="card failure" role="alert">
           <p>Publishing failed{failure ? `: ${failure.message} (${failure.code})` : '.'}</p>
@@ -358,6 +366,11 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
             onChange={setRepeat}
             onStop={() => void save('draft', true)}
           />
+          {writerSaveHint(role, thread) && (
+            <p class="hint approval-hint" data-approval-hint>
+              {writerSaveHint(role, thread)}
+            </p>
+          )}
           <FormMessage message={message || null} />
           {conflict}
           <div class="actions wrap">
@@ -382,6 +395,7 @@ function ThreadEditor({ threadId }: { threadId: string | null }) {
         </form>
       )}
       {thread && <FollowUps threadId={thread.threadId} network={thread.provider} account={provider ?? null} zone={zone} />}
+      {thread && <Comments thread={thread} teamId={provider ? provider.teamId : account.activeTeamId} zone={zone} />}
       {!editable && conflict}
       {!editable && thread && (
         <div class="actions wrap">

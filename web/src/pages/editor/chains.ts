@@ -1,6 +1,6 @@
 import type { Provider } from '../../api/providers.js';
-import type { NewThread } from '../../api/threads.js';
-import { type MediaDraft, mediaBody, type PostDraft } from '../../components/post-editor.js';
+import type { NewThread, Thread } from '../../api/threads.js';
+import { type MediaDraft, mediaBody, mediaDrafts, type PostDraft } from '../../components/post-editor.js';
 import { splitText } from '../../split.js';
 import { countText, graphemes, networkOptions, serverText, type TextCount } from '../../text-rules.js';
 
@@ -54,6 +54,12 @@ export function countPart(provider: Provider, text: string, warning: string, pos
 function splitFor(provider: Provider, text: string, warning: string, first: boolean): string[] {
   if (first && !countPart(provider, text, warning, 0).over) return [text];
   return splitText(text, (part) => !countPart(provider, part, warning, 1).over);
+}
+
+/** A saved thread's chain as its network will show it: each post as it is (saved, it already fits). */
+export function savedChain(provider: Provider, thread: Pick<Thread, 'posts'>): Chain {
+  const parts = thread.posts.map((p) => ({ text: p.content, postKey: p.id, k: 0, media: mediaDrafts(p.postMedia), warning: p.contentWarning ?? '' }));
+  return { provider, parts, edited: false };
 }
 
 /** Each chosen account's chain: every written post split for it, or as the person edited that split. */

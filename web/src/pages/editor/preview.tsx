@@ -23,12 +23,13 @@ export function ChainPreviews({ chains }: { chains: Chain[] }) {
   );
 }
 
-function ChainPreview({ chain }: { chain: Chain }) {
+/** One account's chain (the approvals page shows each waiting thread with it). */
+export function ChainPreview({ chain }: { chain: Chain }) {
   const { provider, parts } = chain;
   const network = provider.provider;
   const name = `${NETWORK_NAMES[network]} · @${provider.username}`;
   return (
-    <section class={`preview preview-${network.toLowerCase()}`} aria-label={`Preview on ${name}`} data-preview={provider.id}>
+    <section class={`chain-preview preview-${network.toLowerCase()}`} aria-label={`Preview on ${name}`} data-preview={provider.id}>
       <h3>{name}</h3>
       <ol class="preview-chain">
         {parts.map((part, i) => (

@@ -156,6 +156,11 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
           item.kind === 'PROVIDER_REVOKED' ||
           item.kind === 'PROVIDER_NOT_ACTIVE_FOR_DUE') &&
           reconnectAction}
+        {item.kind === 'THREAD_AWAITING_APPROVAL' && (
+          <a class="button-link primary" href="/approvals" aria-describedby={titleId}>
+            Go to approvals
+          </a>
+        )}
         {item.threadId && (
           <a href={threadPath(item.threadId)} aria-describedby={titleId}>
             {item.kind === 'FOLLOW_UP_FAILED' ? 'Open the thread and its follow-ups' : 'Open the thread'}

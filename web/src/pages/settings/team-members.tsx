@@ -92,6 +92,7 @@ export function TeamMembers() {
                 <button
                   type="button"
                   class="secondary"
+                  aria-label={`Remove ${m.email}`}
                   onClick={() =>
                     void run(async () => {
                       await api.teams.removeMember(teamId, m.accountId);
