@@ -62,7 +62,7 @@ export async function addComment(
  * notified (the event names them, each gets a COMMENT_MENTION email): never the author, nobody
  * outside the team, each once. The one path of every comment, so every author's mentions count.
  */
-async function writeComment(
+export async function writeComment(
   ctx: AppContext,
   thread: ThreadRow,
   author: { accountId: string | null; name: string },
