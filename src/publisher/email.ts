@@ -104,10 +104,42 @@ function accountName(subject: EmailSubject): string {
   return `@${subject.provider.username} (${network})`;
 }
 
-function snippet(text: string | null): string | null {
+function snippet(text: string | null, max = 120): string | null {
   if (!text) return null;
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** When a thread is due, as `2026-12-01 12:00 UTC`, or null for none. */
+function whenOf(at: unknown): string | null {
+  const date = typeof at === 'string' ? new Date(at) : null;
+  return date && !Number.isNaN(date.getTime()) ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : null;
+}
+
+/** An approval asked of the team's approvers, or its decision told to the writer who asked. */
+function describeApproval(kind: string, data: Record<string, unknown>, name: string, text: string | null, link: string) {
+  const approval = (data.approval ?? {}) as { by?: string | null; note?: string | null };
+  const due = whenOf(data.scheduledAt);
+  const quoted = text ? `“${text}”` : '';
+  if (kind === 'APPROVAL_REQUESTED') {
+    return {
+      headline: `A thread on ${name} waits for your approval`,
+      lines: [quoted, data.askedBy ? `Asked by ${String(data.askedBy)}` : '', due ? `Due ${due}: it is not published until approved` : ''],
+      link,
+      action: 'Open the thread to approve or reject it',
+    };
+  }
+  const rejected = kind === 'THREAD_REJECTED';
+  return {
+    headline: `Your thread on ${name} was ${rejected ? 'rejected' : 'approved'}${approval.by ? ` by ${approval.by}` : ''}`,
+    lines: [
+      quoted,
+      approval.note ? `Note: ${approval.note}` : '',
+      rejected ? 'It is not published unless it is changed and approved.' : due ? `Due ${due}.` : '',
+    ],
+    link,
+    action: rejected ? 'Open the thread to change it' : 'Open the thread',
+  };
 }
 
 function errorOf(data: Record<string, unknown>): string | null {
@@ -162,6 +194,19 @@ async function describe(
         link: `${base}/accounts`,
         action: 'Reconnect it',
       };
+    case 'APPROVAL_REQUESTED':
+    case 'THREAD_REJECTED':
+    case 'THREAD_APPROVED':
+      return describeApproval(kind, data, name, text, threadLink);
+    case 'COMMENT_MENTION': {
+      const comment = (data.comment ?? {}) as { author?: string; text?: string };
+      return {
+        headline: `${comment.author ?? 'Someone'} mentioned you in a comment on a thread on ${name}`,
+        lines: [comment.text ? `“${snippet(comment.text, 300)}”` : '', text ? `On the thread “${text}”` : ''],
+        link: threadLink,
+        action: 'Open the thread',
+      };
+    }
     default:
       return {
         headline: `${name} was disconnected`,

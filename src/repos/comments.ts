@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
+import { emailOutbox, teamMembers } from './email.js';
 import type { DbOrTrx } from './types.js';
-import { changeWithEvent } from './webhook-outbox.js';
+import { changeWithEventRows } from './webhook-outbox.js';
 
 export interface CommentRow {
   id: string;
@@ -22,12 +23,15 @@ export function listComments(db: DbOrTrx, threadId: string): Promise<CommentRow[
 }
 
 /**
- * Adds a comment and, in the same statement, its comment.created event (decisions.md "Teams").
+ * Adds a comment and, in the same statement, its comment.created event (decisions.md "Teams"),
+ * naming the members it mentions (`mentions`, by email), and a COMMENT_MENTION email to each of
+ * them still in the thread's team (the event id and the member make it once per comment).
  * `postId` must be a post of the thread: otherwise nothing is written and false is answered.
  */
 export async function insertComment(
   db: DbOrTrx,
   row: { id: string; threadId: string; postId: string | null; authorAccountId: string | null; authorName: string; text: string },
+  mentions: ReadonlyArray<{ id: string; email: string }>,
   now: Date,
 ): Promise<boolean> {
   const inserted = sql`
@@ -37,6 +41,13 @@ export async function insertComment(
      WHERE t.id = ${row.threadId}
        AND (${row.postId}::text IS NULL OR EXISTS (SELECT 1 FROM posts AS p WHERE p.id = ${row.postId}::text AND p.thread_id = t.id))
     RETURNING (SELECT account_id FROM threads WHERE id = c.thread_id) AS account_id, (SELECT team_id FROM threads WHERE id = c.thread_id) AS team_id,
-      jsonb_build_object('threadId', c.thread_id, 'comment', jsonb_build_object('id', c.id, 'author', c.author_name, 'text', c.text, 'postId', c.post_id, 'createdAt', c.created_at)) AS data`;
-  return (await changeWithEvent(db, 'comment.created', inserted, now)) > 0;
+      jsonb_build_object('threadId', c.thread_id, 'comment', jsonb_build_object('id', c.id, 'author', c.author_name, 'text', c.text, 'postId', c.post_id,
+        'createdAt', c.created_at, 'mentions', ${JSON.stringify(mentions.map((m) => m.email))}::jsonb)) AS data`;
+  const ids = mentions.map((m) => sql`${m.id}::text`);
+  const rows = await changeWithEventRows(db, 'comment.created', inserted, now, (_src, eventId) =>
+    ids.length
+      ? [emailOutbox('em_mention', 'COMMENT_MENTION', 'src', eventId, now, { to: (src) => sql`a.id IN (${sql.join(ids)}) AND ${teamMembers(src)}` })]
+      : [],
+  );
+  return rows.length > 0;
 }

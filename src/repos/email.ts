@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { EmailDelivery, EmailKind, EmailNotificationsTable, EmailPreferencesTable, NotificationKind } from '../db/schema/index.js';
+import type { Role } from '../lib/roles.js';
 import { type LapsingTokens, lapsingToken } from './attention.js';
 import { type Claimed, claimDue, type Lease, leasedQueue } from './queue/leased-queue.js';
 import { EMAILS } from './queue/tables.js';
@@ -12,22 +13,47 @@ import type { DbOrTrx } from './types.js';
  * conflict), the daily digests, and the leased queue the publisher sends from.
  */
 
-const EMAIL_KINDS: readonly EmailKind[] = ['THREAD_FAILED', 'FOLLOW_UP_FAILED', 'PROVIDER_EXPIRED', 'PROVIDER_REVOKED'];
+const EMAIL_KINDS: readonly EmailKind[] = [
+  'THREAD_FAILED',
+  'FOLLOW_UP_FAILED',
+  'PROVIDER_EXPIRED',
+  'PROVIDER_REVOKED',
+  'APPROVAL_REQUESTED',
+  'THREAD_REJECTED',
+  'THREAD_APPROVED',
+  'COMMENT_MENTION',
+];
 
-type KindColumn = 'thread_failed' | 'follow_up_failed' | 'provider_expired' | 'provider_revoked';
+type KindColumn = keyof Omit<EmailPreferencesTable, 'account_id' | 'digest' | 'updated_at'>;
 const COLUMN: Record<EmailKind, KindColumn> = {
   THREAD_FAILED: 'thread_failed',
   FOLLOW_UP_FAILED: 'follow_up_failed',
   PROVIDER_EXPIRED: 'provider_expired',
   PROVIDER_REVOKED: 'provider_revoked',
+  APPROVAL_REQUESTED: 'approval_requested',
+  THREAD_REJECTED: 'thread_rejected',
+  THREAD_APPROVED: 'thread_approved',
+  COMMENT_MENTION: 'comment_mention',
 };
 
 /**
  * A user without a saved choice: failures and expiries by email at once (each needs the user),
- * a disconnect not at all (a person of the workspace did it, in Skein), no digest (opt-in).
+ * a disconnect not at all (a person of the workspace did it, in Skein), no digest (opt-in). Of
+ * a team's notices, those that wait on the user (an approval asked of them, their thread
+ * rejected, a comment naming them) at once; an approval, which asks nothing of the writer, not
+ * at all.
  */
 const EMAIL_DEFAULTS: { kinds: Record<EmailKind, EmailDelivery>; digest: boolean } = {
-  kinds: { THREAD_FAILED: 'immediate', FOLLOW_UP_FAILED: 'immediate', PROVIDER_EXPIRED: 'immediate', PROVIDER_REVOKED: 'off' },
+  kinds: {
+    THREAD_FAILED: 'immediate',
+    FOLLOW_UP_FAILED: 'immediate',
+    PROVIDER_EXPIRED: 'immediate',
+    PROVIDER_REVOKED: 'off',
+    APPROVAL_REQUESTED: 'immediate',
+    THREAD_REJECTED: 'immediate',
+    THREAD_APPROVED: 'off',
+    COMMENT_MENTION: 'immediate',
+  },
   digest: false,
 };
 
@@ -44,14 +70,8 @@ export async function findEmailPreferences(db: DbOrTrx, accountId: string): Prom
 }
 
 export async function saveEmailPreferences(db: DbOrTrx, accountId: string, prefs: EmailPreferences, now: Date): Promise<void> {
-  const values: Omit<EmailPreferencesTable, 'account_id'> = {
-    thread_failed: prefs.kinds.THREAD_FAILED,
-    follow_up_failed: prefs.kinds.FOLLOW_UP_FAILED,
-    provider_expired: prefs.kinds.PROVIDER_EXPIRED,
-    provider_revoked: prefs.kinds.PROVIDER_REVOKED,
-    digest: prefs.digest,
-    updated_at: now,
-  };
+  const kinds = Object.fromEntries(EMAIL_KINDS.map((kind) => [COLUMN[kind], prefs.kinds[kind]])) as Record<KindColumn, EmailDelivery>;
+  const values: Omit<EmailPreferencesTable, 'account_id'> = { ...kinds, digest: prefs.digest, updated_at: now };
   await db
     .insertInto('email_preferences')
     .values({ account_id: accountId, ...values })
@@ -66,6 +86,10 @@ const CHOSEN_AS: Record<NotificationKind, EmailKind> = {
   PROVIDER_EXPIRED: 'PROVIDER_EXPIRED',
   PROVIDER_EXPIRING: 'PROVIDER_EXPIRED',
   PROVIDER_REVOKED: 'PROVIDER_REVOKED',
+  APPROVAL_REQUESTED: 'APPROVAL_REQUESTED',
+  THREAD_REJECTED: 'THREAD_REJECTED',
+  THREAD_APPROVED: 'THREAD_APPROVED',
+  COMMENT_MENTION: 'COMMENT_MENTION',
 };
 
 /** A user's choice for `kind` in SQL: the saved one (`p`, left-joined) or the default. */
@@ -82,23 +106,56 @@ export function emailKindOf(type: string): EmailKind | null {
 }
 
 /**
+ * Who an outbox email goes to: a condition on `a` (the recipient's accounts row) and the source
+ * CTE named `src`.
+ */
+type Audience = (src: string) => RawBuilder<boolean>;
+
+/** Every user of the workspace the row is in: the owner of a personal one, every member of a team. */
+const workspaceUsers: Audience = (src) => {
+  const s = (column: string) => sql.ref(`${src}.${column}`);
+  return sql<boolean>`(${s('team_id')} IS NULL AND a.id = ${s('account_id')})
+    OR a.id IN (SELECT m.account_id FROM memberships AS m WHERE m.team_id = ${s('team_id')})`;
+};
+
+/** Members of the row's team (a personal workspace's row has none) with one of `roles`. */
+export function teamMembers(src: string, roles?: readonly Role[]): RawBuilder<boolean> {
+  const team = sql.ref(`${src}.team_id`);
+  const ofRole = roles ? sql`AND m.role IN (${sql.join(roles.map((r) => sql`${r}::text`))})` : sql``;
+  return sql<boolean>`a.id IN (SELECT m.account_id FROM memberships AS m WHERE m.team_id = ${team} ${ofRole})`;
+}
+
+export interface OutboxOptions {
+  /** Whom it goes to (each still by their own choice); by default every user of the workspace. */
+  to?: Audience;
+  /**
+   * The email's key in SQL over `src`, in place of the event id: its `event_id` and, with the
+   * recipient, its row id, so whatever writes the same key again for a user writes nothing.
+   */
+  key?: RawBuilder<string>;
+  /** The email's `data` in SQL over `src`, in place of `src.data`. */
+  data?: RawBuilder<unknown>;
+}
+
+/**
  * The outbox's email part, a data-modifying CTE (`name AS (…)`) reading `src` (a CTE with
  * `account_id`, `team_id`, `data` of the row that changed; a null `data` is no event): one row per
- * user of that workspace (the owner of a personal one, every member of a team) whose choice for
- * `kind` is not `off`, `PENDING` (sent at once) or `DAILY` (kept for the digest). The id is
- * `<eventId>.<accountId>`: the same event can never be queued twice for a user.
+ * user of `options.to` (every user of that workspace unless told) whose choice for `kind` is not
+ * `off`, `PENDING` (sent at once) or `DAILY` (kept for the digest). The id is
+ * `<eventId or key>.<accountId>`: the same event can never be queued twice for a user.
  */
-export function emailOutbox(name: string, kind: NotificationKind, src: string, eventId: string, now: Date): RawBuilder<unknown> {
+export function emailOutbox(name: string, kind: NotificationKind, src: string, eventId: string, now: Date, options: OutboxOptions = {}): RawBuilder<unknown> {
   const s = (column: string) => sql.ref(`${src}.${column}`);
   const chosen = CHOSEN_AS[kind];
+  const key = options.key ?? sql<string>`${eventId}::text`;
+  const to = (options.to ?? workspaceUsers)(src);
   return sql`${sql.ref(name)} AS (
       INSERT INTO email_notifications (id, account_id, kind, event_id, data, status, run_at, created_at, updated_at)
-      SELECT ${eventId}::text || '.' || a.id, a.id, ${kind}::text, ${eventId}::text, ${s('data')},
+      SELECT ${key} || '.' || a.id, a.id, ${kind}::text, ${key}, ${options.data ?? s('data')},
              CASE ${choiceOf(chosen, 'p')} WHEN 'immediate' THEN 'PENDING' ELSE 'DAILY' END,
              ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       FROM ${sql.table(src)}
-      JOIN accounts AS a ON (${s('team_id')} IS NULL AND a.id = ${s('account_id')})
-        OR a.id IN (SELECT m.account_id FROM memberships AS m WHERE m.team_id = ${s('team_id')})
+      JOIN accounts AS a ON (${to})
       LEFT JOIN email_preferences AS p ON p.account_id = a.id
       WHERE ${s('data')} IS NOT NULL AND ${choiceOf(chosen, 'p')} <> 'off'
       ON CONFLICT DO NOTHING
@@ -238,8 +295,14 @@ export interface EmailSubject {
 }
 
 export async function emailSubjectOf(db: DbOrTrx, data: { providerId?: unknown; threadId?: unknown }): Promise<EmailSubject> {
-  const providerId = typeof data.providerId === 'string' ? data.providerId : null;
   const threadId = typeof data.threadId === 'string' ? data.threadId : null;
+  // A thread's event may not name its provider (the approval and comment events): the thread's own.
+  const providerId =
+    typeof data.providerId === 'string'
+      ? data.providerId
+      : threadId
+        ? ((await db.selectFrom('threads').select('provider_id').where('id', '=', threadId).executeTakeFirst())?.provider_id ?? null)
+        : null;
   const provider = providerId ? await db.selectFrom('providers').select(['kind', 'username']).where('id', '=', providerId).executeTakeFirst() : undefined;
   const post = threadId
     ? await db.selectFrom('posts').select('content').where('thread_id', '=', threadId).orderBy('post_order').limit(1).executeTakeFirst()

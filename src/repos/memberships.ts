@@ -67,3 +67,20 @@ export async function countOwners(db: DbOrTrx, teamId: string): Promise<number> 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The team's members among `emails` (matched without regard to case), each once. */
+export function membersByEmail(db: DbOrTrx, teamId: string, emails: readonly string[]): Promise<Array<{ id: string; email: string }>> {
+  if (emails.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .select(['a.id', 'a.email'])
+    .where('m.team_id', '=', teamId)
+    .where(
+      (eb) => eb.fn('lower', ['a.email']),
+      'in',
+      emails.map((e) => e.toLowerCase()),
+    )
+    .orderBy('a.email')
+    .execute();
+}

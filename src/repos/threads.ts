@@ -277,6 +277,9 @@ export async function bumpThreadVersion(
         approval_by: sql<string | null>`CASE WHEN ${asks} THEN NULL ELSE approval_by END`,
         approval_at: sql<Date | null>`CASE WHEN ${asks} THEN NULL ELSE approval_at END`,
         approval_note: sql<string | null>`CASE WHEN ${asks} THEN NULL ELSE approval_note END`,
+        // A new request only when it was not waiting already: its emails are keyed by the round.
+        approval_round: sql<number>`CASE WHEN ${asks} AND approval_state IS DISTINCT FROM 'PENDING' THEN approval_round + 1 ELSE approval_round END`,
+        approval_asked_by: sql<string | null>`CASE WHEN ${asks} THEN ${changes.changedBy}::text ELSE approval_asked_by END`,
       }
     : {};
   const row = await trx

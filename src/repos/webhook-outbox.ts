@@ -35,15 +35,15 @@ export async function changeWithEvent(db: DbOrTrx, type: WebhookEventType, sourc
 
 /**
  * The same, answering the rows `source` returned (`Row`: what it returns). `also`: more
- * data-modifying CTEs (`name AS (…)`) that read the changed row, run in the same statement, so
- * they happen if and only if the change does.
+ * data-modifying CTEs (`name AS (…)`) that read the changed row (and may use the event's id),
+ * run in the same statement, so they happen if and only if the change does.
  */
-async function changeWithEventRows<Row>(
+export async function changeWithEventRows<Row>(
   db: DbOrTrx,
   type: WebhookEventType,
   source: EventSource,
   now: Date,
-  also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
+  also: (changed: CteRef<Row>, eventId: string) => RawBuilder<unknown>[] = () => [],
 ): Promise<Row[]> {
   const { rows } = await withEvent<Row>(type, source, newId(now.getTime()), now, also).execute(db);
   return rows;
@@ -55,9 +55,9 @@ export function withEvent<Row>(
   source: EventSource,
   eventId: string,
   now: Date,
-  also: (changed: CteRef<Row>) => RawBuilder<unknown>[] = () => [],
+  also: (changed: CteRef<Row>, eventId: string) => RawBuilder<unknown>[] = () => [],
 ): RawBuilder<Row> {
-  const pieces = [...eventWrites(type, 'src', eventId, now), ...also(cteRef<Row>('src'))];
+  const pieces = [...eventWrites(type, 'src', eventId, now), ...also(cteRef<Row>('src'), eventId)];
   return sql<Row>`
     WITH src AS (${source}),
     ${sql.join(pieces)}

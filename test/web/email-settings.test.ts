@@ -1,7 +1,7 @@
 /**
  * The Settings page's email section in a real browser:
  * - on a server without SKEIN_SMTP_URL: it says plainly that email is off and why, and the
- *   choices still save (kept for when it is on);
+ *   choices still save (kept for when it is on), the team's kinds (approvals, mentions) among them;
  * - with a real SMTP server (test/helpers/smtp.ts) and the fake Graph API: the user changes the
  *   choices, saves, reloads and finds them kept, and threads that then fail at the fake are
  *   emailed as chosen: none while "No email", one at once after "Email at once".
@@ -53,6 +53,11 @@ test('email off: the section says SKEIN_SMTP_URL is unset; a choice and the dige
   const failed = section.getByLabel('A thread failed to publish');
   assert.equal(await failed.inputValue(), 'immediate', 'the default');
   await failed.selectOption('daily');
+  // The team's kinds are listed with their defaults, and save as the others do.
+  assert.equal(await section.getByLabel("A team's thread waits for your approval").inputValue(), 'immediate');
+  assert.equal(await section.getByLabel('A thread you wrote was rejected').inputValue(), 'immediate');
+  assert.equal(await section.getByLabel('A thread you wrote was approved').inputValue(), 'off');
+  await section.getByLabel('A comment mentions you').selectOption('daily');
   await section.getByLabel(/Daily digest/).check();
   await section.getByRole('button', { name: 'Save email notifications' }).click();
   await section.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -61,6 +66,7 @@ test('email off: the section says SKEIN_SMTP_URL is unset; a choice and the dige
   const key = firstApiKey(harness);
   const saved = await (await harness.api('/api/v1/account/notifications', { headers: { authorization: `Bearer ${key}` } })).json();
   assert.equal(saved.kinds.THREAD_FAILED, 'daily');
+  assert.equal(saved.kinds.COMMENT_MENTION, 'daily');
   assert.equal(saved.digest, true);
   assert.equal(saved.email.enabled, false);
 
@@ -68,6 +74,7 @@ test('email off: the section says SKEIN_SMTP_URL is unset; a choice and the dige
   const again = page.getByRole('region', { name: 'Email notifications' });
   await again.getByRole('note').waitFor();
   assert.equal(await again.getByLabel('A thread failed to publish').inputValue(), 'daily');
+  assert.equal(await again.getByLabel('A comment mentions you').inputValue(), 'daily');
   assert.equal(await again.getByLabel(/Daily digest/).isChecked(), true);
   assert.deepEqual(pageErrors, []);
 });

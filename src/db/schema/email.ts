@@ -3,7 +3,15 @@ import type { ColumnType } from 'kysely';
 /** What a user gets for one kind of event: an email at once, a line in the daily digest, or nothing. */
 export type EmailDelivery = 'immediate' | 'daily' | 'off';
 /** The kinds a user chooses the delivery of (email_preferences' columns). */
-export type EmailKind = 'THREAD_FAILED' | 'FOLLOW_UP_FAILED' | 'PROVIDER_EXPIRED' | 'PROVIDER_REVOKED';
+export type EmailKind =
+  | 'THREAD_FAILED'
+  | 'FOLLOW_UP_FAILED'
+  | 'PROVIDER_EXPIRED'
+  | 'PROVIDER_REVOKED'
+  | 'APPROVAL_REQUESTED'
+  | 'THREAD_REJECTED'
+  | 'THREAD_APPROVED'
+  | 'COMMENT_MENTION';
 /** The kinds of event emails: each a chosen kind, or one that follows a chosen kind's choice (PROVIDER_EXPIRING: PROVIDER_EXPIRED's). */
 export type NotificationKind = EmailKind | 'PROVIDER_EXPIRING';
 
@@ -14,6 +22,10 @@ export interface EmailPreferencesTable {
   follow_up_failed: EmailDelivery;
   provider_expired: EmailDelivery;
   provider_revoked: EmailDelivery;
+  approval_requested: EmailDelivery;
+  thread_rejected: EmailDelivery;
+  thread_approved: EmailDelivery;
+  comment_mention: EmailDelivery;
   digest: boolean;
   updated_at: Date;
 }

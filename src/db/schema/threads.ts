@@ -58,6 +58,10 @@ export interface ThreadsTable {
   approval_by: ColumnType<string | null, string | null | undefined, string | null>;
   approval_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   approval_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Approval requests so far (migration 0032): one more each time the thread turns PENDING; its emails are keyed by it. */
+  approval_round: ColumnType<number, number | undefined, number>;
+  /** The member whose change asked for the approval (told of the decision); null when none asked. */
+  approval_asked_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string, never>;
   updated_at: Date;
 }

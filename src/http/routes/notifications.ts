@@ -13,6 +13,10 @@ const Kinds = Type.Object({
   FOLLOW_UP_FAILED: Delivery,
   PROVIDER_EXPIRED: Delivery,
   PROVIDER_REVOKED: Delivery,
+  APPROVAL_REQUESTED: Type.Union(Delivery.anyOf, { description: "a team's thread waits for approval (to its editors, admins and owner)" }),
+  THREAD_REJECTED: Type.Union(Delivery.anyOf, { description: 'a thread you asked approval for was rejected (with the note)' }),
+  THREAD_APPROVED: Type.Union(Delivery.anyOf, { description: 'a thread you asked approval for was approved' }),
+  COMMENT_MENTION: Type.Union(Delivery.anyOf, { description: 'a comment mentions you (`@` your email)' }),
 });
 const EmailSettings = Type.Object({
   email: Type.Object({

@@ -82,9 +82,8 @@ export async function createThread(ctx: AppContext, account: AccountRow, input: 
       const replay = await claimIdempotency<CreateThreadResult>(trx, account.id, idempotencyKey, requestHash(input), now);
       if (replay) return replay;
     }
+    // A writer's scheduled thread waits for approval: writeThreads writes its event and emails.
     const [response] = await writeThreads(trx, account, [checked], now);
-    // A writer's scheduled thread waits for approval: its event in the same transaction.
-    if (asks) await announceApprovalRequested(trx, [response!.threadId], now);
     if (idempotencyKey) await saveIdempotentResponse(trx, account.id, idempotencyKey, 201, response);
     return response!;
   });
@@ -214,7 +213,10 @@ export async function writeThreads(
     locked_until: null,
     last_error: null,
     published_at: null,
-    approval_state: approvalAsked(role, scheduled[i] ?? null) ? ('PENDING' as const) : null,
+    // A thread that waits is its first approval request, asked by the caller.
+    ...(approvalAsked(role, scheduled[i] ?? null)
+      ? { approval_state: 'PENDING' as const, approval_round: 1, approval_asked_by: account.id }
+      : { approval_state: null, approval_round: 0, approval_asked_by: null }),
     // The first occurrence's id names its series.
     ...(repeat && scheduled[i] ? repeatColumns(null, repeat, scheduled[i]!, account.timezone, ids[i]!) : {}),
     created_at: now,
@@ -226,6 +228,12 @@ export async function writeThreads(
     trx,
     threads.map((t, i) => ({ id: ids[i]!, workspace: t.workspace, names: t.tagNames })),
     account.id,
+    now,
+  );
+  // Every way threads are created (Create Post, an import) asks the same: the event and emails of those that wait.
+  await announceApprovalRequested(
+    trx,
+    threadRows.filter((row) => row.approval_state === 'PENDING').map((row) => row.id),
     now,
   );
   return threads.map((t, i) => ({

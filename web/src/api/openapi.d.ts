@@ -8474,6 +8474,14 @@ export interface paths {
                                 PROVIDER_EXPIRED: "immediate" | "daily" | "off";
                                 /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
                                 PROVIDER_REVOKED: "immediate" | "daily" | "off";
+                                /** @description a team's thread waits for approval (to its editors, admins and owner) */
+                                APPROVAL_REQUESTED: "immediate" | "daily" | "off";
+                                /** @description a thread you asked approval for was rejected (with the note) */
+                                THREAD_REJECTED: "immediate" | "daily" | "off";
+                                /** @description a thread you asked approval for was approved */
+                                THREAD_APPROVED: "immediate" | "daily" | "off";
+                                /** @description a comment mentions you (`@` your email) */
+                                COMMENT_MENTION: "immediate" | "daily" | "off";
                             };
                             /** @description the daily digest of the day's outcomes (published, failed, expired) */
                             digest: boolean;
@@ -8537,6 +8545,14 @@ export interface paths {
                             PROVIDER_EXPIRED?: "immediate" | "daily" | "off";
                             /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
                             PROVIDER_REVOKED?: "immediate" | "daily" | "off";
+                            /** @description a team's thread waits for approval (to its editors, admins and owner) */
+                            APPROVAL_REQUESTED?: "immediate" | "daily" | "off";
+                            /** @description a thread you asked approval for was rejected (with the note) */
+                            THREAD_REJECTED?: "immediate" | "daily" | "off";
+                            /** @description a thread you asked approval for was approved */
+                            THREAD_APPROVED?: "immediate" | "daily" | "off";
+                            /** @description a comment mentions you (`@` your email) */
+                            COMMENT_MENTION?: "immediate" | "daily" | "off";
                         };
                         digest?: boolean;
                     };
@@ -8566,6 +8582,14 @@ export interface paths {
                                 PROVIDER_EXPIRED: "immediate" | "daily" | "off";
                                 /** @description `immediate`: an email at once; `daily`: a line in the daily digest; `off`: none */
                                 PROVIDER_REVOKED: "immediate" | "daily" | "off";
+                                /** @description a team's thread waits for approval (to its editors, admins and owner) */
+                                APPROVAL_REQUESTED: "immediate" | "daily" | "off";
+                                /** @description a thread you asked approval for was rejected (with the note) */
+                                THREAD_REJECTED: "immediate" | "daily" | "off";
+                                /** @description a thread you asked approval for was approved */
+                                THREAD_APPROVED: "immediate" | "daily" | "off";
+                                /** @description a comment mentions you (`@` your email) */
+                                COMMENT_MENTION: "immediate" | "daily" | "off";
                             };
                             /** @description the daily digest of the day's outcomes (published, failed, expired) */
                             digest: boolean;

@@ -8,6 +8,10 @@ const KINDS: { kind: EmailKind; label: string }[] = [
   { kind: 'FOLLOW_UP_FAILED', label: 'A follow-up reply failed' },
   { kind: 'PROVIDER_EXPIRED', label: 'An account needs reconnecting (its sign-in expired, or runs out within days)' },
   { kind: 'PROVIDER_REVOKED', label: 'An account was disconnected' },
+  { kind: 'APPROVAL_REQUESTED', label: "A team's thread waits for your approval (editors, admins and owners)" },
+  { kind: 'THREAD_REJECTED', label: 'A thread you wrote was rejected' },
+  { kind: 'THREAD_APPROVED', label: 'A thread you wrote was approved' },
+  { kind: 'COMMENT_MENTION', label: 'A comment mentions you' },
 ];
 const CHOICES: { value: EmailDelivery; label: string }[] = [
   { value: 'immediate', label: 'Email at once' },
