@@ -117,7 +117,7 @@ function whenOf(at: unknown): string | null {
 }
 
 /** An approval asked of the team's approvers, or its decision told to the writer who asked. */
-function describeApproval(kind: string, data: Record<string, unknown>, name: string, text: string | null, link: string) {
+function describeApproval(kind: string, data: Record<string, unknown>, name: string, text: string | null, links: { thread: string; approvals: string }) {
   const approval = (data.approval ?? {}) as { by?: string | null; note?: string | null };
   const due = whenOf(data.scheduledAt);
   const quoted = text ? `“${text}”` : '';
@@ -125,8 +125,9 @@ function describeApproval(kind: string, data: Record<string, unknown>, name: str
     return {
       headline: `A thread on ${name} waits for your approval`,
       lines: [quoted, data.askedBy ? `Asked by ${String(data.askedBy)}` : '', due ? `Due ${due}: it is not published until approved` : ''],
-      link,
-      action: 'Open the thread to approve or reject it',
+      // The approvals page has the buttons (the thread's page shows the approval, not the decision).
+      link: links.approvals,
+      action: 'Open the approvals to approve or reject it',
     };
   }
   const rejected = kind === 'THREAD_REJECTED';
@@ -137,7 +138,7 @@ function describeApproval(kind: string, data: Record<string, unknown>, name: str
       approval.note ? `Note: ${approval.note}` : '',
       rejected ? 'It is not published unless it is changed and approved.' : due ? `Due ${due}.` : '',
     ],
-    link,
+    link: links.thread,
     action: rejected ? 'Open the thread to change it' : 'Open the thread',
   };
 }
@@ -197,7 +198,7 @@ async function describe(
     case 'APPROVAL_REQUESTED':
     case 'THREAD_REJECTED':
     case 'THREAD_APPROVED':
-      return describeApproval(kind, data, name, text, threadLink);
+      return describeApproval(kind, data, name, text, { thread: threadLink, approvals: `${base}/approvals` });
     case 'COMMENT_MENTION': {
       const comment = (data.comment ?? {}) as { author?: string; text?: string };
       return {

@@ -96,7 +96,7 @@ describeEachDb(
       const mail = smtp.to(f.admin.account.email)[0]!;
       assert.match(mail.text ?? '', /edited at the same time/, 'the thread as it is when sent');
       assert.match(mail.text ?? '', new RegExp(`Asked by ${f.writer.account.email}`));
-      assert.ok((mail.text ?? '').includes(`${ctx.config.http.publicUrl}/threads/${id}`));
+      assert.ok((mail.text ?? '').includes(`${ctx.config.http.publicUrl}/approvals`), 'the approvals page, where the buttons are');
       assert.equal(mail.headers.get('x-skein-notification'), 'APPROVAL_REQUESTED');
       const events = await ctx.db
         .selectFrom('webhook_events')
