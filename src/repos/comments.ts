@@ -40,3 +40,15 @@ export async function insertComment(
       jsonb_build_object('threadId', c.thread_id, 'comment', jsonb_build_object('id', c.id, 'author', c.author_name, 'text', c.text, 'postId', c.post_id, 'createdAt', c.created_at)) AS data`;
   return (await changeWithEvent(db, 'comment.created', inserted, now)) > 0;
 }
+
+/** The comments of several threads at once (a review page's), oldest first. */
+export function listCommentsOfThreads(db: DbOrTrx, threadIds: string[]): Promise<CommentRow[]> {
+  if (threadIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('thread_comments')
+    .select(['id', 'thread_id', 'post_id', 'author_name', 'text', 'created_at'])
+    .where('thread_id', 'in', threadIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
