@@ -3,6 +3,7 @@ import type { Network } from '../../api/providers.js';
 import { NETWORK_NAMES } from '../../providers.js';
 import { laterPostsAre, networkOptions } from '../../text-rules.js';
 import type { Chain, Part } from './chains.js';
+import './preview.css';
 
 /**
  * A live preview of each account's thread as its network shows it: the reply chain (on LinkedIn a
@@ -23,7 +24,10 @@ export function ChainPreviews({ chains }: { chains: Chain[] }) {
   );
 }
 
-function ChainPreview({ chain }: { chain: Chain }) {
+/** A chain to preview: an account (its id, network and name) and its posts; the editor's chains, or a review link's threads. */
+export type PreviewChain = { provider: Pick<Chain['provider'], 'id' | 'provider' | 'username'>; parts: Part[] };
+
+export function ChainPreview({ chain }: { chain: PreviewChain }) {
   const { provider, parts } = chain;
   const network = provider.provider;
   const name = `${NETWORK_NAMES[network]} · @${provider.username}`;
