@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import type { Config } from '../../src/config/config.js';
 import { setTeamMember } from '../../src/services/accounts/members.js';
-import { describeEachDb, type TestEnv } from '../helpers/context.js';
+import { createTestEnv, describeEachDb, type TestEnv } from '../helpers/context.js';
+import { forEachStore } from '../helpers/rate-limit-stores.js';
 import { createProvider, createTeamWith, createUser, type TestUser } from '../helpers/seeds.js';
 
 const HOUR = 3_600_000;
@@ -252,39 +254,39 @@ describeEachDb('review links', (env) => {
     const listed = (await f.members.admin.call(app, { method: 'GET', url: `/api/v1/review-links?teamId=${f.team.id}` })).json().reviewLinks;
     assert.equal(listed.find((l: { id: string }) => l.id === link.id).expired, true);
     assert.equal((await page('not-a-token')).statusCode, 404);
-    void DAY;
   });
 });
 
-describeEachDb(
-  'review links: the rate limit',
-  (env) => {
-    test("the review page's requests are limited per client address: 429 with Retry-After", async () => {
-      const f = await reviewTeam(env());
-      const link = (
-        await f.owner.call(env().app, {
-          method: 'POST',
-          url: '/api/v1/review-links',
-          payload: {
-            teamId: f.team.id,
-            from: env().clock.now().toISOString(),
-            to: new Date(env().clock.now().getTime() + DAY).toISOString(),
-            canApprove: true,
-            expiresAt: new Date(env().clock.now().getTime() + DAY).toISOString(),
-          },
-        })
-      ).json();
-      const url = `/api/v1/review/${new URL(link.url).pathname.split('/').at(-1)}`;
-      const ip = (remoteAddress: string) => env().app.inject({ method: 'GET', url, remoteAddress });
-      for (let i = 0; i < 3; i++) assert.equal((await ip('203.0.113.5')).statusCode, 200);
-      const refused = await ip('203.0.113.5');
+test("the review page's requests are limited per client address on the project's limiter (shared through Redis): 429 with Retry-After", async (t) => {
+  await forEachStore(t, async ({ store, sibling }) => {
+    const limited = { config: (c: Config) => ({ ...c, review: { ...c.review, perIp: 3 } }) };
+    const one = await createTestEnv('pglite', { ...limited, rateLimits: store });
+    const two = await createTestEnv('pglite', { ...limited, rateLimits: sibling() });
+    try {
+      const f = await reviewTeam(one);
+      const day = (n: number) => new Date(one.clock.now().getTime() + n * DAY).toISOString();
+      const made = await f.owner.call(one.app, {
+        method: 'POST',
+        url: '/api/v1/review-links',
+        payload: { teamId: f.team.id, from: day(0), to: day(1), canApprove: true, expiresAt: day(1) },
+      });
+      const url = `/api/v1/review/${new URL(made.json().url).pathname.split('/').at(-1)}`;
+      const from = (env: TestEnv, remoteAddress: string, path = url) => env.app.inject({ method: 'GET', url: path, remoteAddress });
+      for (let i = 0; i < 2; i++) assert.equal((await from(one, '203.0.113.5')).statusCode, 200);
+      // A guess at another instance counts toward the same address's allowance.
+      assert.equal((await from(two, '203.0.113.5', '/api/v1/review/guess')).statusCode, 404);
+      const refused = await from(one, '203.0.113.5');
       assert.equal(refused.statusCode, 429, refused.body);
       assert.equal(refused.json().code, 'RATE_LIMITED');
+      assert.match(refused.headers['content-type'] as string, /application\/problem\+json/);
       assert.ok(Number(refused.headers['retry-after']) >= 1, String(refused.headers['retry-after']));
-      assert.equal((await ip('203.0.113.6')).statusCode, 200, 'another address is not limited');
-      const guessing = await env().app.inject({ method: 'GET', url: '/api/v1/review/guess', remoteAddress: '203.0.113.5' });
-      assert.equal(guessing.statusCode, 429, 'guesses count too');
-    });
-  },
-  { config: (c) => ({ ...c, review: { ...c.review, perIp: 3 } }) },
-);
+      assert.equal((await from(two, '203.0.113.5')).statusCode, 429, 'refused at the other instance too');
+      assert.equal((await from(one, '203.0.113.6')).statusCode, 200, 'another address is not limited');
+      one.clock.advance(61_000);
+      assert.equal((await from(one, '203.0.113.5')).statusCode, 200, 'allowed again once the window has passed');
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
