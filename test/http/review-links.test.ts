@@ -112,6 +112,7 @@ describeEachDb('review links', (env) => {
       [{ from: at(5), to: at(5) }, 'to'],
       [{ from: at(6), to: at(5) }, 'to'],
       [{ providerIds: [f.providers[0]!.id, other.providers[0]!.id] }, 'providerIds.1'],
+      [{ providerIds: [] }, 'providerIds'],
       [{ from: 'tomorrow' }, 'from'],
       [{ canApprove: 'yes' }, 'canApprove'],
     ];

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { keyedApi, PHONE, type SeededWebServer, setPasswordAndSignIn, skipReason, startSeededWebServer } from '../helpers/browser.js';
+import { keyedApi, PHONE, type SeededWebServer, setPasswordAndSignIn, shoot, skipReason, startSeededWebServer } from '../helpers/browser.js';
 
 const skip = skipReason('review link page');
 let server: SeededWebServer | null = null;
@@ -95,6 +95,8 @@ test('review link at 375 px: a named client rejects one thread with a note, comm
   await page.keyboard.press('Enter');
   await page.getByText('Reviewing as').waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem('skein.reviewerName')), 'Dana Client');
+  await shoot(page, 'review-link');
+  await page.setViewportSize(PHONE);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the review page scrolls sideways by ${overflow}px at 375 px`);
   const small = await page.evaluate(() =>

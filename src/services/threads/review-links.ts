@@ -78,6 +78,7 @@ async function requireAdmin(ctx: AppContext, caller: AccountRow, teamId: string)
 }
 
 async function providerFaults(ctx: AppContext, teamId: string, providerIds: string[]): Promise<FieldFault[]> {
+  if (providerIds.length === 0) return [{ path: 'providerIds', message: 'must name at least one account (or be null: every account)' }];
   const own = new Set((await listProvidersInWorkspace(ctx.db, teamWorkspace(teamId))).map((p) => p.id));
   return providerIds.flatMap((id, i) => (own.has(id) ? [] : [{ path: `providerIds.${i}`, message: `${id} is not an account of this team` }]));
 }

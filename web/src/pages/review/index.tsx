@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../../api/index.js';
 import type { ReviewPage as Review, ReviewThread } from '../../api/review.js';
 import { FormMessage, formMessage, Submit, TextField, useSubmit } from '../../form.js';
-import { NETWORK_NAMES } from '../../providers.js';
 import { formatInZone } from '../../time.js';
 import { ChainPreview, type PreviewChain } from '../editor/preview.js';
 import './review.css';
@@ -162,10 +161,8 @@ function ThreadReview(props: ThreadProps) {
   const headingId = `thread-${thread.threadId}`;
   return (
     <li class="card review-thread" aria-labelledby={headingId} data-thread-id={thread.threadId}>
-      <h2 id={headingId}>
-        {NETWORK_NAMES[thread.account.network]} · @{thread.account.username}
-      </h2>
-      <p class="hint">{when}</p>
+      {/* The preview below names the account: the heading is when it goes out. */}
+      <h2 id={headingId}>{when}</h2>
       <p class={`approval approval-${(thread.approval?.state ?? 'none').toLowerCase()}`} role="status">
         {approvalText(thread.approval)}
       </p>
