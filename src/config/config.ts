@@ -37,6 +37,8 @@ export interface Config {
   /** SKEIN_MEDIA_QUOTA_MB: the bytes of uploads one workspace may keep; null: no quota. */
   mediaQuotaBytes: number | null;
   rateLimit: { perAccount: number; perIp: number; windowMs: number };
+  /** Review pages' requests (without sign-in) per client address in the window. */
+  review: { perIp: number; windowMs: number };
   /**
    * How long finished records are kept (docs/configuration.md): webhook events with their
    * deliveries and attempts (SKEIN_RETAIN_WEBHOOK_DAYS), sent and failed emails
@@ -200,6 +202,7 @@ export function loadConfig(env: Env = process.env, isTty = process.stdout.isTTY 
       perIp: int(env, 'SKEIN_RATE_LIMIT_PER_IP', 300, 1, 1_000_000),
       windowMs: 60_000,
     },
+    review: { perIp: int(env, 'SKEIN_REVIEW_PER_IP', 60, 1, 1_000_000), windowMs: 60_000 },
     retention: {
       webhookDays: int(env, 'SKEIN_RETAIN_WEBHOOK_DAYS', 30, 1, 3650),
       emailDays: int(env, 'SKEIN_RETAIN_EMAIL_DAYS', 30, 1, 3650),

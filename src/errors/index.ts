@@ -163,6 +163,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** A review link made without `canApprove`: its reviewers look, nothing more. */
+export class ReviewReadOnlyError extends AppError {
+  constructor() {
+    super(403, 'FORBIDDEN', 'This review link lets its reviewers look, not approve, reject or comment.');
+  }
+}
+
 /** A network whose sign-in this server is not set up for (no app id): the message names the settings to set. */
 export class NetworkNotConfiguredError extends AppError {
   constructor(message: string) {

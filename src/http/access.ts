@@ -95,4 +95,10 @@ export const ACCESS = {
   // Members.
   listMembers: viewer('team'),
   manageMembers: admin('team'),
+
+  // Review links. The page they open (/api/v1/review/:token/…) is public (config.public): its
+  // token is the credential, and it reaches only the link's threads (routes/review.ts).
+  listReviewLinks: admin('addressed'),
+  createReviewLink: admin('addressed'),
+  revokeReviewLink: admin('reviewLink'),
 } as const satisfies Record<string, Access>;

@@ -72,6 +72,16 @@ export function webAppHandler(dir: string): WebAppHandler | null {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/') || path === '/api') return false;
+    if (path.startsWith('/review/')) {
+      // A review link's page: its token is in the address, so nothing keeps a copy (no cache,
+      // no ETag) and no request from it sends the address on (no-referrer, in HTML_HEADERS).
+      reply
+        .headers({ ...index.headers, 'cache-control': 'no-store' })
+        .status(200)
+        .type(index.type)
+        .send(index.body);
+      return true;
+    }
     const file = files.get(path) ?? (path.startsWith('/assets/') ? undefined : index);
     if (!file) return false;
     reply.headers(file.headers).header('etag', file.etag);

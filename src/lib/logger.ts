@@ -29,8 +29,12 @@ const REDACT_PATHS = [
  */
 const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|id_token|key|api_key|signature|sig|x-amz-.*|x-goog-.*)$/i;
 
-/** A URL (absolute, or a request's path and query) as logged: every secret parameter's value redacted. */
-function loggedUrl(url: string): string {
+/** A review link's token in a path (`/review/<token>`, `/api/v1/review/<token>/…`): the link's only credential. */
+const REVIEW_TOKEN = /(\/review\/)[^/?#]+/;
+
+/** A URL (absolute, or a request's path and query) as logged: a review link's token and every secret parameter's value redacted. */
+function loggedUrl(given: string): string {
+  const url = given.replace(REVIEW_TOKEN, '$1[redacted]');
   const query = url.indexOf('?');
   if (query === -1) return url;
   const hash = url.indexOf('#', query);

@@ -51,3 +51,15 @@ export async function insertComment(
   );
   return rows.length > 0;
 }
+
+/** The comments of several threads at once (a review page's), oldest first. */
+export function listCommentsOfThreads(db: DbOrTrx, threadIds: string[]): Promise<CommentRow[]> {
+  if (threadIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('thread_comments')
+    .select(['id', 'thread_id', 'post_id', 'author_name', 'text', 'created_at'])
+    .where('thread_id', 'in', threadIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -3,7 +3,7 @@ import type { Role } from '../lib/roles.js';
 import type { DbOrTrx } from './types.js';
 
 /** The tables whose rows name their workspace by `team_id` (null: the personal one), by id. */
-export type WorkspaceRowKind = 'thread' | 'provider' | 'webhook' | 'media' | 'timeSlot';
+export type WorkspaceRowKind = 'thread' | 'provider' | 'webhook' | 'media' | 'timeSlot' | 'reviewLink';
 
 /**
  * The team of the row `id` of `kind` and `accountId`'s role there, in one indexed lookup by
@@ -16,7 +16,9 @@ export async function teamRoleOfRow(
   id: string,
   accountId: string,
 ): Promise<{ teamId: string | null; role: Role | undefined } | undefined> {
-  const table = ({ thread: 'threads', provider: 'providers', webhook: 'webhooks', media: 'media_files', timeSlot: 'time_slots' } as const)[kind];
+  const table = (
+    { thread: 'threads', provider: 'providers', webhook: 'webhooks', media: 'media_files', timeSlot: 'time_slots', reviewLink: 'review_links' } as const
+  )[kind];
   // A time slot's workspace is its provider's.
   const from = kind === 'timeSlot' ? sql`time_slots AS k JOIN providers AS r ON r.id = k.provider_id` : sql`${sql.table(table)} AS r`;
   const key = kind === 'timeSlot' ? sql`k.id` : sql`r.id`;

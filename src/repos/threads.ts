@@ -316,3 +316,33 @@ export async function resetThreadForRetry(trx: DbOrTrx, id: string, scheduledAt:
     .where('id', '=', id)
     .execute();
 }
+
+/** What a review link shows: its team's threads scheduled in [from, to), on its accounts (every one when null). */
+export interface ReviewScope {
+  teamId: string;
+  from: Date;
+  to: Date;
+  providerIds: string[] | null;
+}
+
+/**
+ * A review link's threads, by scheduled time, each with its account's name (`username`); with
+ * `threadId`, only that one if the link reaches it (none otherwise).
+ */
+export async function listReviewThreadAggregates(db: DbOrTrx, scope: ReviewScope, threadId?: string): Promise<Array<ThreadAggregate & { username: string }>> {
+  let select = selectThreadAggregates(db)
+    .select('pr.username as provider_username')
+    .where('t.team_id', '=', scope.teamId)
+    .where('t.scheduled_at', '>=', scope.from)
+    .where('t.scheduled_at', '<', scope.to);
+  if (scope.providerIds !== null) {
+    if (scope.providerIds.length === 0) return [];
+    select = select.where('t.provider_id', 'in', scope.providerIds);
+  }
+  if (threadId !== undefined) select = select.where('t.id', '=', threadId);
+  const rows = await select.orderBy('t.scheduled_at').orderBy('t.id').execute();
+  return rows.map((r) => {
+    const { provider_username, ...row } = r as AggregateRow & { provider_username: string };
+    return { ...toAggregate(row), username: provider_username };
+  });
+}

@@ -6,7 +6,20 @@
  * depend on the database it will meet, and fast-check can replay and shrink it).
  */
 
-export type RefKind = 'thread' | 'post' | 'provider' | 'key' | 'team' | 'account' | 'slot' | 'followUp' | 'webhook' | 'media' | 'mediaFile';
+export type RefKind =
+  | 'thread'
+  | 'post'
+  | 'provider'
+  | 'key'
+  | 'team'
+  | 'account'
+  | 'slot'
+  | 'followUp'
+  | 'webhook'
+  | 'media'
+  | 'mediaFile'
+  | 'reviewLink'
+  | 'reviewToken';
 /** Relative to the caller: its own rows, the other tenant's, or an id nobody has. */
 export type RefOwner = 'own' | 'foreign' | 'unknown';
 

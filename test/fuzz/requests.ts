@@ -54,7 +54,10 @@ function refKindOfParam(route: RouteSpec, name: string): RefKind | null {
     if (route.path.includes('/webhooks/')) return 'webhook';
     if (route.path.includes('/media/')) return 'media';
     if (route.path.includes('/teams/')) return 'team';
+    if (route.path.includes('/review-links/')) return 'reviewLink';
   }
+  // A review page's token: never stored (only its hash), so never known to the world; an unknown one is a 404.
+  if (name === 'token' && route.path.startsWith('/api/v1/review/')) return 'reviewToken';
   // `GET /media/:name`: an upload's file name, `<id>.<ext>`.
   if (name === 'name' && route.path === '/media/:name') return 'mediaFile';
   // A network's name (`/providers/:network/connect`): drawn from its schema's values, below.

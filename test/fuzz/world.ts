@@ -178,7 +178,10 @@ export class World {
         .where((eb) => eb.or([eb('account_id', '=', t.account.id), eb('team_id', '=', t.teamId)]))
         .orderBy('id')
         .execute();
+      const reviewLinks = await db.selectFrom('review_links').select('id').where('team_id', '=', t.teamId).orderBy('id').execute();
       this.pools.set(t.name, {
+        reviewLink: reviewLinks.map((r) => r.id),
+        reviewToken: [],
         webhook: webhooks.map((r) => r.id),
         media: media.map((r) => r.id),
         mediaFile: media.map((r) => `${r.id}.${r.ext}`),

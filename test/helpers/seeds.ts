@@ -68,7 +68,18 @@ export async function createTeamWith(ctx: AppContext, owner: AccountRow, members
 
 /** Row counts of every table a write could touch: "nothing written" is these being equal. */
 export async function rowCounts(ctx: AppContext): Promise<Record<string, number>> {
-  const tables = ['threads', 'posts', 'media', 'spoiler_ranges', 'tags', 'thread_tags', 'idempotency_records', 'api_keys', 'workspace_settings'] as const;
+  const tables = [
+    'threads',
+    'posts',
+    'media',
+    'spoiler_ranges',
+    'tags',
+    'thread_tags',
+    'idempotency_records',
+    'api_keys',
+    'workspace_settings',
+    'review_links',
+  ] as const;
   const counts: Record<string, number> = {};
   for (const t of tables) {
     const row = await ctx.db

@@ -59,16 +59,20 @@ test('pretty logs are readable lines (no JSON), still without keys', () => {
   assert.ok(!pretty.join('\n').includes('tok_secret_value'), 'token redacted');
 });
 
-test("an OAuth callback's code and state, and a signed URL's signature, never reach the log", async () => {
+test("an OAuth callback's code and state, a signed URL's signature and a review link's token never reach the log", async () => {
   const { app } = env;
   const from = lines.length;
   await app.inject({ method: 'GET', url: '/api/v1/providers/threads/callback?code=OAUTH-CODE-SECRET&state=STATE-SECRET-123&returnTo=web' });
   await app.inject({ method: 'GET', url: '/media/x.png?X-Amz-Signature=SIG-SECRET-456&X-Amz-Credential=CRED-SECRET&teamId=personal' });
+  await app.inject({ method: 'GET', url: '/api/v1/review/REVIEW-TOKEN-SECRET' });
+  await app.inject({ method: 'POST', url: '/api/v1/review/REVIEW-TOKEN-SECRET2/threads/t1/approve', payload: { name: 'x' } });
+  await app.inject({ method: 'GET', url: '/review/REVIEW-TOKEN-SECRET3?x=1' });
   env.ctx.logger.info({ url: 'https://bucket.example/a.png?X-Amz-Signature=SIG-SECRET-789&w=1' }, 'a link got no card');
   const logged = lines.slice(from).join('\n');
   assert.ok(logged.includes('/api/v1/providers/threads/callback?code=[redacted]&state=[redacted]&returnTo=web'), logged);
   assert.ok(logged.includes('teamId=personal'), 'other parameters stay, for debugging');
-  for (const secret of ['OAUTH-CODE-SECRET', 'STATE-SECRET-123', 'SIG-SECRET-456', 'CRED-SECRET', 'SIG-SECRET-789']) {
+  assert.ok(logged.includes('/api/v1/review/[redacted]/threads/t1/approve'), logged);
+  for (const secret of ['OAUTH-CODE-SECRET', 'STATE-SECRET-123', 'SIG-SECRET-456', 'CRED-SECRET', 'SIG-SECRET-789', 'REVIEW-TOKEN-SECRET']) {
     assert.ok(!logged.includes(secret), `${secret} leaked: ${logged}`);
   }
 });

@@ -70,7 +70,22 @@ const makers = {
     assert.equal(res.statusCode, 201, res.body);
     return { mediaId: res.json().id as string };
   },
+  async reviewLink(env: TestEnv, f: Fixture) {
+    const now = env.clock.now().getTime();
+    const res = await f.owner.call(env.app, {
+      method: 'POST',
+      url: '/api/v1/review-links',
+      payload: reviewLinkBody(f, now),
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return { reviewLinkId: res.json().id as string };
+  },
 };
+
+function reviewLinkBody(f: Fixture, now: number) {
+  const iso = (days: number) => new Date(now + days * 86_400_000).toISOString();
+  return { teamId: f.team.id, from: iso(0), to: iso(7), canApprove: true, expiresAt: iso(7) };
+}
 
 async function teamRows(env: TestEnv, f: Fixture) {
   const { providerId } = await makers.provider(env, f);
@@ -80,6 +95,7 @@ async function teamRows(env: TestEnv, f: Fixture) {
     ...(await makers.webhook(env, f)),
     ...(await makers.slot(env, f, providerId)),
     ...(await makers.media(env, f)),
+    ...(await makers.reviewLink(env, f)),
   };
 }
 
@@ -91,6 +107,7 @@ async function remade(env: TestEnv, f: Fixture, rows: Rows, url: string): Promis
   if (url.startsWith('/api/v1/webhooks/')) return { ...rows, ...(await makers.webhook(env, f)) };
   if (url.startsWith('/api/v1/time-slots/')) return { ...rows, ...(await makers.slot(env, f, rows.providerId)) };
   if (url.startsWith('/api/v1/media/')) return { ...rows, ...(await makers.media(env, f)) };
+  if (url.startsWith('/api/v1/review-links/')) return { ...rows, ...(await makers.reviewLink(env, f)) };
   return rows;
 }
 
@@ -103,11 +120,12 @@ function idFor(url: string, f: Fixture, rows: Rows): string {
   if (url.startsWith('/api/v1/media/')) return rows.mediaId;
   if (url.startsWith('/api/v1/time-slots/')) return rows.slotId;
   if (url.startsWith('/api/v1/teams/')) return f.team.id;
+  if (url.startsWith('/api/v1/review-links/')) return rows.reviewLinkId;
   return 'no-such-id';
 }
 
 /** A request to the route, in the team's workspace; a body that makes the operation happen where it is simple to give one. */
-function requestFor(method: string, url: string, f: Fixture, rows: Rows): InjectOptions {
+function requestFor(method: string, url: string, f: Fixture, rows: Rows, now = Date.parse(rows.at) - 3 * 86_400_000): InjectOptions {
   const path = url
     .replace(':threadId', rows.threadId)
     .replace(':postId', rows.postId)
@@ -122,6 +140,7 @@ function requestFor(method: string, url: string, f: Fixture, rows: Rows): Inject
     'POST /api/v1/teams/:id/members': { email: `new-${Math.random().toString(16).slice(2)}@example.test`, role: 'viewer' },
     'PATCH /api/v1/teams/:id/members/:accountId': { role: 'writer' },
     'POST /api/v1/posts/:threadId/comments': { text: 'looks good' },
+    'POST /api/v1/review-links': reviewLinkBody(f, now),
   };
   const options: InjectOptions = { method: method as InjectOptions['method'], url: `${path}${path.includes('?') ? '&' : '?'}teamId=${f.team.id}` };
   if (['POST', 'PUT', 'PATCH'].includes(method))
@@ -186,6 +205,9 @@ describeEachDb('team roles on every route', (env) => {
     await ok(f.members.admin, requestFor('PATCH', '/api/v1/teams/:id/members/:accountId', f, rows), 200);
     await ok(f.members.admin, { method: 'DELETE', url: `/api/v1/providers/${rows.providerId}` }, 200);
     await ok(f.members.editor, { method: 'DELETE', url: `/api/v1/posts/${rows.threadId}` }, 200);
+    await ok(f.members.admin, requestFor('POST', '/api/v1/review-links', f, rows), 201);
+    await ok(f.members.admin, { method: 'GET', url: `/api/v1/review-links?teamId=${f.team.id}` }, 200);
+    await ok(f.members.admin, { method: 'DELETE', url: `/api/v1/review-links/${rows.reviewLinkId}` }, 200);
   });
 
   test('members: an admin manages the roles below admin, only an owner gives admin or owner, the last owner stays, and nothing changes on a refusal', async () => {

@@ -13,6 +13,7 @@ import { EditorPage } from './pages/editor.js';
 import { GUIDE_PATHS, GuidePage } from './pages/guide.js';
 import { HomePage } from './pages/home/index.js';
 import { ImportPage } from './pages/import/index.js';
+import { ReviewPage } from './pages/review/index.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SettingsPage } from './pages/settings/index.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -61,13 +62,17 @@ export function App() {
     setSession(s);
   };
 
+  // A review link's page needs no sign-in: its token (the path's last part) is its credential.
+  const reviewToken = path.startsWith('/review/') ? path.slice('/review/'.length) : null;
+
   // Signed out on a page of the app: to the sign-in page, and back here afterwards.
   useEffect(() => {
-    if (session === null && !PUBLIC_PATHS.has(path)) {
+    if (session === null && !PUBLIC_PATHS.has(path) && reviewToken === null) {
       navigate(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(path + location.search)}`}`, { replace: true });
     }
-  }, [session, path]);
+  }, [session, path, reviewToken]);
 
+  if (reviewToken !== null) return <ReviewPage api={api} token={reviewToken} />;
   // The form shows at once (nothing moves when the session answer arrives); a signed-in visitor moves on.
   if (path === '/sign-in')
     return (

@@ -15,6 +15,8 @@ import { networkRoutes } from './networks.js';
 import { notificationRoutes } from './notifications.js';
 import { postRoutes } from './posts.js';
 import { providerRoutes } from './providers.js';
+import { reviewRoutes } from './review.js';
+import { reviewLinkRoutes } from './review-links.js';
 import { tagRoutes } from './tags.js';
 import { teamRoutes } from './teams.js';
 import { timeSlotRoutes } from './time-slots.js';
@@ -41,5 +43,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(attentionRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(teamRoutes, { ctx });
+  await app.register(reviewLinkRoutes, { ctx });
+  await app.register(reviewRoutes, { ctx });
   await app.register(mcpRoutes);
 }

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { newId } from '../../lib/ids.js';
 import { type CommentRow, insertComment, listComments } from '../../repos/comments.js';
 import { membersByEmail } from '../../repos/memberships.js';
-import { requireAccessibleThread } from './thread-access.js';
+import { type Actor, memberActor, requireAccessibleThread } from './thread-access.js';
 
 /** decisions.md "Teams": a comment is at most 5,000 characters, and not only white space. */
 const MAX_COMMENT = 5_000;
@@ -17,7 +17,7 @@ export interface CommentView {
   createdAt: string;
 }
 
-function commentView(row: CommentRow): CommentView {
+export function commentView(row: CommentRow): CommentView {
   return { id: row.id, author: row.author_name, text: row.text, postId: row.post_id, createdAt: row.created_at.toISOString() };
 }
 
@@ -44,16 +44,16 @@ function mentionedEmails(text: string): string[] {
 }
 
 /** A member's comment, signed with their email; `postId` names one of the thread's posts. */
-export async function addComment(
-  ctx: AppContext,
-  account: AccountRow,
-  threadId: string,
-  input: { text: string; postId?: string | null },
-): Promise<CommentView> {
+export function addComment(ctx: AppContext, account: AccountRow, threadId: string, input: { text: string; postId?: string | null }): Promise<CommentView> {
+  return addCommentAs(ctx, memberActor(account), threadId, input);
+}
+
+/** A comment by `actor` (a member, or a review link's reviewer under the name they gave), with its comment.created event. */
+export async function addCommentAs(ctx: AppContext, actor: Actor, threadId: string, input: { text: string; postId?: string | null }): Promise<CommentView> {
   const faults = commentFaults(input);
   if (faults.length) throw new ValidationError(faults);
-  const thread = await requireAccessibleThread(ctx.db, account, threadId);
-  return writeComment(ctx, thread, { accountId: account.id, name: account.email }, input);
+  const thread = await actor.thread(ctx.db, threadId);
+  return writeComment(ctx, thread, { accountId: actor.accountId, name: actor.name }, input);
 }
 
 /**

@@ -5,6 +5,7 @@ import { createTransport } from './client.js';
 import { mediaApi } from './media.js';
 import { notificationsApi } from './notifications.js';
 import { providersApi, timeSlotsApi } from './providers.js';
+import { reviewApi, reviewLinksApi } from './review.js';
 import { commentsApi, followUpsApi, tagsApi, threadsApi } from './threads.js';
 import { webhooksApi } from './webhooks.js';
 
@@ -33,6 +34,8 @@ export function createApi(onSignedOut: () => void) {
     webhooks: webhooksApi(client),
     attention: attentionApi(client),
     notifications: notificationsApi(client),
+    reviewLinks: reviewLinksApi(client),
+    review: reviewApi(client),
   };
 }
 

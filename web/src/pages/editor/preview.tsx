@@ -23,8 +23,10 @@ export function ChainPreviews({ chains }: { chains: Chain[] }) {
   );
 }
 
-/** One account's chain (the approvals page shows each waiting thread with it). */
-export function ChainPreview({ chain }: { chain: Chain }) {
+/** A chain to preview: an account (its id, network and name) and its posts; the editor's chains, a waiting thread on the approvals page, or a review link's thread. */
+export type PreviewChain = { provider: Pick<Chain['provider'], 'id' | 'provider' | 'username'>; parts: Part[] };
+
+export function ChainPreview({ chain }: { chain: PreviewChain }) {
   const { provider, parts } = chain;
   const network = provider.provider;
   const name = `${NETWORK_NAMES[network]} · @${provider.username}`;
