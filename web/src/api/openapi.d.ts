@@ -23,6 +23,13 @@ export interface paths {
                     approval?: "PENDING" | "APPROVED" | "REJECTED";
                     /** @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged. */
                     include?: "tags";
+                    /**
+                     * @description Threads per page: a whole number 1–1000. Without limit and cursor the whole range is answered (no nextCursor) while it holds at most 2000 threads; a range holding more is a 400 at limit.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -37,6 +44,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description By scheduledAt, then threadId */
                             threads: {
                                 /** @description Opaque identifier */
                                 threadId: string;
@@ -129,7 +137,10 @@ export interface paths {
                                     color: string;
                                 }[];
                             }[];
+                            /** @description The threads in this answer (this page, when paged) */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -9064,6 +9075,13 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 include?: "tags";
+                                /**
+                                 * @description Threads per page: a whole number 1–1000. Without limit and cursor the whole range is answered (no nextCursor) while it holds at most 2000 threads; a range holding more is a 400 at limit.
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
