@@ -7479,10 +7479,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's latest 100 delivery attempts, newest first */
+        /** A webhook's delivery attempts, newest first: the latest 100, or pages of limit (cursor: the previous page's nextCursor) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /**
+                     * @description Attempts per page: a whole number 1–1000. Without limit and cursor: the latest 100, as ever; nextCursor is then given only when there are older ones.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
+                };
                 header?: never;
                 path: {
                     /** @description Opaque identifier */
@@ -7499,7 +7507,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description The latest 100 attempts, newest first */
+                            /** @description Newest first (by at, then attempt id): the latest 100 without limit, or one page */
                             deliveries: {
                                 /** @description Opaque identifier */
                                 eventId: string;
@@ -7517,7 +7525,10 @@ export interface paths {
                                  */
                                 at: string;
                             }[];
+                            /** @description The attempts in this answer */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -8249,6 +8260,13 @@ export interface paths {
                 query?: {
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
+                    /**
+                     * @description Items per page: a whole number 1–1000. Without limit and cursor every item is answered (no nextCursor) while there are at most 1000; more is a 400 at limit.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -8263,7 +8281,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Newest first (by at) */
+                            /** @description Newest first (by at; then kind, the thread’s or account’s id, the follow-up’s id, byte order) */
                             items: {
                                 /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_EXPIRING (an ACTIVE account whose token runs out within its network notice period (LinkedIn: 7 days) and cannot be refreshed), PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets), THREAD_AWAITING_APPROVAL (a thread past its time still waiting for approval: it waits) */
                                 kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_EXPIRING" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED" | "THREAD_AWAITING_APPROVAL";
@@ -8284,7 +8302,10 @@ export interface paths {
                                     message: string;
                                 };
                             }[];
+                            /** @description The items in this answer (this page, when paged) */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -9395,6 +9416,13 @@ export interface paths {
                             arguments: {
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
+                                /**
+                                 * @description Items per page: a whole number 1–1000. Without limit and cursor every item is answered (no nextCursor) while there are at most 1000; more is a 400 at limit.
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
