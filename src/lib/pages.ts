@@ -33,7 +33,7 @@ export function pageScope(parts: ReadonlyArray<string | null | undefined>): stri
     .slice(0, 12);
 }
 
-function encodeCursor(list: string, scope: string, key: readonly string[]): string {
+export function encodeCursor(list: string, scope: string, key: readonly string[]): string {
   return Buffer.from(JSON.stringify([list, scope, ...key]), 'utf8').toString('base64url');
 }
 

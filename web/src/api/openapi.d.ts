@@ -6168,6 +6168,13 @@ export interface paths {
                     to: string;
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
+                    /**
+                     * @description Local days per page: a whole number 1–1000. A page answers its days alone (from, to, totals and topPosts of those days). Without limit and cursor the whole range (at most 366 days) in one answer, as ever (no nextCursor).
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -6246,6 +6253,8 @@ export interface paths {
                                 quotes: number | null;
                                 shares: number | null;
                             }[];
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -9402,6 +9411,13 @@ export interface paths {
                                 to: string;
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
+                                /**
+                                 * @description Local days per page: a whole number 1–1000. A page answers its days alone (from, to, totals and topPosts of those days). Without limit and cursor the whole range (at most 366 days) in one answer, as ever (no nextCursor).
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
