@@ -26,6 +26,7 @@ import * as m0026 from './0026-linkedin.js';
 import * as m0027 from './0027-team-roles.js';
 import * as m0028 from './0028-approvals-comments.js';
 import * as m0030 from './0030-scale-indexes-retention.js';
+import * as m0033 from './0033-pagination-indexes.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0027-team-roles': m0027,
   '0028-approvals-comments': m0028,
   '0030-scale-indexes-retention': m0030,
+  '0033-pagination-indexes': m0033,
 };
