@@ -42,6 +42,8 @@ async function walk(call: (query: string) => Promise<Answer>, key: string, limit
     seen.push(...body[key]);
     cursor = body.nextCursor;
     if (cursor === null) return seen;
+    // A cursor that does not move on would page forever.
+    assert.ok(seen.length < 10_000, 'the walk ends');
     assert.equal(body[key].length, limit, 'a page before the last is full');
     await between?.(pageNo);
   }

@@ -49,6 +49,8 @@ async function walk(f: UserWithProvider, limit: number, extra = '', between?: (p
     seen.push(...body.threads);
     cursor = body.nextCursor;
     if (cursor === null) return seen;
+    // A cursor that does not move on would page forever.
+    assert.ok(seen.length < 10_000, 'the walk ends');
     assert.equal(body.threads.length, limit, 'a page before the last is full');
     await between?.(pageNo);
   }
