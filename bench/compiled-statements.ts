@@ -96,7 +96,7 @@ function createInsert(trx: DbOrTrx): Promise<void> {
 const plan = { analytics: { id: 'a', runAt: now }, repost: { id: 'r' }, plug: { id: 'p', firstCheckMs: 1000 } };
 const CASES: Record<string, (h: DbOrTrx) => Promise<unknown>> = {
   'GET thread (findAccessibleThreadAggregate)': (h) => findAccessibleThreadAggregate(h, 'thr', 'acc'),
-  'List Posts (listScheduledThreadAggregates)': (h) => listScheduledThreadAggregates(h, workspace, { from: now, to: now }),
+  'List Posts (listScheduledThreadAggregates)': (h) => listScheduledThreadAggregates(h, workspace, { from: now, to: now }, { limit: 2001, after: null }),
   "Create's read (findProviderWithSettings)": (h) => findProviderWithSettings(h, workspace, 'prov', 'acc'),
   "Create's insert (insertThreadsWithPosts)": createInsert,
   'completion (completeThread)': (h) => completeThread(h, 'thr', 'w', now, plan),

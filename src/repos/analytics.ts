@@ -23,6 +23,8 @@ export interface AnalyticsRange {
   providerId: string;
   from: Date;
   to: Date;
+  /** An end excluded instead of `to` (a page ending at a local midnight; `to` is 1 ms before it, for its last day). */
+  before?: Date;
   /** IANA zone whose calendar days the range is cut into. */
   zone: string;
 }
@@ -53,7 +55,7 @@ function publishedPosts(range: AnalyticsRange): RawBuilder<unknown> {
       ) t on t.id = p.thread_id
      where p.status = 'PUBLISHED'
        and p.published_at >= ${range.from}
-       and p.published_at <= ${range.to}`;
+       and (p.published_at <= ${range.to} or p.published_at < ${range.before ?? range.to}::timestamptz)`;
 }
 
 const toNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));

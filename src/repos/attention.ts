@@ -62,14 +62,37 @@ export function lapsingToken(alias: string, lapsing: readonly LapsingTokens[]): 
   return sql<boolean>`(${col('status')} = 'ACTIVE' AND ${col('access_token_enc')} IS NOT NULL AND ${col('refresh_token_enc')} IS NULL AND (${byKind}))`;
 }
 
+/**
+ * A page of the list: at most `limit` items after the key (`at` as pageKey writes it, kind, the
+ * thread's or provider's id, the follow-up's id or ''), in the list's order.
+ */
+export interface AttentionPage {
+  limit: number;
+  after: readonly [string, string, string, string] | null;
+}
+
+/** The order, and the key a page is cut at: each item once (one per kind and subject). */
+const ORDER_KEY = sql`at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", COALESCE(follow_up_id, '') COLLATE "C"`;
+
+/** The items after `after` in ORDER_KEY's order (newest first, then the rest ascending), as a row test. */
+function afterKey(after: AttentionPage['after']): RawBuilder<unknown> {
+  if (after === null) return sql`true`;
+  const [at, kind, subject, followUp] = after;
+  const sid = sql`COALESCE(thread_id, provider_id) COLLATE "C"`;
+  const fid = sql`COALESCE(follow_up_id, '') COLLATE "C"`;
+  return sql`(at < ${at}::timestamptz OR (at = ${at}::timestamptz AND (kind COLLATE "C" > ${kind}::text
+    OR (kind COLLATE "C" = ${kind}::text AND (${sid} > ${subject}::text OR (${sid} = ${subject}::text AND ${fid} > ${followUp}::text))))))`;
+}
+
 /** `pendingBefore`: threads still waiting for approval at or before it are listed (THREAD_AWAITING_APPROVAL); none when null. */
 export async function listAttention(
   db: DbOrTrx,
   workspace: Workspace,
+  page: AttentionPage,
   dueBefore: Date,
   lapsing: readonly LapsingTokens[] = [],
   pendingBefore: Date | null = null,
-): Promise<AttentionRow[]> {
+): Promise<Array<AttentionRow & { pageKey: [string, string, string, string] }>> {
   // A thread fails on one post, which keeps the network's error; a thread failed before any post
   // was tried keeps it only in last_error ("CODE: message").
   const { rows } = await sql<{
@@ -80,8 +103,9 @@ export async function listAttention(
     follow_up_id: string | null;
     error_code: string | null;
     error_message: string | null;
+    page_at: string;
   }>`
-    SELECT * FROM (
+    SELECT *, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS page_at FROM (
       SELECT 'THREAD_FAILED' AS kind, COALESCE(fp.updated_at, t.updated_at) AS at, t.provider_id, t.id AS thread_id, NULL::text AS follow_up_id,
              COALESCE(fp.error_code, NULLIF(split_part(t.last_error, ': ', 1), ''), 'UNKNOWN') AS error_code,
              COALESCE(fp.error_message, substr(t.last_error, strpos(t.last_error, ': ') + 2), '') AS error_message
@@ -119,7 +143,9 @@ export async function listAttention(
         FROM threads AS t
        WHERE ${pendingBefore !== null} AND t.approval_state = 'PENDING' AND t.status = 'READY' AND t.scheduled_at <= ${pendingBefore}::timestamptz AND ${ofWorkspace('t', workspace)}
     ) AS items
-    ORDER BY at DESC, kind COLLATE "C", COALESCE(thread_id, provider_id) COLLATE "C", follow_up_id COLLATE "C"`.execute(db);
+    WHERE ${afterKey(page.after)}
+    ORDER BY ${ORDER_KEY}
+    LIMIT ${page.limit}`.execute(db);
   return rows.map((row) => ({
     kind: row.kind,
     at: new Date(row.at),
@@ -128,5 +154,6 @@ export async function listAttention(
     followUpId: row.follow_up_id,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    pageKey: [row.page_at, row.kind, row.thread_id ?? row.provider_id, row.follow_up_id ?? ''],
   }));
 }

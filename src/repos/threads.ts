@@ -30,7 +30,7 @@ export interface ThreadAggregate {
 }
 
 /** A thread's tag as thread-tag answers show it. */
-export interface ReducedTagRow {
+interface ReducedTagRow {
   id: string;
   name: string;
   color: string;
@@ -200,38 +200,70 @@ export async function findAccessibleThreadAggregate(db: DbOrTrx, threadId: strin
   return rows[0] ? toAggregate(rows[0] as AggregateRow) : undefined;
 }
 
+/** A page of List Posts: at most `limit` threads after the key (scheduled time, id), of one approval state if given. */
+export interface ScheduledPage {
+  limit: number;
+  after: { scheduledAt: string; id: string } | null;
+  approval?: ApprovalState;
+}
+
+/** A listed thread's position: its exact scheduled time (microseconds, UTC) and id, as a cursor holds them. */
+export type ScheduledListed = ThreadAggregate & { tags?: ReducedTagRow[]; pageKey: [string, string] };
+
 /**
- * Scheduled threads of a workspace in [from, to], by scheduled time, as the API shows them.
- * With `withTags`, each thread's tags come in the same statement (List Posts' `include=tags`).
+ * Scheduled threads of a workspace in [from, to], by scheduled time then id, as the API shows
+ * them: at most `page.limit` of them after `page.after` (the caller reads one more than it shows
+ * to know whether a next page exists). With `withTags`, each thread's tags come in the same
+ * statement (List Posts' `include=tags`). The key is compared as a row, so the workspace's
+ * (team_id, account_id, scheduled_at, id) index seeks to it, and threads at the same time are
+ * ordered, and cut, by id.
  */
 export async function listScheduledThreadAggregates(
   db: DbOrTrx,
   workspace: Workspace,
   range: { from: Date; to: Date; providerId?: string },
+  page: ScheduledPage,
   options: { withTags?: boolean } = {},
-): Promise<Array<ThreadAggregate & { tags?: ReducedTagRow[] }>> {
+): Promise<ScheduledListed[]> {
   const byProvider = range.providerId !== undefined;
   const withTags = options.withTags === true;
+  const after = page.after !== null;
+  const byApproval = page.approval !== undefined;
   const { rows } = await compiled.run(
     db,
-    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}:${withTags}`,
+    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}:${withTags}:${after}:${byApproval}`,
     (param) => {
       // Without tags the column is a constant null: one query shape to build either way.
-      let select = selectThreadAggregates(db).select((withTags ? threadTagParts : sql<ReducedTagRow[] | null>`null`).as('tag_parts'));
+      let select = selectThreadAggregates(db)
+        .select((withTags ? threadTagParts : sql<ReducedTagRow[] | null>`null`).as('tag_parts'))
+        .select(sql<string>`to_char(t.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('page_key'));
       select = workspace.teamId
         ? select.where('t.team_id', '=', param('teamId'))
         : select.where('t.team_id', 'is', null).where('t.account_id', '=', param('ownerId'));
       select = select.where('t.scheduled_at', '>=', param('from')).where('t.scheduled_at', '<=', param('to'));
       // Read only by the shape that filters by provider, whose calls give one.
       if (byProvider) select = select.where('t.provider_id', '=', param('providerId')!);
-      return select.orderBy('t.scheduled_at').orderBy('t.id');
+      if (byApproval) select = select.where('t.approval_state', '=', param('approval')!);
+      if (after) select = select.where(sql<boolean>`(t.scheduled_at, t.id) > (${param('afterAt')}::timestamptz, ${param('afterId')}::text)`);
+      return select.orderBy('t.scheduled_at').orderBy('t.id').limit(param('limit'));
     },
-    { teamId: workspace.teamId, ownerId: workspace.ownerAccountId, from: range.from, to: range.to, providerId: range.providerId },
+    {
+      teamId: workspace.teamId,
+      ownerId: workspace.ownerAccountId,
+      from: range.from,
+      to: range.to,
+      providerId: range.providerId,
+      approval: page.approval,
+      afterAt: page.after?.scheduledAt,
+      afterId: page.after?.id,
+      limit: page.limit,
+    },
   );
   return rows.map((r) => {
-    const { tag_parts, ...row } = r as TaggedAggregateRow;
+    const { tag_parts, page_key, ...row } = r as TaggedAggregateRow & { page_key: string };
     const aggregate = toAggregate(row);
-    return withTags ? { ...aggregate, tags: tagsOf(tag_parts) } : aggregate;
+    const pageKey: [string, string] = [page_key, row.id];
+    return withTags ? { ...aggregate, tags: tagsOf(tag_parts), pageKey } : { ...aggregate, pageKey };
   });
 }
 

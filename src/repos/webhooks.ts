@@ -31,16 +31,24 @@ export async function deleteWebhook(db: DbOrTrx, id: string): Promise<void> {
 
 export type AttemptWithType = WebhookAttemptRow & { type: string };
 
-/** The latest `limit` attempts of a webhook, newest first, with each event's type. */
-export function latestAttempts(db: DbOrTrx, webhookId: string, limit: number): Promise<AttemptWithType[]> {
-  return db
+/**
+ * Up to `limit` attempts of a webhook, newest first (by time, then id), after the key (time as
+ * `pageKey` writes it, id) when given, with each event's type and the row's page key. The
+ * (webhook_id, at DESC, id DESC) index seeks to the key.
+ */
+export function latestAttempts(
+  db: DbOrTrx,
+  webhookId: string,
+  limit: number,
+  after: { at: string; id: string } | null,
+): Promise<Array<AttemptWithType & { pageKey: string }>> {
+  let query = db
     .selectFrom('webhook_attempts as a')
     .innerJoin('webhook_events as e', 'e.id', 'a.event_id')
     .selectAll('a')
     .select(sql<string>`e.type`.as('type'))
-    .where('a.webhook_id', '=', webhookId)
-    .orderBy('a.at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(limit)
-    .execute();
+    .select(sql<string>`to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('pageKey'))
+    .where('a.webhook_id', '=', webhookId);
+  if (after) query = query.where(sql<boolean>`(a.at, a.id) < (${after.at}::timestamptz, ${after.id}::text)`);
+  return query.orderBy('a.at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
 }

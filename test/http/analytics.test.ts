@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { AppContext } from '../../src/context.js';
 import type { PublishStatus } from '../../src/db/schema/index.js';
 import { describeEachDb } from '../helpers/context.js';
@@ -315,9 +316,92 @@ describeEachDb('analytics over a range', (env) => {
     const params = Object.fromEntries(
       operation.parameters.map((p: { name: string; required?: boolean; schema: { type: string } }) => [p.name, [p.required ?? false, p.schema.type]]),
     );
-    assert.deepEqual(params, { providerId: [true, 'string'], from: [true, 'string'], to: [true, 'string'], teamId: [false, 'string'] });
+    assert.deepEqual(params, {
+      providerId: [true, 'string'],
+      from: [true, 'string'],
+      to: [true, 'string'],
+      teamId: [false, 'string'],
+      limit: [false, 'string'],
+      cursor: [false, 'string'],
+    });
     const ok = operation.responses['200'].content['application/json'].schema;
-    assert.deepEqual(Object.keys(ok.properties).sort(), ['days', 'from', 'providerId', 'to', 'topPosts', 'totals']);
+    assert.deepEqual(Object.keys(ok.properties).sort(), ['days', 'from', 'nextCursor', 'providerId', 'to', 'topPosts', 'totals']);
+    assert.deepEqual([...ok.required].sort(), ['days', 'from', 'providerId', 'to', 'topPosts', 'totals'], 'nextCursor only in a page');
     for (const status of ['400', '401', '404', '429']) assert.deepEqual(Object.keys(operation.responses[status].content), ['application/problem+json'], status);
+  });
+
+  test("pages of local days (limit, cursor): their days joined are the whole range's, each page its days' totals and top posts; a post in the last millisecond of a page's day counted; bad limit and cursor are 400s", async () => {
+    const { app, ctx } = env();
+    // Berlin: the clocks go back on 2026-10-25 (a 25-hour day), inside the range.
+    const user = await createUser(ctx, { timezone: 'Europe/Berlin' });
+    const provider = await createProvider(ctx, user.account);
+    const posts: Array<[string, string, Counts]> = [
+      ['pg-1', '2026-10-23T21:59:59.9995Z', c(10, 1, 0, 0, 0, 0)], // local 23:59:59.9995 on the 23rd
+      ['pg-2', '2026-10-23T22:00:00.000Z', c(20, 2, 0, 0, 0, 0)], // local midnight of the 24th
+      ['pg-3', '2026-10-25T22:30:00.000Z', c(30, 3, 0, 0, 0, 0)], // local 23:30 on the 25th (UTC+1 by then)
+      ['pg-4', '2026-10-27T08:00:00.000Z', c(40, 4, 0, 0, 0, 0)],
+      ['pg-5', '2026-10-27T09:00:00.000Z', c(5, 5, 0, 0, 0, 0)],
+    ];
+    for (const [id, at, counts] of posts) await seedThread(ctx, user.account.id, provider.id, [{ id, publishedAt: at, analytics: counts }]);
+    // A Date holds milliseconds: the half millisecond is written in SQL.
+    await sql`UPDATE posts SET published_at = '2026-10-23T21:59:59.9995Z' WHERE id = 'pg-1'`.execute(ctx.db);
+    const range = `providerId=${provider.id}&from=2026-10-22T12:00:00&to=2026-10-28T12:00:00`;
+    const whole = (await analytics(app, user, range)).json();
+    assert.equal(whole.days.length, 7);
+    assert.equal('nextCursor' in whole, false);
+    for (const limit of [1, 2, 3, 7, 8]) {
+      const pages: Array<Record<string, any>> = [];
+      let cursor: string | null = null;
+      do {
+        const res = await analytics(app, user, `${range}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(res.statusCode, 200, res.body);
+        pages.push(res.json());
+        cursor = res.json().nextCursor;
+      } while (cursor !== null);
+      assert.equal(pages.length, Math.ceil(7 / limit), `limit ${limit}`);
+      assert.deepEqual(
+        pages.flatMap((p) => p.days),
+        whole.days,
+        `limit ${limit}`,
+      );
+      assert.equal(pages[0]!.from, whole.from);
+      assert.equal(pages.at(-1)!.to, whole.to);
+      for (const p of pages) {
+        assert.equal(
+          p.totals.posts,
+          p.days.reduce((n: number, d: { posts: number }) => n + d.posts, 0),
+        );
+        assert.equal(
+          p.totals.views,
+          p.days.reduce((n: number, d: { views: number }) => n + d.views, 0),
+        );
+      }
+      assert.equal(
+        pages.reduce((n, p) => n + p.totals.posts, 0),
+        whole.totals.posts,
+      );
+      assert.deepEqual(pages.flatMap((p) => p.topPosts.map((t: { postId: string }) => t.postId)).sort(), ['pg-1', 'pg-2', 'pg-3', 'pg-4', 'pg-5']);
+    }
+    const day = (await analytics(app, user, `${range}&limit=2`)).json();
+    // The first page holds the 22nd and 23rd: pg-1, at the 23rd's last half millisecond, is in it.
+    assert.deepEqual(
+      day.days.map((d: { date: string }) => d.date),
+      ['2026-10-22', '2026-10-23'],
+    );
+    assert.equal(day.totals.posts, 1);
+    assert.equal(day.to, '2026-10-23T21:59:59.999Z');
+    for (const [query, path] of [
+      [`${range}&limit=0`, 'limit'],
+      [`${range}&limit=367x`, 'limit'],
+      [`${range}&cursor=%24`, 'cursor'],
+      [`providerId=${provider.id}&from=2026-10-22T12:00:00&to=2026-10-27T12:00:00&cursor=${day.nextCursor}`, 'cursor'],
+    ] as const) {
+      const res = await analytics(app, user, query);
+      assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        [path],
+      );
+    }
   });
 });

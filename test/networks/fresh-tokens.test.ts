@@ -145,7 +145,7 @@ describeEachDb('rotating tokens', (env) => {
     const after = await getProvider(ctx.db, row.id);
     assert.equal(after.status, 'EXPIRED');
     assert.match(after.status_reason ?? '', /refused the stored refresh token.*Reconnect/);
-    const items = await listAttention(ctx.db, personalWorkspace(row.account_id), clock.now());
+    const items = await listAttention(ctx.db, personalWorkspace(row.account_id), { limit: 1000, after: null }, clock.now());
     assert.ok(items.some((i) => i.kind === 'PROVIDER_EXPIRED' && i.providerId === row.id));
   });
 });

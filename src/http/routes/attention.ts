@@ -16,8 +16,9 @@ export const attentionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       response: withProblems({ 200: AttentionList }),
     },
     handler: async (request) => {
-      const items = await attentionItems(ctx, caller(request), request.query);
-      return { items, count: items.length };
+      const { items, nextCursor } = await attentionItems(ctx, caller(request), request.query);
+      // Unpaged, the answer is as it always was: no nextCursor.
+      return nextCursor === undefined ? { items, count: items.length } : { items, count: items.length, nextCursor };
     },
   });
 };

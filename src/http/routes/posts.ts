@@ -2,21 +2,13 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { AppContext } from '../../context.js';
 import { etagOf } from '../../lib/etag.js';
 import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/threads/thread-edits.js';
-import {
-  createThread,
-  deleteThread,
-  getVersionedThread,
-  listDrafts,
-  listThreads,
-  readCreateBody,
-  rescheduleThread,
-  retryThread,
-} from '../../services/threads/threads.js';
+import { listThreads } from '../../services/threads/thread-list.js';
+import { createThread, deleteThread, getVersionedThread, listDrafts, readCreateBody, rescheduleThread, retryThread } from '../../services/threads/threads.js';
 import { ACCESS } from '../access.js';
 import { keptJson } from '../kept-json.js';
 import { caller } from '../plugins/auth-and-limits.js';
 import { ETagHeader, IfMatchHeaders, ifMatchOf } from '../preconditions.js';
-import { Id, IsoDateTime, ThreadIdParams, withProblems } from '../schemas/common.js';
+import { Id, IsoDateTime, NextCursor, ThreadIdParams, withProblems } from '../schemas/common.js';
 import {
   CreatePostBody,
   CreatePostResponse,
@@ -40,10 +32,18 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       tags,
       summary: 'List scheduled and published threads in a date range',
       querystring: ListPostsQuery,
-      response: withProblems({ 200: Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer() }) }),
+      response: withProblems({
+        200: Type.Object({
+          threads: Type.Array(ListedThread, { description: 'By scheduledAt, then threadId' }),
+          count: Type.Integer({ description: 'The threads in this answer (this page, when paged)' }),
+          nextCursor: Type.Optional(NextCursor),
+        }),
+      }),
     },
     handler: async (request, reply) => {
-      const threads = await listThreads(ctx, caller(request), request.query);
+      const { threads, nextCursor } = await listThreads(ctx, caller(request), request.query);
+      // A page is its own answer (read past the cache); only the unpaged list is kept.
+      if (nextCursor !== undefined) return { threads, count: threads.length, nextCursor };
       return keptJson(reply, threads, () => ({ threads, count: threads.length }));
     },
   });

@@ -8,6 +8,7 @@ import {
   CreatedWebhook,
   CreateWebhookBody,
   DeletedWebhook,
+  DeliveriesQuery,
   DeliveryList,
   ListWebhooksQuery,
   QueuedPing,
@@ -70,13 +71,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     config: { access: ACCESS.listDeliveries },
     schema: {
       tags,
-      summary: "A webhook's latest 100 delivery attempts, newest first",
+      summary: "A webhook's delivery attempts, newest first: the latest 100, or pages of limit (cursor: the previous page's nextCursor)",
       params: WebhookIdParams,
+      querystring: DeliveriesQuery,
       response: withProblems({ 200: DeliveryList }),
     },
     handler: async (request) => {
-      const deliveries = await listDeliveries(ctx, caller(request), request.params.id);
-      return { deliveries, count: deliveries.length };
+      const { deliveries, nextCursor } = await listDeliveries(ctx, caller(request), request.params.id, request.query);
+      return nextCursor === undefined ? { deliveries, count: deliveries.length } : { deliveries, count: deliveries.length, nextCursor };
     },
   });
 };

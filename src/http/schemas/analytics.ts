@@ -1,11 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { Id, IsoDateTime, LocalDateTime, TeamIdQuery } from './common.js';
+import { Id, IsoDateTime, LocalDateTime, NextCursor, pageQuery, TeamIdQuery } from './common.js';
 
 export const AnalyticsQuery = Type.Object({
   providerId: Type.String({ description: 'The provider whose posts are counted' }),
   from: LocalDateTime,
   to: LocalDateTime,
   teamId: TeamIdQuery,
+  ...pageQuery(
+    'Local days',
+    'A page answers its days alone (from, to, totals and topPosts of those days). Without limit and cursor the whole range (at most 366 days) in one answer, as ever (no nextCursor).',
+  ),
 });
 
 const Count = Type.Integer({ minimum: 0 });
@@ -41,6 +45,7 @@ export const ProviderAnalytics = Type.Object({
   totals: Type.Object({ posts: Count, ...metrics }),
   days: Type.Array(AnalyticsDay, { description: 'Every day of the range in the account’s zone, in order, quiet days included' }),
   topPosts: Type.Array(AnalyticsTopPost, { maxItems: 10, description: 'By views, then likes (nulls last), then post id' }),
+  nextCursor: Type.Optional(NextCursor),
 });
 
 export const FollowersQuery = Type.Object({

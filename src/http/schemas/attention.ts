@@ -1,8 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { ATTENTION_KINDS } from '../../services/notices/attention.js';
-import { Id, TeamIdQuery } from './common.js';
+import { ATTENTION_KINDS, ATTENTION_UNPAGED_MAX } from '../../services/notices/attention.js';
+import { Id, NextCursor, pageQuery, TeamIdQuery } from './common.js';
 
-export const AttentionQuery = Type.Object({ teamId: TeamIdQuery });
+export const AttentionQuery = Type.Object({
+  teamId: TeamIdQuery,
+  ...pageQuery(
+    'Items',
+    `Without limit and cursor every item is answered (no nextCursor) while there are at most ${ATTENTION_UNPAGED_MAX}; more is a 400 at limit.`,
+  ),
+});
 
 const AttentionItem = Type.Object({
   kind: Type.Union(
@@ -32,6 +38,7 @@ const AttentionItem = Type.Object({
 });
 
 export const AttentionList = Type.Object({
-  items: Type.Array(AttentionItem, { description: 'Newest first (by at)' }),
-  count: Type.Integer({ minimum: 0 }),
+  items: Type.Array(AttentionItem, { description: 'Newest first (by at; then kind, the thread’s or account’s id, the follow-up’s id, byte order)' }),
+  count: Type.Integer({ minimum: 0, description: 'The items in this answer (this page, when paged)' }),
+  nextCursor: Type.Optional(NextCursor),
 });

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { PAGE_LIMIT_MAX } from '../../lib/pages.js';
 import { ROLES } from '../../lib/roles.js';
 import { NETWORK_KINDS } from '../../networks/index.js';
 
@@ -20,6 +21,21 @@ export const RoleSchema = Type.Union(
   ROLES.map((role) => Type.Literal(role)),
   { description: 'viewer < writer < editor < admin < owner' },
 );
+
+/**
+ * A paged list's query (docs/api.md, "Paging"): `limit` rows per page, from the start or after
+ * the position `cursor` names (the previous page's `nextCursor`, as given).
+ */
+export function pageQuery(what: string, unpaged: string) {
+  return {
+    limit: Type.Optional(
+      Type.String({ pattern: '^[0-9]+$', description: `${what} per page: a whole number 1–${PAGE_LIMIT_MAX}. ${unpaged}`, examples: ['100'] }),
+    ),
+    cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor, as given: the next page starts after it (same other parameters)" })),
+  };
+}
+
+export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' });
 
 export const ThreadIdParams = Type.Object({ threadId: Id });
 

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { POLL } from '../../networks/network.js';
 import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/threads/content-rules.js';
-import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, TeamIdQuery } from './common.js';
+import { LIST_POSTS_UNPAGED_MAX } from '../../services/threads/thread-list.js';
+import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, pageQuery, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
@@ -238,6 +239,10 @@ export const ListPostsQuery = Type.Object({
       description:
         "Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged.",
     }),
+  ),
+  ...pageQuery(
+    'Threads',
+    `Without limit and cursor the whole range is answered (no nextCursor) while it holds at most ${LIST_POSTS_UNPAGED_MAX} threads; a range holding more is a 400 at limit.`,
   ),
 });
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema/index.js';
-import { Id, IsoDateTime, TeamIdQuery } from './common.js';
+import { Id, IsoDateTime, NextCursor, pageQuery, TeamIdQuery } from './common.js';
 
 const EventType = Type.Unsafe<WebhookEventType>({ type: 'string', enum: [...WEBHOOK_EVENT_TYPES], description: 'An event type' });
 const Url = Type.String({
@@ -56,4 +56,12 @@ const Delivery = Type.Object({
   at: IsoDateTime,
 });
 
-export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery, { description: 'The latest 100 attempts, newest first' }), count: Type.Integer() });
+export const DeliveriesQuery = Type.Object(
+  pageQuery('Attempts', 'Without limit and cursor: the latest 100, as ever; nextCursor is then given only when there are older ones.'),
+);
+
+export const DeliveryList = Type.Object({
+  deliveries: Type.Array(Delivery, { description: 'Newest first (by at, then attempt id): the latest 100 without limit, or one page' }),
+  count: Type.Integer({ description: 'The attempts in this answer' }),
+  nextCursor: Type.Optional(NextCursor),
+});

@@ -1,8 +1,10 @@
 import type { AppContext } from '../../context.js';
 import type { AccountRow } from '../../db/schema/index.js';
+import { Faults, ValidationError } from '../../errors/index.js';
+import { cutPage, ID_KEY, keyAfter, type PageQuery, pageScope, readPage, TIME_KEY } from '../../lib/pages.js';
 import { iso } from '../../lib/time.js';
 import { lapsingTokens } from '../../networks/index.js';
-import { listAttention } from '../../repos/attention.js';
+import { type AttentionRow, listAttention } from '../../repos/attention.js';
 import { resolveWorkspace } from '../accounts/accounts.js';
 
 /**
@@ -47,21 +49,57 @@ interface AttentionItem {
   error?: { code: string; message: string };
 }
 
+/** The most items an unpaged attention list answers; a workspace with more is a 400 pointing to `limit`. */
+export const ATTENTION_UNPAGED_MAX = 1000;
+const LIST = 'attention';
+const KEY_PARTS = [TIME_KEY, ID_KEY, ID_KEY, ID_KEY];
+
 /**
  * The attention list of the workspace the request addresses (teamId as the other list
  * endpoints take it), newest first: failures by when they failed, accounts by when their state
- * changed, due threads by their time.
+ * changed, due threads by their time. Unpaged (no `limit`, no `cursor`): every item, while
+ * there are at most ATTENTION_UNPAGED_MAX (more is refused, never answered cut short); paged:
+ * one page and the next one's cursor.
  */
-export async function attentionItems(ctx: AppContext, account: AccountRow, query: { teamId?: string }): Promise<AttentionItem[]> {
+export async function attentionItems(
+  ctx: AppContext,
+  account: AccountRow,
+  query: PageQuery & { teamId?: string },
+): Promise<{ items: AttentionItem[]; nextCursor?: string | null }> {
+  const faults = new Faults();
+  const page = readPage(query, faults, LIST, KEY_PARTS, 100);
+  faults.throwIfAny();
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
+  const scope = pageScope([workspace.teamId ?? `personal:${workspace.ownerAccountId}`]);
+  const key = page ? keyAfter(page, scope) : null;
+  const limit = page ? page.limit : ATTENTION_UNPAGED_MAX;
   const now = ctx.clock.now();
-  const rows = await listAttention(ctx.db, workspace, new Date(now.getTime() + DUE_WINDOW_MS), lapsingTokens(now), now);
-  return rows.map((row) => ({
+  const rows = await listAttention(
+    ctx.db,
+    workspace,
+    { limit: limit + 1, after: key as [string, string, string, string] | null },
+    new Date(now.getTime() + DUE_WINDOW_MS),
+    lapsingTokens(now),
+    now,
+  );
+  if (!page && rows.length > ATTENTION_UNPAGED_MAX) {
+    throw new ValidationError({
+      path: 'limit',
+      message: `required here: the workspace has more than ${ATTENTION_UNPAGED_MAX} items needing attention; page them with limit and cursor`,
+    });
+  }
+  const cut = cutPage(rows, limit, LIST, scope, (row) => row.pageKey);
+  const items = cut.rows.map(itemOf);
+  return page ? { items, nextCursor: cut.nextCursor } : { items };
+}
+
+function itemOf(row: AttentionRow): AttentionItem {
+  return {
     kind: row.kind,
     at: iso(row.at),
     providerId: row.providerId,
     ...(row.threadId ? { threadId: row.threadId } : {}),
     ...(row.followUpId ? { followUpId: row.followUpId } : {}),
     ...(ATTENTION_KINDS[row.kind].hasError ? { error: { code: row.errorCode ?? 'UNKNOWN', message: row.errorMessage ?? '' } } : {}),
-  }));
+  };
 }

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
 import { type AccountRow, WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookRow } from '../../db/schema/index.js';
-import { type FieldFault, LimitReachedError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { Faults, type FieldFault, LimitReachedError, NotFoundError, ValidationError } from '../../errors/index.js';
 import { GuardedFetchError, permittedAddresses } from '../../lib/guarded-fetch.js';
 import { newId } from '../../lib/ids.js';
 import { addressPolicy } from '../../lib/ip-policy.js';
+import { cutPage, ID_KEY, keyAfter, type PageQuery, pageScope, readPage, TIME_KEY } from '../../lib/pages.js';
 import { iso } from '../../lib/time.js';
 import { generateWebhookSecret, webhookUrlFault } from '../../lib/webhook-http.js';
 import { insertPing } from '../../repos/webhook-outbox.js';
@@ -134,10 +135,27 @@ export interface DeliveryView {
   at: string;
 }
 
-export async function listDeliveries(ctx: AppContext, account: AccountRow, id: string): Promise<DeliveryView[]> {
+/**
+ * A webhook's deliveries list: a page of attempts, newest first. Without `limit` and `cursor`
+ * the latest DELIVERIES_SHOWN, as always (the answer documented them as the latest, never as
+ * all): unchanged while there are no more, and with the next page's cursor when there are.
+ */
+export async function listDeliveries(
+  ctx: AppContext,
+  account: AccountRow,
+  id: string,
+  query: PageQuery,
+): Promise<{ deliveries: DeliveryView[]; nextCursor?: string | null }> {
+  const faults = new Faults();
+  const asked = readPage(query, faults, 'deliveries', [TIME_KEY, ID_KEY], DELIVERIES_SHOWN);
+  const page = asked ?? { limit: DELIVERIES_SHOWN, after: null };
+  faults.throwIfAny();
   const row = await requireWebhook(ctx, account, id);
-  const attempts = await repo.latestAttempts(ctx.db, row.id, DELIVERIES_SHOWN);
-  return attempts.map((a) => ({
+  const scope = pageScope([row.id]);
+  const key = keyAfter(page, scope);
+  const rows = await repo.latestAttempts(ctx.db, row.id, page.limit + 1, key ? { at: key[0]!, id: key[1]! } : null);
+  const cut = cutPage(rows, page.limit, 'deliveries', scope, (a) => [a.pageKey, a.id]);
+  const deliveries = cut.rows.map((a) => ({
     eventId: a.event_id,
     type: a.type,
     attempt: a.attempt,
@@ -146,4 +164,5 @@ export async function listDeliveries(ctx: AppContext, account: AccountRow, id: s
     error: a.error,
     at: iso(a.at),
   }));
+  return asked === null && cut.nextCursor === null ? { deliveries } : { deliveries, nextCursor: cut.nextCursor };
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import type { AccountRow, ApprovalState, ProviderRow, ReplyControl, ThreadRow } from '../../db/schema/index.js';
+import type { AccountRow, ProviderRow, ReplyControl, ThreadRow } from '../../db/schema/index.js';
 import { ConflictError, Faults, type FieldFault, foundOrNull, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { IfMatch } from '../../lib/etag.js';
 import { newId } from '../../lib/ids.js';
 import { type Role, roleAtLeast } from '../../lib/roles.js';
-import { byTagName } from '../../lib/tag-names.js';
 import { holdsNul } from '../../lib/text.js';
 import { iso } from '../../lib/time.js';
 import type { Workspace } from '../../lib/workspace.js';
@@ -25,7 +24,7 @@ import { checkAutoRepostDelay, checkPost, checkQuotesDisabled, checkReplyControl
 import { assertAllPostsReady, assertDeletable, assertFollowUpDeletable, assertIfMatch, assertRetryable } from './edit-rules.js';
 import { checkQuotedPosts } from './quotes.js';
 import { anchorColumns, checkRepeat, type RepeatInput, type RepeatRuleInput, repeatColumns, untilFaults } from './repeat.js';
-import { readDateTime, readScheduleAt, readScheduleChoice } from './schedule-time.js';
+import { readScheduleAt, readScheduleChoice } from './schedule-time.js';
 import { checkTagNames, writeNewThreadsTags } from './tags.js';
 import { requireAccessibleThread } from './thread-access.js';
 import { type DraftView, draftView, type ThreadView, threadView } from './thread-views.js';
@@ -380,54 +379,6 @@ export async function claimIdempotency<T>(trx: DbOrTrx, accountId: string, key: 
     throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body in the last 24 hours.');
   }
   return existing.response_body as T;
-}
-
-export async function listThreads(
-  ctx: AppContext,
-  account: AccountRow,
-  query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags'; approval?: ApprovalState },
-): Promise<ThreadView[]> {
-  const threads = await listThreadsInRange(ctx, account, query);
-  // The kept list is the whole range's: the approval filter is applied to it.
-  return query.approval ? threads.filter((t) => t.approval?.state === query.approval) : threads;
-}
-
-function listThreadsInRange(
-  ctx: AppContext,
-  account: AccountRow,
-  query: { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags' },
-): Promise<ThreadView[]> {
-  // Per caller: the membership check is part of what is kept (a membership change drops it).
-  const addressed = addressedWorkspace(account, query.teamId);
-  // Kept by the range as written and the zone it is read in (reading it costs more than the rest
-  // of a kept answer): only a range that was read without fault is ever kept, so a hit was valid.
-  const key = JSON.stringify([account.id, addressed.teamId ?? 'personal', account.timezone, query.from, query.to, query.providerId ?? '', query.include ?? '']);
-  return ctx.threadViews.list(
-    key,
-    () => {
-      const from = readDateTime(query.from, account.timezone, 'from');
-      const to = readDateTime(query.to, account.timezone, 'to');
-      if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
-      if (to.getTime() - from.getTime() > 366 * 86_400_000) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
-      return readThreadList(ctx, account, query.teamId, { from, to, providerId: query.providerId }, query.include);
-    },
-    (list) => list.length,
-  );
-}
-
-async function readThreadList(
-  ctx: AppContext,
-  account: AccountRow,
-  teamId: string | undefined,
-  { from, to, providerId }: { from: Date; to: Date; providerId: string | undefined },
-  include: 'tags' | undefined,
-): Promise<ThreadView[]> {
-  const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  const range = { from, to, ...(providerId !== undefined ? { providerId } : {}) };
-  if (include !== 'tags') return (await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range)).map(threadView);
-  // include=tags: the tags come in the same statement; sorted as Get Thread Tags sorts them.
-  const aggregates = await threadsRepo.listScheduledThreadAggregates(ctx.db, workspace, range, { withTags: true });
-  return aggregates.map((a) => ({ ...threadView(a), tags: (a.tags ?? []).sort(byTagName).map(({ id, name, color }) => ({ id, name, color })) }));
 }
 
 export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {

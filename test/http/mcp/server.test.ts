@@ -68,6 +68,49 @@ describeEachDb('MCP over Streamable HTTP', (env) => {
     assert.equal(read.isError, undefined, `a viewer reads: ${textOf(read)}`);
   });
 
+  test('list_threads, get_attention and get_analytics take limit and cursor: pages as the routes give them, a bad cursor named', async () => {
+    const f = await userWithProvider(env);
+    const client = await connectOverHttp(f.app, f.user.key);
+    const rows = ['09:00', '09:00', '10:00'].map((t, i) => ({ providerId: f.providerId, scheduleAt: `2026-12-01T${t}:00Z`, posts: [{ text: `t${i}` }] }));
+    assert.equal((await f.user.call(f.app, { method: 'POST', url: '/api/v1/posts/import', payload: rows })).statusCode, 201);
+    const range = { from: '2026-12-01T00:00:00Z', to: '2026-12-02T00:00:00Z' };
+    const first = JSON.parse(textOf(await client.callTool({ name: 'list_threads', arguments: { ...range, limit: '2' } })));
+    assert.equal(first.count, 2);
+    const second = JSON.parse(textOf(await client.callTool({ name: 'list_threads', arguments: { ...range, limit: '2', cursor: first.nextCursor } })));
+    assert.equal(second.count, 1);
+    assert.equal(second.nextCursor, null);
+    const bad = await client.callTool({ name: 'list_threads', arguments: { ...range, cursor: 'zz!' } });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /cursor/);
+    const attention = JSON.parse(textOf(await client.callTool({ name: 'get_attention', arguments: { limit: '5' } })));
+    assert.deepEqual(attention, { items: [], count: 0, nextCursor: null });
+    const analytics = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'get_analytics',
+          arguments: { providerId: f.providerId, from: '2026-11-01T00:00:00Z', to: '2026-11-03T00:00:00Z', limit: '2' },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      analytics.days.map((d: { date: string }) => d.date),
+      ['2026-11-01', '2026-11-02'],
+    );
+    const rest = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'get_analytics',
+          arguments: { providerId: f.providerId, from: '2026-11-01T00:00:00Z', to: '2026-11-03T00:00:00Z', limit: '2', cursor: analytics.nextCursor },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      rest.days.map((d: { date: string }) => d.date),
+      ['2026-11-03'],
+    );
+    assert.equal(rest.nextCursor, null);
+  });
+
   test('no key, a malformed key or a revoked key: 401 problem, before any MCP message is read', async () => {
     const { app, ctx } = env();
     const user = await createUser(ctx);

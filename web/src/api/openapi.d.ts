@@ -23,6 +23,13 @@ export interface paths {
                     approval?: "PENDING" | "APPROVED" | "REJECTED";
                     /** @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged. */
                     include?: "tags";
+                    /**
+                     * @description Threads per page: a whole number 1–1000. Without limit and cursor the whole range is answered (no nextCursor) while it holds at most 2000 threads; a range holding more is a 400 at limit.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -37,6 +44,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description By scheduledAt, then threadId */
                             threads: {
                                 /** @description Opaque identifier */
                                 threadId: string;
@@ -129,7 +137,10 @@ export interface paths {
                                     color: string;
                                 }[];
                             }[];
+                            /** @description The threads in this answer (this page, when paged) */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -6259,6 +6270,13 @@ export interface paths {
                     to: string;
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
+                    /**
+                     * @description Local days per page: a whole number 1–1000. A page answers its days alone (from, to, totals and topPosts of those days). Without limit and cursor the whole range (at most 366 days) in one answer, as ever (no nextCursor).
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -6337,6 +6355,8 @@ export interface paths {
                                 quotes: number | null;
                                 shares: number | null;
                             }[];
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -7570,10 +7590,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's latest 100 delivery attempts, newest first */
+        /** A webhook's delivery attempts, newest first: the latest 100, or pages of limit (cursor: the previous page's nextCursor) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /**
+                     * @description Attempts per page: a whole number 1–1000. Without limit and cursor: the latest 100, as ever; nextCursor is then given only when there are older ones.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
+                };
                 header?: never;
                 path: {
                     /** @description Opaque identifier */
@@ -7590,7 +7618,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description The latest 100 attempts, newest first */
+                            /** @description Newest first (by at, then attempt id): the latest 100 without limit, or one page */
                             deliveries: {
                                 /** @description Opaque identifier */
                                 eventId: string;
@@ -7608,7 +7636,10 @@ export interface paths {
                                  */
                                 at: string;
                             }[];
+                            /** @description The attempts in this answer */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -8340,6 +8371,13 @@ export interface paths {
                 query?: {
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
+                    /**
+                     * @description Items per page: a whole number 1–1000. Without limit and cursor every item is answered (no nextCursor) while there are at most 1000; more is a 400 at limit.
+                     * @example 100
+                     */
+                    limit?: string;
+                    /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -8354,7 +8392,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Newest first (by at) */
+                            /** @description Newest first (by at; then kind, the thread’s or account’s id, the follow-up’s id, byte order) */
                             items: {
                                 /** @description THREAD_FAILED and FOLLOW_UP_FAILED (with error), PROVIDER_EXPIRED, PROVIDER_EXPIRING (an ACTIVE account whose token runs out within its network notice period (LinkedIn: 7 days) and cannot be refreshed), PROVIDER_REVOKED, PROVIDER_NOT_ACTIVE_FOR_DUE (a thread due within 24 h on an account that is not ACTIVE), PROVIDER_RATE_LIMITED (with error: a thread put back until the 24-hour posting cap of its account resets), THREAD_AWAITING_APPROVAL (a thread past its time still waiting for approval: it waits) */
                                 kind: "THREAD_FAILED" | "FOLLOW_UP_FAILED" | "PROVIDER_EXPIRED" | "PROVIDER_EXPIRING" | "PROVIDER_REVOKED" | "PROVIDER_NOT_ACTIVE_FOR_DUE" | "PROVIDER_RATE_LIMITED" | "THREAD_AWAITING_APPROVAL";
@@ -8375,7 +8413,10 @@ export interface paths {
                                     message: string;
                                 };
                             }[];
+                            /** @description The items in this answer (this page, when paged) */
                             count: number;
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            nextCursor?: string | null;
                         };
                     };
                 };
@@ -10106,6 +10147,13 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 include?: "tags";
+                                /**
+                                 * @description Threads per page: a whole number 1–1000. Without limit and cursor the whole range is answered (no nextCursor) while it holds at most 2000 threads; a range holding more is a 400 at limit.
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
@@ -10405,6 +10453,13 @@ export interface paths {
                                 to: string;
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
+                                /**
+                                 * @description Local days per page: a whole number 1–1000. A page answers its days alone (from, to, totals and topPosts of those days). Without limit and cursor the whole range (at most 366 days) in one answer, as ever (no nextCursor).
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
@@ -10419,6 +10474,13 @@ export interface paths {
                             arguments: {
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
+                                /**
+                                 * @description Items per page: a whole number 1–1000. Without limit and cursor every item is answered (no nextCursor) while there are at most 1000; more is a 400 at limit.
+                                 * @example 100
+                                 */
+                                limit?: string;
+                                /** @description The previous page's nextCursor, as given: the next page starts after it (same other parameters) */
+                                cursor?: string;
                             };
                         };
                     } | {
