@@ -1,4 +1,5 @@
 import { type Answer, type Client, ok } from './client.js';
+import { everyPage, PAGE_LIMIT } from './threads.js';
 
 /** What needs the user now (GET /api/v1/attention): the home page's first list. */
 
@@ -7,7 +8,12 @@ export type AttentionItem = Answer<'/api/v1/attention', 'get'>['items'][number];
 export function attentionApi(client: Client) {
   return {
     /** A workspace's items (a team id or "personal"; by default the active one), newest first. */
-    list: async (teamId?: string): Promise<AttentionItem[]> =>
-      (await ok(client.GET('/api/v1/attention', { params: { query: teamId ? { teamId } : {} } }))).items,
+    list: (teamId?: string): Promise<AttentionItem[]> =>
+      everyPage(async (cursor) => {
+        const page = await ok(
+          client.GET('/api/v1/attention', { params: { query: { ...(teamId ? { teamId } : {}), limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } }),
+        );
+        return { items: page.items, nextCursor: page.nextCursor };
+      }),
   };
 }

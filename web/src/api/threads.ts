@@ -27,6 +27,25 @@ const instant = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 const thread = (threadId: string) => ({ params: { path: { threadId } } });
 
+/**
+ * Items per page of a paged list (the API's most). A range holding more than the unpaged answer's
+ * cap (2,000 threads, 1,000 attention items: an agency's month) is a 400 without `limit`, so the
+ * app always pages and reads on while there is a `nextCursor`.
+ */
+export const PAGE_LIMIT = '1000';
+
+/** Every item of a paged list: `fetchPage` with each `nextCursor` in turn, from the first page. */
+export async function everyPage<T>(fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor ?? null;
+  } while (cursor);
+  return items;
+}
+
 export function threadsApi(client: Client) {
   return {
     /** A thread and its ETag: a change sent with it (If-Match) is refused if the thread changed since. */
@@ -36,7 +55,14 @@ export function threadsApi(client: Client) {
     },
     /** Threads scheduled or published between two local times of the account's zone, with their tags. */
     list: async (query: { from: string; to: string; providerId?: string }): Promise<TaggedThread[]> =>
-      (await ok(client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags' } } }))).threads.map((t) => ({ ...t, tags: t.tags ?? [] })),
+      (
+        await everyPage(async (cursor) => {
+          const page = await ok(
+            client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags', limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } }),
+          );
+          return { items: page.threads, nextCursor: page.nextCursor };
+        })
+      ).map((t) => ({ ...t, tags: t.tags ?? [] })),
     /** The active workspace's threads in one approval state, scheduled from a year ago to a year ahead, earliest first. */
     inApproval: async (approval: ApprovalState): Promise<ListedThread[]> => {
       const now = Date.now();
@@ -45,7 +71,12 @@ export function threadsApi(client: Client) {
         { from: instant(now), to: instant(now + YEAR_MS) },
       ];
       const lists = await Promise.all(
-        ranges.map(async (range) => (await ok(client.GET('/api/v1/posts', { params: { query: { ...range, approval } } }))).threads),
+        ranges.map((range) =>
+          everyPage(async (cursor) => {
+            const page = await ok(client.GET('/api/v1/posts', { params: { query: { ...range, approval, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } }));
+            return { items: page.threads, nextCursor: page.nextCursor };
+          }),
+        ),
       );
       // Both ends are included: a thread at the very second both ranges share comes twice.
       return [...new Map(lists.flat().map((t) => [t.threadId, t])).values()];
