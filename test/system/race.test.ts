@@ -9,6 +9,8 @@
  * - no stale text: an edit either answered 200, and then its text (the last 200 of the post) is
  *   what the network got, or 409 NOT_EDITABLE; once a thread refused an edit it never accepts
  *   one again (no faults here, so nothing goes back to READY);
+ * - 20 more threads, half waiting for approval and half rejected, fall due among them and are
+ *   never taken: none of their posts reaches the network, each stays READY with its approval;
  * - a delete answers 200 or 409 PUBLISH_IN_PROGRESS; after a 200 nothing more of that thread
  *   reaches the network: a deleted thread has none of its posts out or all of them, published
  *   before the delete answered.
@@ -49,6 +51,8 @@ import {
 
 const skip = postgresSkipReason();
 const THREADS = 200;
+/** Threads waiting for approval or rejected (half each), due mid-spread: the claim must never take them. */
+const GATED = 20;
 const LEASE_MS = 3000;
 /** Threads fall due over this window, starting LEAD_MS after the due times are set. */
 const SPREAD_MS = 8000;
@@ -229,6 +233,15 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
     );
   }
 
+  // Threads waiting for approval, or rejected (issue 41): due among the others, never to be taken.
+  const gated = Array.from({ length: GATED }, (_, k) => ({ k, state: k % 2 ? 'REJECTED' : 'PENDING', text: `race gated ${k} (${seed})`, threadId: '' }));
+  for (const g of gated) {
+    const account = accounts[g.k % accounts.length]!;
+    g.threadId = (await createThread(env.ctx, user.account, { providerId: account.provider.id, scheduleAt: anHourAhead, posts: [{ text: g.text }] })).threadId;
+  }
+  await sql`UPDATE threads SET approval_state = v.state FROM unnest(${gated.map((g) => g.threadId)}::text[], ${gated.map((g) => g.state)}::text[]) AS v(id, state)
+            WHERE threads.id = v.id`.execute(env.ctx.db);
+
   const edit = async (plan: PlannedThread): Promise<Call> => {
     const post = Math.floor(random() * plan.postIds.length);
     const text = `race ${plan.index}.${post} v${plan.versions[post]!.length} (${seed})`;
@@ -259,6 +272,8 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
   await sql`UPDATE threads SET scheduled_at = v.at, version = version + 1
             FROM unnest(${due.map((p) => p.threadId)}::text[], ${due.map((p) => new Date(p.scheduledAt).toISOString())}::timestamptz[]) AS v(id, at)
             WHERE threads.id = v.id`.execute(env.ctx.db);
+  await sql`UPDATE threads SET scheduled_at = ${new Date(dueFrom + SPREAD_MS / 2).toISOString()}::timestamptz, version = version + 1
+            WHERE id = ANY(${gated.map((g) => g.threadId)}::text[])`.execute(env.ctx.db);
   env.ctx.scheduleSignal.ring();
 
   // ---- racing clients ----
@@ -313,7 +328,12 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
     await waitFor(
       'every thread to end',
       async () => {
-        const rows = await env.ctx.db.selectFrom('threads').select('status').where('status', 'in', ['READY', 'PUBLISHING']).execute();
+        const rows = await env.ctx.db
+          .selectFrom('threads')
+          .select('status')
+          .where('status', 'in', ['READY', 'PUBLISHING'])
+          .where('approval_state', 'is', null) // the gated ones wait for good
+          .execute();
         return rows.length === 0;
       },
       HANG_MS,
@@ -425,6 +445,13 @@ test(`two workers, ${THREADS} due threads, edits and deletes racing the claims o
     stored.forEach((s, j) => {
       if (out[j] && s.content !== out[j]!.text) problems.push(`${label}: post ${j} is stored as "${s.content}" but went out as "${out[j]!.text}"`);
     });
+  }
+
+  // Every other thread was published after the gated ones fell due: none of them was taken.
+  for (const g of gated) {
+    if (byText.has(g.text)) problems.push(`gated thread ${g.k} (${g.state}) reached the network`);
+    const row = await env.ctx.db.selectFrom('threads').select(['status', 'approval_state']).where('id', '=', g.threadId).executeTakeFirstOrThrow();
+    if (row.status !== 'READY' || row.approval_state !== g.state) problems.push(`gated thread ${g.k} (${g.state}) is ${row.status} / ${row.approval_state}`);
   }
 
   const ours = new Set(plans.map((p) => p.ownerId));
