@@ -20,6 +20,7 @@ const EVENTS: Array<{ type: WebhookEvent; what: string }> = [
   { type: 'thread.approval_requested', what: 'a writer’s thread waits for approval' },
   { type: 'thread.approved', what: 'a thread was approved' },
   { type: 'thread.rejected', what: 'a thread was rejected' },
+  { type: 'comment.created', what: 'a comment was written on a thread' },
 ];
 
 function formatWhen(iso: string, timeZone: string): string {
