@@ -58,6 +58,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     config: { public: true },
     schema: {
       tags,
+      // Open: the token in the path is the credential (the OpenAPI document says no key).
+      security: [],
       summary: "A review link's threads as each network will show them, with their approval and comments (expired or revoked: 404)",
       params: TokenParams,
       response: withProblems({
@@ -82,6 +84,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       config: { public: true, contentFaults: (request) => reviewerFaults(request.body) },
       schema: {
         tags,
+        security: [],
         summary: `${state === 'APPROVED' ? 'Approve' : 'Reject'} a pending thread of the link, under the reviewer's name (links with canApprove only)`,
         params: ThreadParams,
         body: Type.Object({ name: Name, note: Type.Optional(Type.Union([NOTE, Type.Null()])) }),
@@ -97,6 +100,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     config: { public: true, contentFaults: (request) => [...reviewerFaults(request.body), ...commentFaults(request.body)] },
     schema: {
       tags,
+      // Open: the token in the path is the credential (the OpenAPI document says no key).
+      security: [],
       summary: "Comment on a thread of the link (or one of its posts), under the reviewer's name (links with canApprove only)",
       params: ThreadParams,
       body: Type.Object({ name: Name, text: Type.String(), postId: Type.Optional(Type.Union([Id, Type.Null()])) }),
