@@ -95,12 +95,16 @@ export async function exportDatabase(
     for (const table of tables) {
       const prefix = `{"table":${JSON.stringify(table)},"row":`;
       counts[table] = 0;
-      await sql`DECLARE skein_export NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
+      await sql`DECLARE skein_export NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
+      const fetch = () => sql<{ row: string }>`FETCH ${sql.lit(fetchRows)} FROM skein_export`.execute(trx);
+      let next = fetch();
       for (;;) {
-        const { rows } = await sql<{ row: string }>`FETCH ${sql.lit(fetchRows)} FROM skein_export`.execute(trx);
+        const { rows } = await next;
+        const more = rows.length === fetchRows;
+        if (more) next = fetch();
         for (const { row } of rows) await writeLine(`${prefix}${row}}`);
         counts[table] += rows.length;
-        if (rows.length < fetchRows) break;
+        if (!more) break;
       }
       await sql`CLOSE skein_export`.execute(trx);
     }
