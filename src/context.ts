@@ -28,6 +28,7 @@ import { createMetrics } from './metrics/create.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './networks/clients.js';
 import { touchApiKeys } from './repos/api-keys.js';
+import type { ThreadList } from './services/threads/thread-list.js';
 import type { ThreadView } from './services/threads/thread-views.js';
 
 /** Everything a request handler, the publisher or a CLI command needs, built once at start. */
@@ -49,7 +50,7 @@ export interface AppContext {
   /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
   apiKeys: ApiKeyCache<AccountRow>;
   /** Get Thread's and List Posts' answers, dropped on every instance when the database says a thread changed. */
-  threadViews: ThreadViewCache<{ thread: ThreadView; version: number }, ThreadView[]>;
+  threadViews: ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList>;
   /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
   metrics: Metrics;
   /** Name resolution for the URLs users give (webhooks): every address of a host. Tests replace it. */
@@ -108,7 +109,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     // This process's own writes on PostgreSQL: heard at commit, then announced to the others.
     if (pgThreadSignal) dbHandle.onThreadsChanged?.((ids) => pgThreadSignal.changedHere(ids));
     const threadSignal = pgThreadSignal ?? (await PgliteThreadChangeSignal.open(dbHandle.listen, logger));
-    const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadView[]>(threadSignal);
+    const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList>(threadSignal);
     closers.push(() => threadViews.close());
 
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());

@@ -42,22 +42,28 @@ describeEachDb(
       const get = () => member.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
       const list = () =>
         member.call(app, { method: 'GET', url: `/api/v1/posts?teamId=${team.id}&from=2030-05-06T00:00:00&to=2030-05-06T23:59:59&include=tags` });
+      // A page of the same range is kept as the whole range is, and dropped by the same changes.
+      const page = () =>
+        member.call(app, { method: 'GET', url: `/api/v1/posts?teamId=${team.id}&from=2030-05-06T00:00:00&to=2030-05-06T23:59:59&include=tags&limit=1` });
       await untilKeyCached(ctx, member.key, get);
       await untilThreadViewsListening(counter, get);
       await untilThreadViewsListening(counter, list);
+      await untilThreadViewsListening(counter, page);
 
-      /** `write` (SQL, outside any request), then both reads: each shows what `seen` checks. */
+      /** `write` (SQL, outside any request), then the reads: each shows what `seen` checks. */
       const after = async (what: string, write: string, seen: (thread: any, listed: any) => void) => {
         await sql.raw(write.replaceAll(':thread', `'${threadId}'`)).execute(ctx.db);
-        const [got, listedRes] = [await get(), await list()];
+        const [got, listedRes, pageRes] = [await get(), await list(), await page()];
         assert.equal(got.statusCode, 200, `${what}: ${got.body}`);
         assert.equal(listedRes.statusCode, 200, `${what}: ${listedRes.body}`);
+        assert.equal(pageRes.statusCode, 200, `${what}: ${pageRes.body}`);
         const thread = got.json().thread;
         const listed = listedRes.json().threads[0];
         seen(thread, listed);
+        seen(thread, pageRes.json().threads[0]);
         // Kept again: the next reads cost nothing (once this write's own NOTIFY, which on
         // PostgreSQL may come after the reads above, has been heard).
-        await untilThreadViewsListening(counter, () => Promise.all([get(), list()]));
+        await untilThreadViewsListening(counter, () => Promise.all([get(), list(), page()]));
       };
       await after('thread', `UPDATE threads SET reply_control = 'mentioned' WHERE id = :thread`, (t, l) => {
         assert.equal(t.replyControl, 'mentioned');
@@ -95,6 +101,7 @@ describeEachDb(
       await sql`DELETE FROM memberships WHERE account_id = ${member.account.id}`.execute(ctx.db);
       assert.equal((await get()).statusCode, 404);
       assert.equal((await list()).statusCode, 404);
+      assert.equal((await page()).statusCode, 404);
       // The thread deleted: not found for its owner either.
       const ownerGet = () => owner.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
       assert.equal((await ownerGet()).statusCode, 200);

@@ -50,14 +50,43 @@ export async function listThreads(ctx: AppContext, account: AccountRow, query: L
     const range = readRange(account, query, faults);
     const page = readPage(query, faults, LIST, KEY_PARTS, 100);
     faults.throwIfAny();
-    return readThreadPage(ctx, account, query, range!, page!);
+    return keptList(ctx, account, query, true, () => readThreadPage(ctx, account, query, range!, page!));
   }
-  const threads = await listThreadsInRange(ctx, account, query);
+  const { threads } = await keptList(ctx, account, query, false, async () => {
+    const faults = new Faults();
+    const range = readRange(account, query, faults);
+    faults.throwIfAny();
+    return { threads: await readWholeRange(ctx, account, query, range!) };
+  });
   // The kept list is the whole range's: the approval filter is applied to it.
   return { threads: query.approval ? threads.filter((t) => t.approval?.state === query.approval) : threads };
 }
 
-/** One page: read past the thread view cache, one more than asked to know whether a next page exists. */
+/**
+ * An answer kept by the thread view cache until a thread changes (a page as a whole range is:
+ * any change drops every kept list, so a kept page and its cursor are what a read would give).
+ * Kept per caller (the membership check is part of what is kept; a membership change drops it),
+ * by the range as written and the zone it is read in (reading it costs more than the rest of a
+ * kept answer), and for a page by its filter, limit and cursor as written. Only an answer read
+ * without fault is kept, so a hit was valid.
+ */
+function keptList(ctx: AppContext, account: AccountRow, query: ListPostsQuery, paged: boolean, load: () => Promise<ThreadList>): Promise<ThreadList> {
+  const addressed = addressedWorkspace(account, query.teamId);
+  const page = paged ? [query.approval ?? '', query.limit ?? '', query.cursor ?? ''] : null;
+  const key = JSON.stringify([
+    account.id,
+    addressed.teamId ?? 'personal',
+    account.timezone,
+    query.from,
+    query.to,
+    query.providerId ?? '',
+    query.include ?? '',
+    page,
+  ]);
+  return ctx.threadViews.list(key, load, (list) => list.threads.length);
+}
+
+/** One page, one more than asked to know whether a next page exists. */
 async function readThreadPage(ctx: AppContext, account: AccountRow, query: ListPostsQuery, range: Range, page: Page): Promise<ThreadList> {
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   // A cursor is good for the same workspace, range (as read) and filters.
@@ -73,24 +102,6 @@ async function readThreadPage(ctx: AppContext, account: AccountRow, query: ListP
   );
   const cut = cutPage(rows, page.limit, LIST, scope, (row) => row.pageKey);
   return { threads: cut.rows.map((row) => viewOf(row, query.include)), nextCursor: cut.nextCursor };
-}
-
-function listThreadsInRange(ctx: AppContext, account: AccountRow, query: ListPostsQuery): Promise<ThreadView[]> {
-  // Per caller: the membership check is part of what is kept (a membership change drops it).
-  const addressed = addressedWorkspace(account, query.teamId);
-  // Kept by the range as written and the zone it is read in (reading it costs more than the rest
-  // of a kept answer): only a range that was read without fault is ever kept, so a hit was valid.
-  const key = JSON.stringify([account.id, addressed.teamId ?? 'personal', account.timezone, query.from, query.to, query.providerId ?? '', query.include ?? '']);
-  return ctx.threadViews.list(
-    key,
-    () => {
-      const faults = new Faults();
-      const range = readRange(account, query, faults);
-      faults.throwIfAny();
-      return readWholeRange(ctx, account, query, range!);
-    },
-    (list) => list.length,
-  );
 }
 
 /**
