@@ -123,17 +123,21 @@ describeEachDb(
       const get = () => user.call(app, { method: 'GET', url: `/api/v1/posts/${threadId}` });
       const listUrl = '/api/v1/posts?from=2030-05-06T08:30:00&to=2030-05-06T09:30:00';
       const list = () => user.call(app, { method: 'GET', url: listUrl });
+      const page = () => user.call(app, { method: 'GET', url: `${listUrl}&limit=5` });
       await untilKeyCached(ctx, user.key, get);
       await untilThreadViewsListening(counter, get);
       await untilThreadViewsListening(counter, list);
+      await untilThreadViewsListening(counter, page);
 
       const serialise = {
         get: fastJson(Type.Object({ thread: Thread })),
         list: fastJson(Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer() })),
+        page: fastJson(Type.Object({ threads: Type.Array(ListedThread), count: Type.Integer(), nextCursor: Type.Union([Type.String(), Type.Null()]) })),
       };
       for (const [name, read] of [
         ['get', get],
         ['list', list],
+        ['page', page],
       ] as const) {
         const [first, second] = [await read(), await read()];
         for (const res of [first, second]) {

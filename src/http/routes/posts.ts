@@ -41,9 +41,10 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       }),
     },
     handler: async (request, reply) => {
-      const { threads, nextCursor } = await listThreads(ctx, caller(request), request.query);
-      // A page is its own answer (read past the cache); only the unpaged list is kept.
-      if (nextCursor !== undefined) return { threads, count: threads.length, nextCursor };
+      const list = await listThreads(ctx, caller(request), request.query);
+      const { threads, nextCursor } = list;
+      // A kept page is the kept object itself; an unpaged answer's kept part is its threads (the approval filter makes a new list).
+      if (nextCursor !== undefined) return keptJson(reply, list, () => ({ threads, count: threads.length, nextCursor }));
       return keptJson(reply, threads, () => ({ threads, count: threads.length }));
     },
   });
