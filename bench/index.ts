@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --scale] [-- --json FILE]
+ * npm run bench [-- --quick] [-- --scale] [-- --only PART] [-- --json FILE]
  *
  * One run, one table: the API of real `skein serve` processes on PGlite and on PostgreSQL + Redis
  * against a bare Fastify hello-world (the machine's ceiling), the publisher (`skein worker`
@@ -22,12 +22,15 @@ import { RATE_LIMITS, ROOT } from './procs.js';
 import { runPublisher } from './publisher.js';
 import { publisherTargets, render, renderPublisher, targets, toJson } from './report.js';
 import { renderScale, runScale } from './scale.js';
+import { renderBurst, runBurst } from './scale-burst.js';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean' }, scale: { type: 'boolean' }, json: { type: 'string' }, only: { type: 'string' } },
   strict: true,
 });
-if (values.only !== undefined && values.only !== 'publisher') throw new Error(`--only: publisher is the one part that runs alone (got ${values.only})`);
+const ONLY = values.scale ? ['postgres', 'pglite', 'burst'] : ['publisher'];
+if (values.only !== undefined && !ONLY.includes(values.only))
+  throw new Error(`--only: one of ${ONLY.join(', ')}${values.scale ? ' with --scale' : ''} (got ${values.only})`);
 const quick = values.quick === true;
 const started = performance.now();
 const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
@@ -98,14 +101,29 @@ log(`${meta.mode} run; load generator: ${meta.loadGenerator}`);
 if (values.scale) {
   // An agency's years (bench/scale.ts): each API row on a small and a large database, in this run.
   const sizes = quick
-    ? { postgres: { threads: 50_000, providers: 500 }, pglite: { threads: 10_000, providers: 10 } }
-    : { postgres: { threads: 1_000_000, providers: 500 }, pglite: { threads: 100_000, providers: 10 } };
-  const results = [await runScale('postgres', sizes.postgres, load), await runScale('pglite', sizes.pglite, load)];
+    ? { postgres: { threads: 50_000, providers: 500, calendarAccounts: 20, calendarLoads: 5 }, pglite: { threads: 10_000, providers: 10 } }
+    : { postgres: { threads: 1_000_000, providers: 500, calendarAccounts: 100, calendarLoads: 20 }, pglite: { threads: 100_000, providers: 10 } };
+  // `--only postgres`, `pglite` or `burst`: one part of the scale run (its rows and targets only).
+  const part = (name: string) => values.only === undefined || values.only === name;
+  const results = [
+    ...(part('postgres') ? [await runScale('postgres', sizes.postgres, load)] : []),
+    ...(part('pglite') ? [await runScale('pglite', sizes.pglite, load)] : []),
+  ];
+  // The publisher's burst (the publisher row's threads and accounts) without and with the PostgreSQL size's history.
+  const burst = part('burst')
+    ? await runBurst(sizes.postgres.threads, {
+        threads: publisher.threads,
+        spreadMs: publisher.spreadMs,
+        graceMs: publisher.graceMs,
+        latencyMs: publisher.latencyMs,
+        log,
+      })
+    : null;
   const seconds = Math.round((performance.now() - started) / 1000);
   process.stdout.write(
-    `Skein bench, scale (${meta.mode}) — ${meta.date}, ${meta.cpus} CPUs, load average ${meta.loadAverage} at start\n${renderScale(results)}\n\nTotal time: ${seconds} s.\n`,
+    `Skein bench, scale (${meta.mode}) — ${meta.date}, ${meta.cpus} CPUs, load average ${meta.loadAverage} at start\n${renderScale(results)}\n${burst ? renderBurst(burst).join('\n') : ''}\n\nTotal time: ${seconds} s.\n`,
   );
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ meta, scale: results }, null, 2)}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ meta, scale: results, burst }, null, 2)}\n`);
   process.exit(0);
 }
 

@@ -51,6 +51,12 @@ export interface PublisherOptions {
   runs: Array<{ workers: number; slots?: number }>;
   latencyMs: number;
   log: (line: string) => void;
+  /**
+   * Called once the accounts exist and before the first round, on the run's database: the scale
+   * bench seeds an agency's years of threads over the accounts here (their threads are never due
+   * in a round: past ones are published, the rest due from `historyNow` on).
+   */
+  history?: (databaseUrl: string, accountId: string, providerIds: string[]) => Promise<void>;
 }
 
 export interface PublisherRun {
@@ -143,6 +149,10 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
     // Every X_EVERY-th account is an X one, so the round-robin order mixes the networks evenly.
     const providerIds = Array.from({ length: accounts }, (_, i) => ((i + 1) % X_EVERY === 0 && xIds.length ? xIds.shift()! : threadsIds.shift()!));
     const api = apiClient(baseUrl, key);
+    if (options.history) {
+      const { rows } = await client.query<{ account_id: string }>('SELECT account_id FROM providers WHERE id = $1', [template.id]);
+      await options.history(db.url, rows[0]!.account_id, providerIds);
+    }
 
     const runs: PublisherRun[] = [];
     for (const [round, { workers: count, slots }] of options.runs.entries()) {
@@ -177,8 +187,8 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
       while (Date.now() < end) {
         await new Promise((r) => setTimeout(r, 500));
         const { rows } = await client.query<{ n: string }>(
-          `SELECT count(*) AS n FROM threads WHERE scheduled_at BETWEEN $1 AND $2 AND status IN ('PUBLISHED', 'FAILED')`,
-          [t0, t1],
+          `SELECT count(*) AS n FROM threads WHERE id = ANY($1::text[]) AND status IN ('PUBLISHED', 'FAILED')`,
+          [ids],
         );
         done = Number(rows[0]!.n);
         await cpu.sample();
@@ -188,21 +198,18 @@ export async function runPublisher(options: PublisherOptions): Promise<Publisher
       const used = await cpu.end();
       await Promise.all(workers.map((w) => w.stop()));
       workers.length = 0;
-      runs.push({ ...(await measure(client, t0, t1, stoppedAt, count, options.threads)), slots: slots ?? null, cpu: used });
+      runs.push({ ...(await measure(client, ids, t0, stoppedAt, count)), slots: slots ?? null, cpu: used });
       const last = runs[runs.length - 1]!;
       const { rows: byNetwork } = await client.query<{ kind: string; n: string }>(
         `SELECT p.kind, count(*) AS n FROM threads AS t JOIN providers AS p ON p.id = t.provider_id
-         WHERE t.scheduled_at BETWEEN $1 AND $2 AND t.status = 'PUBLISHED' GROUP BY p.kind ORDER BY p.kind`,
-        [t0, t1],
+         WHERE t.id = ANY($1::text[]) AND t.status = 'PUBLISHED' GROUP BY p.kind ORDER BY p.kind`,
+        [ids],
       );
       options.log(
         `publisher: ${count} worker(s): ${last.published}/${last.threads} published (${byNetwork.map((r) => `${r.kind} ${r.n}`).join(', ')}), p99 lateness ${(last.p99LatenessMs / 1000).toFixed(1)} s, ${last.threadsPerSecond.toFixed(1)} threads/s; CPU ms workers ${used.workersMs}, PostgreSQL ${used.postgresMs}, fake ${used.fakeMs}`,
       );
       // Threads left over must not be published by the next round's workers.
-      await client.query(
-        `UPDATE threads SET scheduled_at = scheduled_at + interval '100 years' WHERE scheduled_at BETWEEN $1 AND $2 AND status <> 'PUBLISHED'`,
-        [t0, t1],
-      );
+      await client.query(`UPDATE threads SET scheduled_at = scheduled_at + interval '100 years' WHERE id = ANY($1::text[]) AND status <> 'PUBLISHED'`, [ids]);
     }
     return runs;
   } finally {
@@ -232,7 +239,8 @@ async function threadsForRound(
   const perAccount = Math.ceil(options.threads / providerIds.length);
   const byProvider = new Map(providerIds.map((id) => [id, [] as string[]]));
   const { rows } = await client.query<{ id: string; provider_id: string }>(
-    `SELECT id, provider_id FROM threads WHERE status = 'READY' AND attempts = 0 AND scheduled_at > now() + interval '1 day' ORDER BY id`,
+    // Only the rounds' own parked threads (60 days ahead and more): a seeded history's READY threads are due within 30 days.
+    `SELECT id, provider_id FROM threads WHERE status = 'READY' AND attempts = 0 AND scheduled_at > now() + interval '59 days' ORDER BY id`,
   );
   for (const row of rows) {
     const list = byProvider.get(row.provider_id);
@@ -257,13 +265,15 @@ async function threadsForRound(
   return ids.slice(0, options.threads);
 }
 
-async function measure(client: pg.Client, t0: Date, t1: Date, stoppedAt: Date, workers: number, threads: number): Promise<Omit<PublisherRun, 'cpu' | 'slots'>> {
+/** The round's threads (`ids`), read by id: a seeded history may hold threads at the same times. */
+async function measure(client: pg.Client, ids: string[], t0: Date, stoppedAt: Date, workers: number): Promise<Omit<PublisherRun, 'cpu' | 'slots'>> {
+  const threads = ids.length;
   const { rows } = await client.query<{ status: string; late_ms: number; published_ms: string | null }>(
     `SELECT status,
-            EXTRACT(EPOCH FROM (coalesce(published_at, $3) - scheduled_at)) * 1000 AS late_ms,
+            EXTRACT(EPOCH FROM (coalesce(published_at, $2) - scheduled_at)) * 1000 AS late_ms,
             (EXTRACT(EPOCH FROM published_at) * 1000)::text AS published_ms
-       FROM threads WHERE scheduled_at BETWEEN $1 AND $2`,
-    [t0, t1, stoppedAt],
+       FROM threads WHERE id = ANY($1::text[])`,
+    [ids, stoppedAt],
   );
   const late = rows.map((r) => Math.max(0, Number(r.late_ms))).sort((a, b) => a - b);
   const published = rows.filter((r) => r.status === 'PUBLISHED');
