@@ -1,10 +1,24 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TInteger, type TObject, type TSchema, type TString, type TUnsafe, Type } from '@sinclair/typebox';
 import { PAGE_LIMIT_MAX } from '../../lib/pages.js';
 import { ROLES } from '../../lib/roles.js';
 import { NETWORK_KINDS } from '../../networks/index.js';
 
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and Z' });
-export const NullableIsoDateTime = Type.Union([IsoDateTime, Type.Null()]);
+/**
+ * One schema of two types, not a union: fast-json-stringify picks a union's branch by validating
+ * the value against each (here the date-time format's regular expressions), which was half the
+ * time of serialising a List Posts page; a type list is a typeof check.
+ */
+export const NullableIsoDateTime = nullable(IsoDateTime);
+
+/**
+ * `schema` or null, as one schema of two types (see NullableIsoDateTime): for answers, where
+ * fast-json-stringify would otherwise validate every value against the union's branches (an
+ * object's branch with ajv, every date-time in it through its format's expressions).
+ */
+export function nullable<T extends TObject | TString | TInteger>(schema: T, options: { description?: string } = {}): TUnsafe<Static<T> | null> {
+  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [schema.type, 'null'] });
+}
 export const Id = Type.String({ description: 'Opaque identifier' });
 /** The network of a connected account (a provider): one of the registry's kinds. */
 export const NetworkKind = Type.Union(NETWORK_KINDS.map((kind) => Type.Literal(kind)));

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { POLL } from '../../networks/network.js';
 import { MEDIA_ITEMS_MAX, POSTS_PER_THREAD_MAX } from '../../services/threads/content-rules.js';
 import { LIST_POSTS_UNPAGED_MAX } from '../../services/threads/thread-list.js';
-import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, pageQuery, TeamIdQuery } from './common.js';
+import { Id, IsoDateTime, LocalDateTime, NetworkKind, NullableIsoDateTime, nullable, pageQuery, TeamIdQuery } from './common.js';
 
 const Status = Type.Union([Type.Literal('READY'), Type.Literal('PUBLISHING'), Type.Literal('PUBLISHED'), Type.Literal('FAILED')]);
 
@@ -93,19 +93,16 @@ const RepeatFields = Type.Object(
   },
 );
 const RepeatInput = Type.Union([RepeatFields, Type.Null()]);
-const RepeatView = Type.Union(
-  [
-    Type.Object({
-      every: Type.Integer(),
-      unit: RepeatUnitSchema,
-      until: Type.Union([Type.String(), Type.Null()]),
-      count: Type.Union([Type.Integer(), Type.Null()]),
-    }),
-    Type.Null(),
-  ],
+const RepeatView = nullable(
+  Type.Object({
+    every: Type.Integer(),
+    unit: RepeatUnitSchema,
+    until: nullable(Type.String()),
+    count: nullable(Type.Integer()),
+  }),
   { description: 'The repeat rule; on the waiting occurrence of a series only, null otherwise' },
 );
-const SeriesView = Type.Union([Type.Object({ id: Id, occurrence: Type.Integer({ description: 'From 1' }) }), Type.Null()], {
+const SeriesView = nullable(Type.Object({ id: Id, occurrence: Type.Integer({ description: 'From 1' }) }), {
   description: "The series of a recurring thread (its id is the first occurrence's threadId), or null",
 });
 
@@ -132,17 +129,17 @@ export const CreatePostResponse = Type.Object({
 const PostMedia = Type.Object({
   id: Id,
   url: Type.String(),
-  altText: Type.Union([Type.String(), Type.Null()]),
+  altText: nullable(Type.String()),
   type: Type.Union([Type.Literal('IMAGE'), Type.Literal('VIDEO')]),
 });
 
 const Analytics = Type.Object({
-  views: Type.Union([Type.Integer(), Type.Null()]),
-  likes: Type.Union([Type.Integer(), Type.Null()]),
-  replies: Type.Union([Type.Integer(), Type.Null()]),
-  reposts: Type.Union([Type.Integer(), Type.Null()]),
-  quotes: Type.Union([Type.Integer(), Type.Null()]),
-  shares: Type.Union([Type.Integer(), Type.Null()]),
+  views: nullable(Type.Integer()),
+  likes: nullable(Type.Integer()),
+  replies: nullable(Type.Integer()),
+  reposts: nullable(Type.Integer()),
+  quotes: nullable(Type.Integer()),
+  shares: nullable(Type.Integer()),
   fetchedAt: IsoDateTime,
 });
 
@@ -152,7 +149,7 @@ const draftPostFields = {
   content: Type.String(),
   postOrder: Type.Integer(),
   images: Type.Array(Type.String()),
-  topic: Type.Union([Type.String(), Type.Null()]),
+  topic: nullable(Type.String()),
   postMedia: Type.Array(PostMedia),
   spoilerRanges: Type.Array(SpoilerRange),
   isSpoilerMedia: Type.Boolean(),
@@ -160,10 +157,10 @@ const draftPostFields = {
 
 const postOptionFields = {
   linkPreview: Type.Boolean(),
-  quote: Type.Union([Type.String(), Type.Null()]),
-  poll: Type.Union([Poll, Type.Null()]),
+  quote: nullable(Type.String()),
+  poll: nullable(Poll),
   langs: Type.Array(Type.String()),
-  contentWarning: Type.Union([Type.String(), Type.Null()]),
+  contentWarning: nullable(Type.String()),
 };
 
 const threadOptions = {
@@ -176,24 +173,23 @@ const Post = Type.Object({
   ...postOptionFields,
   status: Status,
   publishedAt: NullableIsoDateTime,
-  permaLink: Type.Union([Type.String(), Type.Null()]),
+  permaLink: nullable(Type.String()),
   autoRepostDelay: Type.Array(Type.String()),
-  analytics: Type.Union([Analytics, Type.Null()]),
-  error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
+  analytics: nullable(Analytics),
+  error: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 
 const ApprovalStateSchema = Type.Union([Type.Literal('PENDING'), Type.Literal('APPROVED'), Type.Literal('REJECTED')]);
 
 /** decisions.md "Teams": null when none is asked; `by`, `at` and `note` once decided. */
-const ApprovalView = Type.Union([
+const ApprovalView = nullable(
   Type.Object({
     state: ApprovalStateSchema,
-    by: Type.Union([Type.String(), Type.Null()], { description: "The deciding member's email, or a review link's reviewer name" }),
+    by: nullable(Type.String(), { description: "The deciding member's email, or a review link's reviewer name" }),
     at: NullableIsoDateTime,
-    note: Type.Union([Type.String(), Type.Null()]),
+    note: nullable(Type.String()),
   }),
-  Type.Null(),
-]);
+);
 
 export const Thread = Type.Object(
   {

@@ -48,6 +48,10 @@ export interface paths {
                             threads: {
                                 /** @description Opaque identifier */
                                 threadId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                                 provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
                                 providerUserId: string;
@@ -73,6 +77,10 @@ export interface paths {
                                     state: "PENDING" | "APPROVED" | "REJECTED";
                                     /** @description The deciding member's email, or a review link's reviewer name */
                                     by: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds and Z
+                                     */
                                     at: string | null;
                                     note: string | null;
                                 } | null;
@@ -99,6 +107,7 @@ export interface paths {
                                     isSpoilerMedia: boolean;
                                     linkPreview: boolean;
                                     quote: string | null;
+                                    /** @description A post without media (LINKEDIN: the first post only) */
                                     poll: {
                                         /** @description 2 to 4 options of 1 to 25 characters */
                                         options: string[];
@@ -108,6 +117,10 @@ export interface paths {
                                     langs: string[];
                                     contentWarning: string | null;
                                     status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds and Z
+                                     */
                                     publishedAt: string | null;
                                     permaLink: string | null;
                                     autoRepostDelay: string[];
@@ -280,6 +293,10 @@ export interface paths {
                             /** @description Opaque identifier */
                             threadId: string;
                             status: "scheduled" | "draft";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
                             scheduledAt: string | null;
                             postCount: number;
                             autoPlugApplied: boolean;
@@ -1889,6 +1906,10 @@ export interface paths {
                                 /** @description null in a dry run */
                                 threadId: string | null;
                                 status: "scheduled" | "draft";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                             }[];
                         };
@@ -1909,6 +1930,10 @@ export interface paths {
                                 /** @description null in a dry run */
                                 threadId: string | null;
                                 status: "scheduled" | "draft";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                             }[];
                         };
@@ -2503,6 +2528,10 @@ export interface paths {
                                  * @description ISO 8601 UTC with milliseconds and Z
                                  */
                                 createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 lastUsedAt: string | null;
                             }[];
                         };
@@ -6687,8 +6716,15 @@ export interface paths {
                                 }[];
                                 delayMinutes: number;
                                 status: "PENDING" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-                                /** @description Null until the thread's last post is published, then its publishedAt plus delayMinutes */
+                                /**
+                                 * Format: date-time
+                                 * @description Null until the thread's last post is published, then its publishedAt plus delayMinutes
+                                 */
                                 dueAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 publishedAt: string | null;
                                 permaLink: string | null;
                                 error: {
@@ -6794,8 +6830,15 @@ export interface paths {
                             }[];
                             delayMinutes: number;
                             status: "PENDING" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-                            /** @description Null until the thread's last post is published, then its publishedAt plus delayMinutes */
+                            /**
+                             * Format: date-time
+                             * @description Null until the thread's last post is published, then its publishedAt plus delayMinutes
+                             */
                             dueAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
                             publishedAt: string | null;
                             permaLink: string | null;
                             error: {
@@ -7056,8 +7099,15 @@ export interface paths {
                             }[];
                             delayMinutes: number;
                             status: "PENDING" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-                            /** @description Null until the thread's last post is published, then its publishedAt plus delayMinutes */
+                            /**
+                             * Format: date-time
+                             * @description Null until the thread's last post is published, then its publishedAt plus delayMinutes
+                             */
                             dueAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
                             publishedAt: string | null;
                             permaLink: string | null;
                             error: {
@@ -9550,6 +9600,10 @@ export interface paths {
                             threads: {
                                 /** @description Opaque identifier */
                                 threadId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                                 status: string;
                                 account: {
@@ -9559,6 +9613,10 @@ export interface paths {
                                 approval: {
                                     state: "PENDING" | "APPROVED" | "REJECTED";
                                     by: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds and Z
+                                     */
                                     at: string | null;
                                     note: string | null;
                                 } | null;
@@ -9672,6 +9730,10 @@ export interface paths {
                             thread: {
                                 /** @description Opaque identifier */
                                 threadId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                                 status: string;
                                 account: {
@@ -9681,6 +9743,10 @@ export interface paths {
                                 approval: {
                                     state: "PENDING" | "APPROVED" | "REJECTED";
                                     by: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds and Z
+                                     */
                                     at: string | null;
                                     note: string | null;
                                 } | null;
@@ -9828,6 +9894,10 @@ export interface paths {
                             thread: {
                                 /** @description Opaque identifier */
                                 threadId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
                                 scheduledAt: string | null;
                                 status: string;
                                 account: {
@@ -9837,6 +9907,10 @@ export interface paths {
                                 approval: {
                                     state: "PENDING" | "APPROVED" | "REJECTED";
                                     by: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC with milliseconds and Z
+                                     */
                                     at: string | null;
                                     note: string | null;
                                 } | null;
@@ -10693,6 +10767,10 @@ export interface components {
         Thread: {
             /** @description Opaque identifier */
             threadId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and Z
+             */
             scheduledAt: string | null;
             provider: "THREADS" | "BLUESKY" | "MASTODON" | "X" | "LINKEDIN";
             providerUserId: string;
@@ -10718,6 +10796,10 @@ export interface components {
                 state: "PENDING" | "APPROVED" | "REJECTED";
                 /** @description The deciding member's email, or a review link's reviewer name */
                 by: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds and Z
+                 */
                 at: string | null;
                 note: string | null;
             } | null;
@@ -10744,6 +10826,7 @@ export interface components {
                 isSpoilerMedia: boolean;
                 linkPreview: boolean;
                 quote: string | null;
+                /** @description A post without media (LINKEDIN: the first post only) */
                 poll: {
                     /** @description 2 to 4 options of 1 to 25 characters */
                     options: string[];
@@ -10753,6 +10836,10 @@ export interface components {
                 langs: string[];
                 contentWarning: string | null;
                 status: "READY" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds and Z
+                 */
                 publishedAt: string | null;
                 permaLink: string | null;
                 autoRepostDelay: string[];
