@@ -215,7 +215,7 @@ export type ScheduledListed = ThreadAggregate & { tags?: ReducedTagRow[]; pageKe
  * them: at most `page.limit` of them after `page.after` (the caller reads one more than it shows
  * to know whether a next page exists). With `withTags`, each thread's tags come in the same
  * statement (List Posts' `include=tags`). The key is compared as a row, so the workspace's
- * (team_id, account_id, scheduled_at, id) index seeks to it, and threads at the same time are
+ * (team_id, scheduled_at, id) index (a personal one's (account_id, scheduled_at, id), migration 0034) seeks to it, and threads at the same time are
  * ordered, and cut, by id.
  */
 export async function listScheduledThreadAggregates(
