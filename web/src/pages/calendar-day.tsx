@@ -41,7 +41,7 @@ export function DaySummaryLink({ date, day, free, href }: { date: string; day: T
           </span>
         ))
       ) : (
-        <span class="day-count day-none">no threads</span>
+        <span class="visually-hidden">no threads</span>
       )}
       {free > 0 && <span class="day-count day-free">{count(free)} free</span>}
     </a>
