@@ -5,7 +5,7 @@ import { CompiledStatements } from './compiled.js';
 import type { DbOrTrx } from './types.js';
 
 /** One local date and status of a range: how many threads, and how many of them wait for approval or were rejected. */
-export interface ThreadDayCount {
+interface ThreadDayCount {
   date: string;
   status: PublishStatus;
   threads: number;

@@ -22,7 +22,7 @@ export interface ThreadDaysQuery {
   tagId?: string;
 }
 
-export interface ThreadDay {
+interface ThreadDay {
   date: string;
   threads: number;
   byStatus: Record<PublishStatus, number>;
