@@ -203,6 +203,22 @@ describeEachDb(
           ['2026-11-03', 1],
         ],
       );
+      // List Posts takes the same tag (paged, unpaged); its cursor is good for that tag alone.
+      assert.deepEqual(tagged.days, await expectedFromList(app, owner, `${range}&${t}&tagId=${launch.id}`, 'Europe/Berlin'));
+      const list = (query: string) => owner.call(app, { method: 'GET', url: `/api/v1/posts?${range}&${t}&${query}` });
+      const unpaged = (await list(`tagId=${launch.id}`)).json();
+      assert.deepEqual(
+        unpaged.threads.map((x: { posts: Array<{ content: string }> }) => x.posts[0]!.content),
+        ['late', 'b'],
+      );
+      assert.equal((await list('tagId=nope')).json().count, 0);
+      const first = (await list(`tagId=${launch.id}&limit=1`)).json();
+      assert.equal(first.threads[0].posts[0].content, 'late');
+      const second = (await list(`tagId=${launch.id}&limit=1&cursor=${first.nextCursor}`)).json();
+      assert.equal(second.threads[0].posts[0].content, 'b');
+      const otherQuery = await list(`limit=1&cursor=${first.nextCursor}`);
+      assert.equal(otherQuery.statusCode, 400, otherQuery.body);
+      assert.equal(otherQuery.json().errors[0].path, 'cursor');
       // The personal workspace is its own; `to` is inclusive, from too, offsets are read.
       const personal = (await days(app, owner, 'from=2026-11-03T09:00:00&to=2026-11-03T08:00:00Z&teamId=personal')).json();
       assert.deepEqual(

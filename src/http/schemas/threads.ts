@@ -234,6 +234,7 @@ export const ListPostsQuery = Type.Object({
   providerId: Type.Optional(Type.String()),
   teamId: TeamIdQuery,
   approval: Type.Optional(ApprovalStateSchema),
+  tagId: Type.Optional(Type.String({ description: 'Only the threads carrying this tag (a tag of another workspace, or none, matches no thread)' })),
   include: Type.Optional(
     Type.Literal('tags', {
       description:

@@ -21,6 +21,8 @@ export interface paths {
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
                     approval?: "PENDING" | "APPROVED" | "REJECTED";
+                    /** @description Only the threads carrying this tag (a tag of another workspace, or none, matches no thread) */
+                    tagId?: string;
                     /** @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged. */
                     include?: "tags";
                     /**
@@ -10258,6 +10260,8 @@ export interface paths {
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
                                 approval?: "PENDING" | "APPROVED" | "REJECTED";
+                                /** @description Only the threads carrying this tag (a tag of another workspace, or none, matches no thread) */
+                                tagId?: string;
                                 /**
                                  * @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged.
                                  * @enum {string}

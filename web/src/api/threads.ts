@@ -68,8 +68,8 @@ export function threadsApi(client: Client) {
       ).map((t) => ({ ...t, tags: t.tags ?? [] })),
     /** Threads per local date of the account's zone in a range of at most 62 days, by status and approval. */
     days: (query: { from: string; to: string; providerId?: string; tagId?: string }) => ok(client.GET('/api/v1/posts/days', { params: { query } })),
-    /** One page of a range's threads with their tags, `limit` a page, from `cursor` (null: the first page). */
-    page: async (query: { from: string; to: string; providerId?: string }, limit: number, cursor: string | null) => {
+    /** One page of a range's threads (of one tag, with `tagId`) with their tags, `limit` a page, from `cursor` (null: the first page). */
+    page: async (query: { from: string; to: string; providerId?: string; tagId?: string }, limit: number, cursor: string | null) => {
       const page = await ok(
         client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags', limit: String(limit), ...(cursor ? { cursor } : {}) } } }),
       );

@@ -73,6 +73,8 @@ export function CalendarPage() {
 
   const isDay = view === 'day';
   const range = { from: `${first}T00:00:00`, to: `${last}T23:59:59`, ...(providerFilter ? { providerId: providerFilter } : {}) };
+  // The day view reads one tag's threads (List Posts filters them); a week or month filters in the browser.
+  const dayRange = { ...range, ...(tagFilter ? { tagId: tagFilter } : {}) };
   const failed = (err: unknown) => setMessage(err instanceof ApiError ? err.detail : String(err));
 
   useEffect(() => {
@@ -109,7 +111,7 @@ export function CalendarPage() {
     if (!isDay) return;
     let live = true;
     setDayList(null);
-    Promise.all([api.threads.page(range, DAY_PAGE, null), api.threads.days({ ...range, ...(tagFilter ? { tagId: tagFilter } : {}) })])
+    Promise.all([api.threads.page(dayRange, DAY_PAGE, null), api.threads.days(dayRange)])
       .then(([page, summary]) => live && setDayList({ threads: page.threads, next: page.nextCursor, total: summary.threads }))
       .catch(failed);
     return () => {
@@ -121,7 +123,7 @@ export function CalendarPage() {
     if (!dayList?.next) return;
     setLoadingMore(true);
     try {
-      const page = await api.threads.page(range, DAY_PAGE, dayList.next);
+      const page = await api.threads.page(dayRange, DAY_PAGE, dayList.next);
       setDayList((list) => list && { ...list, threads: [...list.threads, ...page.threads], next: page.nextCursor });
     } catch (err) {
       failed(err);
