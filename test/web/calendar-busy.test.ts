@@ -42,12 +42,12 @@ test('a month of 1,250 threads: the days drawn from their counts in a bounded nu
   });
   open = server;
   const api = keyedApi(server.base, () => server.key);
-  // 450 threads on the 3rd (three pages of the day view), 800 over the 10th to the 17th; a
-  // thousand a request, as an agency's import would.
+  // 450 threads on the 3rd (three pages of the day view; ten tagged "launch"), 800 over the 10th
+  // to the 17th; a thousand a request, as an agency's import would.
   const rows = [
     ...Array.from({ length: 450 }, (_, i) => ({ at: `${busyDay}T${pad(8 + Math.floor(i / 60))}:${pad(i % 60)}:00`, text: `Busy ${i}` })),
     ...Array.from({ length: 800 }, (_, i) => ({ at: `${month}-${pad(10 + (i % 8))}T${pad(9 + (i % 10))}:${pad(i % 60)}:00`, text: `Later ${i}` })),
-  ].map((r) => ({ providerId, scheduleAt: r.at, posts: [{ text: r.text }] }));
+  ].map((r, i) => ({ providerId, scheduleAt: r.at, posts: [{ text: r.text }], ...(i < 450 && i % 45 === 0 ? { tags: ['launch'] } : {}) }));
   for (let i = 0; i < rows.length; i += 1000) await api('/api/v1/posts/import', { method: 'POST', body: rows.slice(i, i + 1000) });
 
   const page = await server.context.newPage();
@@ -77,6 +77,7 @@ test('a month of 1,250 threads: the days drawn from their counts in a bounded nu
   assert.equal(monthRequests.filter((r) => r === 'GET /api/v1/posts/days').length, 1, monthRequests.join('\n'));
   assert.equal(monthRequests.filter((r) => r === 'GET /api/v1/posts').length, 0, monthRequests.join('\n'));
   assert.equal(monthRequests.filter((r) => r === 'GET /api/v1/time-slots/free').length, 1, monthRequests.join('\n'));
+  console.log(`# busy month: ${monthRequests.length} API requests (${monthRequests.join(', ')})`);
   assert.ok(monthRequests.length <= 12, `the month made ${monthRequests.length} requests:\n${monthRequests.join('\n')}`);
   await shoot(page, 'calendar-busy-month');
 
@@ -106,6 +107,16 @@ test('a month of 1,250 threads: the days drawn from their counts in a bounded nu
   assert.match((await chips.last().textContent()) ?? '', /15:29.*Busy 449/);
   assert.equal(requests.filter((r) => r === 'GET /api/v1/posts').length, 3, requests.join('\n'));
   await shoot(page, 'calendar-busy-day');
+
+  // A tag: the day lists that tag's threads (List Posts filters them), the month that tag's counts.
+  await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'launch' });
+  await status.filter({ hasText: '10 of 10 threads shown' }).waitFor();
+  assert.equal(await chips.count(), 10);
+  await page.getByRole('button', { name: 'Month', exact: true }).click();
+  await busyLink.filter({ hasText: '10 threads' }).waitFor();
+  assert.match((await page.locator(`a[data-day-summary="${month}-10"]`).textContent()) ?? '', /no threads/);
+  await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'All tags' });
+  await busyLink.filter({ hasText: '450 threads' }).click();
 
   // A reload keeps the day; the next day is one step on; the Month button goes back to the month.
   await page.reload();
