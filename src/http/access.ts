@@ -38,6 +38,7 @@ export const ACCESS = {
 
   // Threads.
   listPosts: viewer('addressed'),
+  threadDays: viewer('addressed'),
   listDrafts: viewer('addressed'),
   getThread: viewer('thread'),
   createThread: writer('addressed'),

@@ -215,23 +215,24 @@ export type ScheduledListed = ThreadAggregate & { tags?: ReducedTagRow[]; pageKe
  * them: at most `page.limit` of them after `page.after` (the caller reads one more than it shows
  * to know whether a next page exists). With `withTags`, each thread's tags come in the same
  * statement (List Posts' `include=tags`). The key is compared as a row, so the workspace's
- * (team_id, account_id, scheduled_at, id) index seeks to it, and threads at the same time are
+ * (team_id, scheduled_at, id) index (a personal one's (account_id, scheduled_at, id), migration 0034) seeks to it, and threads at the same time are
  * ordered, and cut, by id.
  */
 export async function listScheduledThreadAggregates(
   db: DbOrTrx,
   workspace: Workspace,
-  range: { from: Date; to: Date; providerId?: string },
+  range: { from: Date; to: Date; providerId?: string; tagId?: string },
   page: ScheduledPage,
   options: { withTags?: boolean } = {},
 ): Promise<ScheduledListed[]> {
   const byProvider = range.providerId !== undefined;
+  const byTag = range.tagId !== undefined;
   const withTags = options.withTags === true;
   const after = page.after !== null;
   const byApproval = page.approval !== undefined;
   const { rows } = await compiled.run(
     db,
-    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}:${withTags}:${after}:${byApproval}`,
+    `scheduled:${workspace.teamId ? 'team' : 'personal'}:${byProvider}:${withTags}:${after}:${byApproval}:${byTag}`,
     (param) => {
       // Without tags the column is a constant null: one query shape to build either way.
       let select = selectThreadAggregates(db)
@@ -244,6 +245,7 @@ export async function listScheduledThreadAggregates(
       // Read only by the shape that filters by provider, whose calls give one.
       if (byProvider) select = select.where('t.provider_id', '=', param('providerId')!);
       if (byApproval) select = select.where('t.approval_state', '=', param('approval')!);
+      if (byTag) select = select.where(sql<boolean>`EXISTS (SELECT 1 FROM thread_tags AS tt WHERE tt.thread_id = t.id AND tt.tag_id = ${param('tagId')})`);
       if (after) select = select.where(sql<boolean>`(t.scheduled_at, t.id) > (${param('afterAt')}::timestamptz, ${param('afterId')}::text)`);
       return select.orderBy('t.scheduled_at').orderBy('t.id').limit(param('limit'));
     },
@@ -253,6 +255,7 @@ export async function listScheduledThreadAggregates(
       from: range.from,
       to: range.to,
       providerId: range.providerId,
+      tagId: range.tagId,
       approval: page.approval,
       afterAt: page.after?.scheduledAt,
       afterId: page.after?.id,

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { etagOf } from '../../lib/etag.js';
+import { threadDays } from '../../services/threads/thread-days.js';
 import { editPost, editPostFaults, editThread, editThreadFaults } from '../../services/threads/thread-edits.js';
 import { listThreads } from '../../services/threads/thread-list.js';
 import { createThread, deleteThread, getVersionedThread, listDrafts, readCreateBody, rescheduleThread, retryThread } from '../../services/threads/threads.js';
@@ -21,6 +22,8 @@ import {
   RetryBody,
   TeamQuery,
   Thread,
+  ThreadDays,
+  ThreadDaysQuery,
 } from '../schemas/threads.js';
 
 const tags = ['Posts'];
@@ -47,6 +50,17 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       if (nextCursor !== undefined) return keptJson(reply, list, () => ({ threads, count: threads.length, nextCursor }));
       return keptJson(reply, threads, () => ({ threads, count: threads.length }));
     },
+  });
+
+  app.get('/api/v1/posts/days', {
+    config: { access: ACCESS.threadDays },
+    schema: {
+      tags,
+      summary: 'Threads per local day of a range of at most 62 days, by status (a calendar month of any size, in one request)',
+      querystring: ThreadDaysQuery,
+      response: withProblems({ 200: ThreadDays }),
+    },
+    handler: async (request) => threadDays(ctx, caller(request), request.query),
   });
 
   app.post('/api/v1/posts', {

@@ -230,6 +230,7 @@ export const ListPostsQuery = Type.Object({
   providerId: Type.Optional(Type.String()),
   teamId: TeamIdQuery,
   approval: Type.Optional(ApprovalStateSchema),
+  tagId: Type.Optional(Type.String({ description: 'Only the threads carrying this tag (a tag of another workspace, or none, matches no thread)' })),
   include: Type.Optional(
     Type.Literal('tags', {
       description:
@@ -243,6 +244,32 @@ export const ListPostsQuery = Type.Object({
 });
 
 export const TeamQuery = Type.Object({ teamId: TeamIdQuery });
+
+export const ThreadDaysQuery = Type.Object({
+  from: LocalDateTime,
+  to: LocalDateTime,
+  providerId: Type.Optional(Type.String({ description: "One provider's threads; omitted = every provider of the workspace" })),
+  teamId: TeamIdQuery,
+  tagId: Type.Optional(Type.String({ description: 'Only the threads carrying this tag of the workspace' })),
+});
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const ThreadDays = Type.Object({
+  timeZone: Type.String({ description: "The account's time zone: the dates are local dates there" }),
+  days: Type.Array(
+    Type.Object({
+      date: Type.String({ description: 'YYYY-MM-DD, a local date of timeZone' }),
+      threads: Type.Integer({ minimum: 1, description: 'Threads scheduled that local day, every status' }),
+      byStatus: Type.Object({ READY: Count, PUBLISHING: Count, PUBLISHED: Count, FAILED: Count }),
+      pendingApproval: Type.Integer({ minimum: 0, description: 'Of them, waiting for approval' }),
+      rejected: Type.Integer({ minimum: 0, description: 'Of them, rejected' }),
+    }),
+    { description: 'By date; a day without a thread is left out' },
+  ),
+  count: Type.Integer({ description: 'The days listed' }),
+  threads: Type.Integer({ description: 'The threads of every day listed' }),
+});
 
 export const EditPostBody = Type.Object({
   content: Type.Optional(Type.String()),

@@ -21,7 +21,15 @@ export const LIST_POSTS_UNPAGED_MAX = 2000;
 const LIST = 'posts';
 const KEY_PARTS = [TIME_KEY, ID_KEY];
 
-export type ListPostsQuery = PageQuery & { from: string; to: string; providerId?: string; teamId?: string; include?: 'tags'; approval?: ApprovalState };
+export type ListPostsQuery = PageQuery & {
+  from: string;
+  to: string;
+  providerId?: string;
+  teamId?: string;
+  include?: 'tags';
+  approval?: ApprovalState;
+  tagId?: string;
+};
 
 /** The threads and, for a page, the next page's cursor (null at the end); an unpaged answer has no cursor. */
 export interface ThreadList {
@@ -33,6 +41,7 @@ interface Range {
   from: Date;
   to: Date;
   providerId?: string;
+  tagId?: string;
 }
 
 function readRange(account: AccountRow, query: ListPostsQuery, faults: Faults): Range | undefined {
@@ -41,7 +50,12 @@ function readRange(account: AccountRow, query: ListPostsQuery, faults: Faults): 
   if (!from || !to) return undefined;
   if (from > to) faults.add({ path: 'from', message: 'must not be after to' });
   else if (to.getTime() - from.getTime() > 366 * 86_400_000) faults.add({ path: 'to', message: 'the range may span at most 366 days' });
-  return { from, to, ...(query.providerId !== undefined ? { providerId: query.providerId } : {}) };
+  return {
+    from,
+    to,
+    ...(query.providerId !== undefined ? { providerId: query.providerId } : {}),
+    ...(query.tagId !== undefined ? { tagId: query.tagId } : {}),
+  };
 }
 
 export async function listThreads(ctx: AppContext, account: AccountRow, query: ListPostsQuery): Promise<ThreadList> {
@@ -81,6 +95,7 @@ function keptList(ctx: AppContext, account: AccountRow, query: ListPostsQuery, p
     query.to,
     query.providerId ?? '',
     query.include ?? '',
+    query.tagId ?? '',
     page,
   ]);
   return ctx.threadViews.list(key, load, (list) => list.threads.length);
@@ -90,7 +105,14 @@ function keptList(ctx: AppContext, account: AccountRow, query: ListPostsQuery, p
 async function readThreadPage(ctx: AppContext, account: AccountRow, query: ListPostsQuery, range: Range, page: Page): Promise<ThreadList> {
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   // A cursor is good for the same workspace, range (as read) and filters.
-  const scope = pageScope([workspace.teamId ?? `personal:${workspace.ownerAccountId}`, iso(range.from), iso(range.to), range.providerId, query.approval]);
+  const scope = pageScope([
+    workspace.teamId ?? `personal:${workspace.ownerAccountId}`,
+    iso(range.from),
+    iso(range.to),
+    range.providerId,
+    query.approval,
+    range.tagId,
+  ]);
   const key = keyAfter(page, scope);
   const after = key ? { scheduledAt: key[0]!, id: key[1]! } : null;
   const rows = await readAggregates(

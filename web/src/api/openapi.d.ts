@@ -21,6 +21,8 @@ export interface paths {
                     /** @description A team id, or "personal"; omitted = the account's active workspace */
                     teamId?: string;
                     approval?: "PENDING" | "APPROVED" | "REJECTED";
+                    /** @description Only the threads carrying this tag (a tag of another workspace, or none, matches no thread) */
+                    tagId?: string;
                     /** @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged. */
                     include?: "tags";
                     /**
@@ -377,6 +379,122 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Threads per local day of a range of at most 62 days, by status (a calendar month of any size, in one request) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    from: string;
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    to: string;
+                    /** @description One provider's threads; omitted = every provider of the workspace */
+                    providerId?: string;
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                    /** @description Only the threads carrying this tag of the workspace */
+                    tagId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The account's time zone: the dates are local dates there */
+                            timeZone: string;
+                            /** @description By date; a day without a thread is left out */
+                            days: {
+                                /** @description YYYY-MM-DD, a local date of timeZone */
+                                date: string;
+                                /** @description Threads scheduled that local day, every status */
+                                threads: number;
+                                byStatus: {
+                                    READY: number;
+                                    PUBLISHING: number;
+                                    PUBLISHED: number;
+                                    FAILED: number;
+                                };
+                                /** @description Of them, waiting for approval */
+                                pendingApproval: number;
+                                /** @description Of them, rejected */
+                                rejected: number;
+                            }[];
+                            /** @description The days listed */
+                            count: number;
+                            /** @description The threads of every day listed */
+                            threads: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10216,6 +10334,8 @@ export interface paths {
                                 /** @description A team id, or "personal"; omitted = the account's active workspace */
                                 teamId?: string;
                                 approval?: "PENDING" | "APPROVED" | "REJECTED";
+                                /** @description Only the threads carrying this tag (a tag of another workspace, or none, matches no thread) */
+                                tagId?: string;
                                 /**
                                  * @description Opt-in: 'tags' adds each thread's tags (id, name, color) to the answer, read in the same database statement. Without it the answer is unchanged.
                                  * @enum {string}

@@ -11,6 +11,9 @@ type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
 /** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
 export type TaggedThread = ListedThread & { tags: NonNullable<ListedThread['tags']> };
 export type Draft = Answer<'/api/v1/posts/drafts', 'get'>['drafts'][number];
+/** Threads per local day of a range (a calendar's month of any size in one request). */
+export type ThreadDays = Answer<'/api/v1/posts/days', 'get'>;
+export type ThreadDay = ThreadDays['days'][number];
 export type Tag = Answer<'/api/v1/tags', 'get'>['tags'][number];
 export type FollowUp = Answer<'/api/v1/posts/{threadId}/follow-ups', 'get'>['followUps'][number];
 export type NewThread = RequestBody<'/api/v1/posts', 'post'>;
@@ -63,6 +66,15 @@ export function threadsApi(client: Client) {
           return { items: page.threads, nextCursor: page.nextCursor };
         })
       ).map((t) => ({ ...t, tags: t.tags ?? [] })),
+    /** Threads per local date of the account's zone in a range of at most 62 days, by status and approval. */
+    days: (query: { from: string; to: string; providerId?: string; tagId?: string }) => ok(client.GET('/api/v1/posts/days', { params: { query } })),
+    /** One page of a range's threads (of one tag, with `tagId`) with their tags, `limit` a page, from `cursor` (null: the first page). */
+    page: async (query: { from: string; to: string; providerId?: string; tagId?: string }, limit: number, cursor: string | null) => {
+      const page = await ok(
+        client.GET('/api/v1/posts', { params: { query: { ...query, include: 'tags', limit: String(limit), ...(cursor ? { cursor } : {}) } } }),
+      );
+      return { threads: page.threads.map((t): TaggedThread => ({ ...t, tags: t.tags ?? [] })), nextCursor: page.nextCursor ?? null };
+    },
     /** The active workspace's threads in one approval state, scheduled from a year ago to a year ahead, earliest first. */
     inApproval: async (approval: ApprovalState): Promise<ListedThread[]> => {
       const now = Date.now();

@@ -1,16 +1,17 @@
 import { addDays } from '../time.js';
 
 /**
- * Where the user is in the calendar, kept in its address (`/calendar?view=month&date=…&account=…&tag=…`)
+ * Where the user is in the calendar, kept in its address (`/calendar?view=month&date=…&account=…&tag=…`, `view=day` for one day)
  * so that a reload, Back and Forward and a shared link show the same page, and remembered for the
  * tab so the editor's way back returns to it.
  */
 
-export type CalendarView = 'week' | 'month';
+/** `day`: one day's threads a page at a time (opened from a day of a busy week or month). */
+export type CalendarView = 'week' | 'month' | 'day';
 
 export interface CalendarPlace {
   view: CalendarView;
-  /** A day in the week or month shown, `YYYY-MM-DD`. */
+  /** A day in the week or month shown (the day shown, in the day view), `YYYY-MM-DD`. */
   date: string;
   /** A provider's id, or '' for every account. */
   account: string;
@@ -25,11 +26,15 @@ function isDate(raw: string | null): raw is string {
   return raw !== null && /^\d{4}-\d{2}-\d{2}$/.test(raw) && addDays(raw, 0) === raw;
 }
 
+function readView(raw: string | null): CalendarView {
+  return raw === 'month' || raw === 'day' ? raw : 'week';
+}
+
 /** The place an address names; what it leaves out (or gets wrong) is the default: this week, everything. */
 export function readPlace(search: URLSearchParams, today: string): CalendarPlace {
   const date = search.get('date');
   return {
-    view: search.get('view') === 'month' ? 'month' : 'week',
+    view: readView(search.get('view')),
     date: isDate(date) ? date : today,
     account: search.get('account') ?? '',
     tag: search.get('tag') ?? '',
@@ -39,7 +44,7 @@ export function readPlace(search: URLSearchParams, today: string): CalendarPlace
 /** The address of a place; today's date is left out, so a bookmark of "this week" stays this week. */
 export function placeHref(place: CalendarPlace, today: string): string {
   const params = new URLSearchParams();
-  if (place.view === 'month') params.set('view', 'month');
+  if (place.view !== 'week') params.set('view', place.view);
   if (place.date !== today) params.set('date', place.date);
   if (place.account) params.set('account', place.account);
   if (place.tag) params.set('tag', place.tag);

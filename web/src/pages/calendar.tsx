@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
 import type { Provider } from '../api/providers.js';
-import { type Draft, providerOf, type Tag, type TaggedThread, threadPath } from '../api/threads.js';
+import { type Draft, PAGE_LIMIT, providerOf, type Tag, type TaggedThread, type ThreadDays, threadPath } from '../api/threads.js';
 import { useApp } from '../app-state.js';
 import { RepeatBadge } from '../components/repeat-badge.js';
 import { ReplyLimitBadge } from '../components/reply-limit-badge.js';
 import { NETWORK_NAMES } from '../providers.js';
 import { navigate, useLocation } from '../router.js';
+import { DAY_PAGE, DayHours, DayMore, DaySummaryLink } from './calendar-day.js';
 import { type CalendarPlace, type CalendarView, placeHref, readPlace, rememberPlace } from './calendar-place.js';
 import './calendar.css';
 import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTime, partsIn, weekday } from '../time.js';
@@ -14,7 +15,9 @@ import { addDays, dateKey, formatDay, formatInZone, type LocalParts, localDateTi
 /**
  * The calendar: scheduled and published threads by week or month in the account's time zone,
  * the queue's free slots as empty places (a click writes a thread there), drafts aside, and a
- * thread dragged to another hour (or day) is rescheduled there.
+ * thread dragged to another hour (or day) is rescheduled there. The view's counts per day come
+ * first (one request); a view holding more threads than one page (an agency's month) is drawn
+ * from them, each day opening its own view, which reads its threads a page at a time.
  */
 
 interface Placed {
@@ -40,7 +43,13 @@ export function CalendarPage() {
   };
   const [providers, setProviders] = useState<Provider[] | null>(null);
   const [knownTags, setKnownTags] = useState<Tag[]>([]);
-  const [threads, setThreads] = useState<TaggedThread[] | null>(null);
+  // A week or month: its days' counts, and its threads when they fit one page (null: drawn from the counts).
+  const [loaded, setLoaded] = useState<{ summary: ThreadDays; threads: TaggedThread[] | null } | null>(null);
+  // A busy view's counts of the chosen tag's threads (read for the counts they belong to).
+  const [tagged, setTagged] = useState<{ of: ThreadDays; tag: string; summary: ThreadDays } | null>(null);
+  // The day view: its threads so far (a page at a time), the next page's cursor and the day's count.
+  const [dayList, setDayList] = useState<{ threads: TaggedThread[]; next: string | null; total: number } | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
   const [slots, setSlots] = useState<Array<{ providerId: string; at: string }> | null>(null);
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [message, setMessage] = useState('');
@@ -62,17 +71,74 @@ export function CalendarPage() {
       .catch(() => undefined);
   }, [api]);
 
+  const isDay = view === 'day';
+  const range = { from: `${first}T00:00:00`, to: `${last}T23:59:59`, ...(providerFilter ? { providerId: providerFilter } : {}) };
+  // The day view reads one tag's threads (List Posts filters them); a week or month filters in the browser.
+  const dayRange = { ...range, ...(tagFilter ? { tagId: tagFilter } : {}) };
+  const failed = (err: unknown) => setMessage(err instanceof ApiError ? err.detail : String(err));
+
   useEffect(() => {
-    // One request for the threads and their tags (the account's limit is 60 requests a minute).
+    // The days' counts first (one request, whatever the volume: the account's limit is 60 requests
+    // a minute), then the threads with their tags while they fit one page (one request more).
+    if (isDay) return;
+    let live = true;
+    (async () => {
+      const summary = await api.threads.days(range);
+      const threads = summary.threads <= Number(PAGE_LIMIT) ? await api.threads.list(range) : null;
+      if (live) setLoaded({ summary, threads });
+    })().catch(failed);
+    return () => {
+      live = false;
+    };
+  }, [api, isDay, first, last, providerFilter, reload]);
+
+  const busy = !isDay && loaded !== null && loaded.threads === null;
+  useEffect(() => {
+    // A busy view filtered by a tag: that tag's counts (the threads are not read to filter them).
+    if (!busy || !tagFilter || !loaded) return;
+    let live = true;
     api.threads
-      .list({ from: `${first}T00:00:00`, to: `${last}T23:59:59`, ...(providerFilter ? { providerId: providerFilter } : {}) })
-      .then(setThreads)
-      .catch((err) => setMessage(err instanceof ApiError ? err.detail : String(err)));
+      .days({ ...range, tagId: tagFilter })
+      .then((summary) => live && setTagged({ of: loaded.summary, tag: tagFilter, summary }))
+      .catch(failed);
+    return () => {
+      live = false;
+    };
+  }, [api, busy, tagFilter, loaded]);
+
+  useEffect(() => {
+    // The day view: its first page and its count, side by side (two requests).
+    if (!isDay) return;
+    let live = true;
+    setDayList(null);
+    Promise.all([api.threads.page(dayRange, DAY_PAGE, null), api.threads.days(dayRange)])
+      .then(([page, summary]) => live && setDayList({ threads: page.threads, next: page.nextCursor, total: summary.threads }))
+      .catch(failed);
+    return () => {
+      live = false;
+    };
+  }, [api, isDay, first, providerFilter, tagFilter, reload]);
+
+  const showMore = async () => {
+    if (!dayList?.next) return;
+    setLoadingMore(true);
+    try {
+      const page = await api.threads.page(dayRange, DAY_PAGE, dayList.next);
+      setDayList((list) => list && { ...list, threads: [...list.threads, ...page.threads], next: page.nextCursor });
+    } catch (err) {
+      failed(err);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  useEffect(() => {
+    // Unbounded, but never waited for: the grid is drawn without it.
     api.threads
       .drafts()
       .then(setDrafts)
       .catch(() => undefined);
-  }, [api, first, last, providerFilter, reload]);
+  }, [api, reload]);
 
   useEffect(() => {
     // One request for every account's free slots in the view (one per account went past the
@@ -85,11 +151,14 @@ export function CalendarPage() {
       .catch(() => setSlots([]));
   }, [api, providers, providerFilter, first, last, reload]);
 
+  const threads = isDay ? (dayList?.threads ?? null) : (loaded?.threads ?? null);
   const shown = (threads ?? []).filter((t) => !tagFilter || t.tags.some((tag) => tag.id === tagFilter));
   const placed: Placed[] = shown.filter((t) => t.scheduledAt).map((t) => ({ thread: t, at: partsIn(t.scheduledAt!, zone) }));
   const freeSlots = (slots ?? []).map((s) => ({ ...s, parts: partsIn(s.at, zone) }));
-  // Threads and free slots are shown together once both are in: nothing moves as they arrive.
-  const ready = threads !== null && slots !== null;
+  // The counts a busy view draws: the tag's when one is chosen.
+  const counts = !busy ? null : tagFilter ? (tagged?.of === loaded!.summary && tagged.tag === tagFilter ? tagged.summary : null) : loaded!.summary;
+  // Threads (or counts) and free slots are shown together once both are in: nothing moves as they arrive.
+  const ready = slots !== null && (isDay ? dayList !== null : loaded !== null && (!busy || counts !== null));
   const providerList = providers ?? [];
 
   const reschedule = async (threadId: string, date: string, hour: number | null) => {
@@ -164,11 +233,66 @@ export function CalendarPage() {
     );
   };
 
-  const move = (by: number) => go({ date: view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by) });
+  const move = (by: number) => go({ date: view === 'day' ? addDays(anchor, by) : view === 'week' ? addDays(anchor, 7 * by) : addMonths(anchor, by) });
   const title =
     view === 'week'
       ? `${formatDay(first, { day: 'numeric', month: 'short' })} – ${formatDay(last, { day: 'numeric', month: 'short', year: 'numeric' })}`
-      : formatDay(anchor, { month: 'long', year: 'numeric' });
+      : view === 'day'
+        ? formatDay(anchor, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
+        : formatDay(anchor, { month: 'long', year: 'numeric' });
+
+  // A busy week or month: each day its counts and a link to its own view.
+  const summaryCell = (d: string) => (
+    <DaySummaryLink
+      date={d}
+      day={counts?.days.find((c) => c.date === d)}
+      free={freeSlots.filter((s) => dateKey(s.parts) === d).length}
+      href={placeHref({ ...place, view: 'day', date: d }, today)}
+    />
+  );
+  const dayCellClass = (d: string) => `day-cell${view === 'month' && d.slice(0, 7) !== anchor.slice(0, 7) ? ' other-month' : ''}${d === today ? ' today' : ''}`;
+  const monthTable = (label: string) => (
+    <table class="month" aria-label={label} aria-busy={ready ? undefined : 'true'}>
+      <thead>
+        <tr>
+          {days.slice(0, 7).map((d) => (
+            <th scope="col" key={d}>
+              {formatDay(d, { weekday: 'short' })}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {Array.from({ length: days.length / 7 }, (_, w) => days.slice(w * 7, w * 7 + 7)).map((week) => (
+          <tr key={week[0]}>
+            {week.map((d) =>
+              busy ? (
+                <td key={d} class={`${dayCellClass(d)} summary-cell`} data-date={d}>
+                  {ready && summaryCell(d)}
+                </td>
+              ) : (
+                <td key={d} class={dayCellClass(d)} {...cellProps(d, null)}>
+                  <span class="day-number">{Number(d.slice(8))}</span>
+                  {placed.filter((p) => dateKey(p.at) === d).map(chip)}
+                  {freeSlots.filter((s) => dateKey(s.parts) === d).map(slotLink)}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  // The day view's hours that hold a thread or a free slot.
+  const dayHours = HOURS.map((h) => ({
+    hour: h,
+    entries: [
+      ...placed.filter((p) => dateKey(p.at) === anchor && p.at.hour === h).map((p) => ({ at: p.at.minute, node: chip(p) })),
+      ...freeSlots.filter((s) => dateKey(s.parts) === anchor && s.parts.hour === h).map((s) => ({ at: s.parts.minute, node: slotLink(s) })),
+    ].sort((a, b) => a.at - b.at),
+  }))
+    .filter((h) => h.entries.length > 0)
+    .map((h) => ({ hour: h.hour, items: h.entries.map((e) => e.node) }));
 
   return (
     <div class="stack calendar-page">
@@ -236,8 +360,19 @@ export function CalendarPage() {
           {message}
         </p>
       </div>
-      <div class={`calendar-scroll ${view}-view`}>
-        {view === 'week' && (
+      <div class={`calendar-scroll ${busy ? 'month' : view}-view`}>
+        {view === 'day' && (
+          <section class="day-view" aria-label={title} aria-busy={ready ? undefined : 'true'}>
+            {ready && dayList && (
+              <>
+                <DayHours hours={dayHours} cellProps={(h) => cellProps(anchor, h)} />
+                <DayMore shown={placed.length} total={dayList.total} more={dayList.next ? () => void showMore() : null} loading={loadingMore} />
+              </>
+            )}
+          </section>
+        )}
+        {view === 'week' && busy && monthTable(`Week of ${title}`)}
+        {view === 'week' && !busy && (
           // Narrow screens get the week as a list of days (CSS picks one of the two: no script
           // measures the width, so nothing moves on load).
           <ol class="week-agenda" aria-label={`Week of ${title}`} aria-busy={ready ? undefined : 'true'}>
@@ -259,7 +394,7 @@ export function CalendarPage() {
               })}
           </ol>
         )}
-        {view === 'week' ? (
+        {view === 'week' && !busy && (
           <table class="week" aria-label={`Week of ${title}`}>
             <thead>
               <tr>
@@ -289,41 +424,14 @@ export function CalendarPage() {
               ))}
             </tbody>
           </table>
-        ) : (
-          <table class="month" aria-label={title}>
-            <thead>
-              <tr>
-                {days.slice(0, 7).map((d) => (
-                  <th scope="col" key={d}>
-                    {formatDay(d, { weekday: 'short' })}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {Array.from({ length: days.length / 7 }, (_, w) => days.slice(w * 7, w * 7 + 7)).map((week) => (
-                <tr key={week[0]}>
-                  {week.map((d) => (
-                    <td
-                      key={d}
-                      class={`day-cell${d.slice(0, 7) === anchor.slice(0, 7) ? '' : ' other-month'}${d === today ? ' today' : ''}`}
-                      {...cellProps(d, null)}
-                    >
-                      <span class="day-number">{Number(d.slice(8))}</span>
-                      {placed.filter((p) => dateKey(p.at) === d).map(chip)}
-                      {freeSlots.filter((s) => dateKey(s.parts) === d).map(slotLink)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
         )}
+        {view === 'month' && monthTable(title)}
       </div>
-      {ready && (
+      {ready && busy && <p class="hint">Too many threads to show each: open a day to list its threads.</p>}
+      {ready && !busy && (
         <p class="hint">
           <span class="hint-wide">
-            Drag a thread to another hour (or day, in the month view) to reschedule it; open it to change the time with the keyboard.
+            Drag a thread to another hour{view === 'day' ? '' : ' (or day, in the month view)'} to reschedule it; open it to change the time with the keyboard.
           </span>
           <span class="hint-narrow">Open a thread to change its time.</span>
         </p>
@@ -353,8 +461,9 @@ export function CalendarPage() {
   );
 }
 
-/** The dates a view shows: the Monday-to-Sunday week of `anchor`, or whole weeks covering its month. */
+/** The dates a view shows: `anchor` alone, the Monday-to-Sunday week of it, or whole weeks covering its month. */
 function visibleDays(view: CalendarView, anchor: string): string[] {
+  if (view === 'day') return [anchor];
   if (view === 'week') {
     const monday = addDays(anchor, 1 - weekday(anchor));
     return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
