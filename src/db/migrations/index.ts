@@ -29,6 +29,7 @@ import * as m0030 from './0030-scale-indexes-retention.js';
 import * as m0031 from './0031-review-links.js';
 import * as m0032 from './0032-team-notices.js';
 import * as m0033 from './0033-pagination-indexes.js';
+import * as m0034 from './0034-unpublished-schedule-index.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0031-review-links': m0031,
   '0032-team-notices': m0032,
   '0033-pagination-indexes': m0033,
+  '0034-unpublished-schedule-index': m0034,
 };
