@@ -7,7 +7,7 @@ export type Thread = components['schemas']['Thread'];
 type Post = Thread['posts'][number];
 export type PostAnalytics = NonNullable<Post['analytics']>;
 export type SpoilerRange = Post['spoilerRanges'][number];
-type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
+export type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
 /** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
 export type TaggedThread = ListedThread & { tags: NonNullable<ListedThread['tags']> };
 export type Draft = Answer<'/api/v1/posts/drafts', 'get'>['drafts'][number];
@@ -63,6 +63,12 @@ export function threadsApi(client: Client) {
           return { items: page.threads, nextCursor: page.nextCursor };
         })
       ).map((t) => ({ ...t, tags: t.tags ?? [] })),
+    /** One page of List Posts (earliest first) and whether the range holds more: a bounded read. */
+    page: async (query: { from: string; to: string; limit: number; cursor?: string }) => {
+      const { limit, cursor, ...range } = query;
+      const page = await ok(client.GET('/api/v1/posts', { params: { query: { ...range, limit: String(limit), ...(cursor ? { cursor } : {}) } } }));
+      return { threads: page.threads, nextCursor: page.nextCursor ?? null };
+    },
     /** The active workspace's threads in one approval state, scheduled from a year ago to a year ahead, earliest first. */
     inApproval: async (approval: ApprovalState): Promise<ListedThread[]> => {
       const now = Date.now();
