@@ -37,7 +37,7 @@ function metric(name: Metric): RawBuilder<unknown> {
 }
 
 /** Whose posts a read covers: one provider's, or those of every provider of a workspace. */
-export type PostsOf = { providerId: string } | { workspace: Workspace };
+type PostsOf = { providerId: string } | { workspace: Workspace };
 
 /**
  * The threads that hold the published posts of a range of `of` (a provider's, or each provider's

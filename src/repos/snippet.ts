@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /** How long a text snippet is at most, in characters (a cut one ends with `…`, counted). */
-export const SNIPPET_LENGTH = 100;
+const SNIPPET_LENGTH = 100;
 
 /**
  * A post's text for naming it in a list (the home page's attention items and top posts): its

@@ -32,10 +32,10 @@ const thread = (threadId: string) => ({ params: { path: { threadId } } });
  * cap (2,000 threads, 1,000 attention items: an agency's month) is a 400 without `limit`, so the
  * app always pages and reads on while there is a `nextCursor`.
  */
-export const PAGE_LIMIT = '1000';
+const PAGE_LIMIT = '1000';
 
 /** Every item of a paged list: `fetchPage` with each `nextCursor` in turn, from the first page. */
-export async function everyPage<T>(fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
+async function everyPage<T>(fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
