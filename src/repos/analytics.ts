@@ -50,7 +50,10 @@ type PostsOf = { providerId: string } | { workspace: Workspace };
 function heldThreads(of: PostsOf, range: Omit<AnalyticsRange, 'providerId'>): RawBuilder<unknown> {
   const branches = (provider: RawBuilder<unknown>) => sql`
     select id, provider_id from threads
-     where provider_id = ${provider} and status = 'PUBLISHED' and (published_at >= ${range.from} or published_at is null)
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at >= ${range.from}
+    union all
+    select id, provider_id from threads
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at is null
     union all
     select id, provider_id from threads
      where provider_id = ${provider} and status <> 'PUBLISHED'
