@@ -68,7 +68,10 @@ export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Erro
     for (const listener of changedListeners) listener(threadIds);
   };
   const pool = new driver.Pool({
-    ...withStartupOptions(url, THREAD_CHANGES_BY_NOTICE),
+    // jit=off: Skein's statements are short reads by index, but a range's analytics probes one
+    // index per thread and its estimate passes jit_above_cost; compiling then cost 650 ms for a
+    // 220 ms read (docs/api.md, "Workspace summary").
+    ...withStartupOptions(url, `${THREAD_CHANGES_BY_NOTICE} -c jit=off`),
     max: poolSize,
     types: pgTypes(driver) as pg.CustomTypesConfig,
     Client: preparingClient(driver, new StatementNames(), changed),

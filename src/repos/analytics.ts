@@ -1,6 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { httpUrlOrNull } from '../lib/http-url.js';
-import type { DbOrTrx } from './types.js';
+import type { Workspace } from '../lib/workspace.js';
+import { textSnippet } from './snippet.js';
+import { type DbOrTrx, ofWorkspace } from './types.js';
 
 export const METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
 type Metric = (typeof METRICS)[number];
@@ -34,28 +36,54 @@ function metric(name: Metric): RawBuilder<unknown> {
   return sql`case when jsonb_typeof(p.analytics -> ${sql.lit(name)}) = 'number' then (p.analytics ->> ${sql.lit(name)})::numeric end`;
 }
 
-/** The published posts of the provider with published_at in [from, to], with their local day and metrics. */
-function publishedPosts(range: AnalyticsRange): RawBuilder<unknown> {
+/** Whose posts a read covers: one provider's, or those of every provider of a workspace. */
+type PostsOf = { providerId: string } | { workspace: Workspace };
+
+/**
+ * The threads that hold the published posts of a range of `of` (a provider's, or each provider's
+ * of a workspace): a post is published before (or as) its thread is, and only once its thread was
+ * due, so those threads are the ones published since the range's start and those not published
+ * (failed part-way, put back, or publishing) scheduled up to its end. Each part is one index range
+ * per provider: threads_provider_published_idx and threads_provider_unpublished_at_idx
+ * (migration 0035), never a provider's whole history nor its schedule ahead.
+ */
+function heldThreads(of: PostsOf, range: Omit<AnalyticsRange, 'providerId'>): RawBuilder<unknown> {
+  const branches = (provider: RawBuilder<unknown>) => sql`
+    select id, provider_id from threads
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at >= ${range.from}
+    union all
+    select id, provider_id from threads
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at is null
+    union all
+    select id, provider_id from threads
+     where provider_id = ${provider} and status <> 'PUBLISHED'
+       and ${range.before ? sql`scheduled_at < ${range.before}::timestamptz` : sql`scheduled_at <= ${range.to}::timestamptz`}`;
+  return 'providerId' in of
+    ? sql`(${branches(sql`${of.providerId}::text`)})`
+    : sql`(select t.id, t.provider_id from providers as pr cross join lateral (${branches(sql.ref('pr.id'))}) as t
+           where ${ofWorkspace('pr', of.workspace)})`;
+}
+
+/** The published posts of `of` with published_at in [from, to], with their provider, local day and metrics. */
+function publishedPosts(of: PostsOf, range: Omit<AnalyticsRange, 'providerId'>): RawBuilder<unknown> {
+  // Each thread's posts by posts_thread_order_key (`offset 0` keeps the lateral a nested loop):
+  // the cost follows the range's threads, never the whole table's posts.
   return sql`
-    select p.id, p.thread_id, p.permalink, p.published_at,
-           to_char((p.published_at at time zone ${range.zone})::date, 'YYYY-MM-DD') as day,
-           ${sql.join(
-             METRICS.map((m) => sql`${metric(m)} as ${sql.ref(m)}`),
-             sql`, `,
-           )}
-      from posts p
-      join (
-        -- A post is published before (or as) its thread is: the account's threads published
-        -- since the range's start, and those not published (failed part-way), hold its posts.
-        select id from threads where provider_id = ${range.providerId} and status = 'PUBLISHED' and published_at >= ${range.from}
-        union all
-        select id from threads where provider_id = ${range.providerId} and status = 'PUBLISHED' and published_at is null
-        union all
-        select id from threads where provider_id = ${range.providerId} and status <> 'PUBLISHED'
-      ) t on t.id = p.thread_id
-     where p.status = 'PUBLISHED'
-       and p.published_at >= ${range.from}
-       and (p.published_at <= ${range.to} or p.published_at < ${range.before ?? range.to}::timestamptz)`;
+    select p.*, t.provider_id
+      from ${heldThreads(of, range)} as t
+     cross join lateral (
+      select p.id, p.thread_id, p.permalink, p.published_at,
+             to_char((p.published_at at time zone ${range.zone})::date, 'YYYY-MM-DD') as day,
+             ${sql.join(
+               METRICS.map((m) => sql`${metric(m)} as ${sql.ref(m)}`),
+               sql`, `,
+             )}
+        from posts p
+       where p.thread_id = t.id and p.status = 'PUBLISHED'
+         and p.published_at >= ${range.from}
+         and (p.published_at <= ${range.to} or p.published_at < ${range.before ?? range.to}::timestamptz)
+      offset 0
+     ) as p`;
 }
 
 const toNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -72,7 +100,7 @@ export async function analyticsBuckets(db: DbOrTrx, range: AnalyticsRange): Prom
       sql`, `,
     );
   const { rows } = await sql<Record<string, unknown>>`
-    with published as (${publishedPosts(range)}),
+    with published as (${publishedPosts({ providerId: range.providerId }, range)}),
     days as (
       select to_char(d, 'YYYY-MM-DD') as day
         from generate_series(
@@ -99,18 +127,64 @@ export async function analyticsBuckets(db: DbOrTrx, range: AnalyticsRange): Prom
 /** Up to `limit` published posts of the range by views, then likes (nulls last), then post id. */
 export async function topPosts(db: DbOrTrx, range: AnalyticsRange, limit: number): Promise<TopPostRow[]> {
   const { rows } = await sql<Record<string, unknown>>`
-    with published as (${publishedPosts(range)})
+    with published as (${publishedPosts({ providerId: range.providerId }, range)})
     select * from published
      order by views desc nulls last, likes desc nulls last, id collate "C"
      limit ${limit}`.execute(db);
-  return rows.map((row) => {
-    const top = {
-      threadId: row.thread_id as string,
-      postId: row.id as string,
-      permaLink: httpUrlOrNull(row.permalink as string | null),
-      publishedAt: new Date(row.published_at as Date | string),
-    } as TopPostRow;
-    for (const m of METRICS) top[m] = toNumber(row[m]);
-    return top;
-  });
+  return rows.map(topPostOf);
+}
+
+function topPostOf(row: Record<string, unknown>): TopPostRow {
+  const top = {
+    threadId: row.thread_id as string,
+    postId: row.id as string,
+    permaLink: httpUrlOrNull(row.permalink as string | null),
+    publishedAt: new Date(row.published_at as Date | string),
+  } as TopPostRow;
+  for (const m of METRICS) top[m] = toNumber(row[m]);
+  return top;
+}
+
+export interface WorkspaceSummaryRow {
+  published: number;
+  failed: number;
+  topPosts: Array<TopPostRow & { providerId: string; text: string | null }>;
+}
+
+/**
+ * A workspace's range at a glance, in one statement: its threads published in [from, to]
+ * (threads.published_at, set when the last post went out), its FAILED threads scheduled in it,
+ * and up to `limit` of its published posts of the range (as the per-account analytics count
+ * them) by views, then likes (nulls last), then post id, each with a snippet of its text.
+ * Every part reads by index: the published threads through threads_provider_published_idx for
+ * each of the workspace's providers, the failed ones through threads_failed_idx (docs/api.md,
+ * "Workspace summary").
+ */
+export async function workspaceSummary(db: DbOrTrx, workspace: Workspace, range: { from: Date; to: Date }, limit: number): Promise<WorkspaceSummaryRow> {
+  const posts = publishedPosts({ workspace }, { ...range, zone: 'UTC' });
+  const { rows } = await sql<Record<string, unknown>>`
+    with top as (
+      select * from (${posts}) as published
+       order by views desc nulls last, likes desc nulls last, id collate "C"
+       limit ${limit}
+    )
+    select
+      (select count(*) from providers as pr join threads as t on t.provider_id = pr.id
+        where ${ofWorkspace('pr', workspace)}
+          and t.status = 'PUBLISHED' and t.published_at >= ${range.from} and t.published_at <= ${range.to}) as published_count,
+      (select count(*) from threads as t
+        where t.status = 'FAILED' and ${ofWorkspace('t', workspace)}
+          and t.scheduled_at >= ${range.from} and t.scheduled_at <= ${range.to}) as failed_count,
+      top.*,
+      (select ${textSnippet(sql.ref('c.content'))} from posts as c where c.id = top.id) as text
+    from (select 1) as one left join top on true
+    order by top.views desc nulls last, top.likes desc nulls last, top.id collate "C"`.execute(db);
+  const first = rows[0]!;
+  return {
+    published: Number(first.published_count),
+    failed: Number(first.failed_count),
+    topPosts: rows
+      .filter((row) => row.id != null)
+      .map((row) => ({ ...topPostOf(row), providerId: row.provider_id as string, text: (row.text as string | null) ?? null })),
+  };
 }

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ProviderKind } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
-import type { DbOrTrx } from './types.js';
+import { textSnippet } from './snippet.js';
+import { type DbOrTrx, ofWorkspace } from './types.js';
 
 /**
  * What needs the user in a workspace, read in one statement (services/notices/attention.ts holds the
@@ -35,14 +36,8 @@ export interface AttentionRow {
   followUpId: string | null;
   errorCode: string | null;
   errorMessage: string | null;
-}
-
-/** `alias`'s rows of the workspace (a table with account_id and team_id). */
-function ofWorkspace(alias: string, workspace: Workspace): RawBuilder<unknown> {
-  const col = (name: string) => sql.ref(`${alias}.${name}`);
-  return workspace.teamId
-    ? sql`${col('team_id')} = ${workspace.teamId}::text`
-    : sql`${col('team_id')} IS NULL AND ${col('account_id')} = ${workspace.ownerAccountId}::text`;
+  /** A snippet of the thread's first post (repos/snippet.ts); null without a thread or a text. */
+  threadText: string | null;
 }
 
 /** An ACTIVE account of `kind` whose token expires before `until` and has no refresh token: it will lapse. */
@@ -103,8 +98,12 @@ export async function listAttention(
     follow_up_id: string | null;
     error_code: string | null;
     error_message: string | null;
+    thread_text: string | null;
     page_at: string;
   }>`
+    -- The page's items only (after its LIMIT) name their thread: its first post, by posts_thread_order_key.
+    SELECT page.*, (SELECT ${textSnippet(sql.ref('fp.content'))} FROM posts AS fp WHERE fp.thread_id = page.thread_id ORDER BY fp.post_order LIMIT 1) AS thread_text
+    FROM (
     SELECT *, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS page_at FROM (
       SELECT 'THREAD_FAILED' AS kind, COALESCE(fp.updated_at, t.updated_at) AS at, t.provider_id, t.id AS thread_id, NULL::text AS follow_up_id,
              COALESCE(fp.error_code, NULLIF(split_part(t.last_error, ': ', 1), ''), 'UNKNOWN') AS error_code,
@@ -145,7 +144,9 @@ export async function listAttention(
     ) AS items
     WHERE ${afterKey(page.after)}
     ORDER BY ${ORDER_KEY}
-    LIMIT ${page.limit}`.execute(db);
+    LIMIT ${page.limit}
+    ) AS page
+    ORDER BY ${ORDER_KEY}`.execute(db);
   return rows.map((row) => ({
     kind: row.kind,
     at: new Date(row.at),
@@ -154,6 +155,7 @@ export async function listAttention(
     followUpId: row.follow_up_id,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    threadText: row.thread_text,
     pageKey: [row.page_at, row.kind, row.thread_id ?? row.provider_id, row.follow_up_id ?? ''],
   }));
 }

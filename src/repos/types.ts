@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema/index.js';
 import type { Workspace } from '../lib/workspace.js';
@@ -10,6 +10,14 @@ export type DbOrTrx = Db | Transaction<Database>;
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's where() overloads differ per builder; this helper only chains one call.
 export function inWorkspace<QB extends { where: any }>(qb: QB, workspace: Workspace): QB {
   return workspace.teamId ? qb.where('team_id', '=', workspace.teamId) : qb.where('team_id', 'is', null).where('account_id', '=', workspace.ownerAccountId);
+}
+
+/** `alias`'s rows of the workspace (a table with account_id and team_id), as an SQL condition. */
+export function ofWorkspace(alias: string, workspace: Workspace): RawBuilder<unknown> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return workspace.teamId
+    ? sql`${col('team_id')} = ${workspace.teamId}::text`
+    : sql`${col('team_id')} IS NULL AND ${col('account_id')} = ${workspace.ownerAccountId}::text`;
 }
 
 /**

@@ -81,6 +81,8 @@ describeEachDb(
           at: ctx.clock.now().toISOString(),
           providerId: provider.id,
           threadId: second,
+          // Named by its first post's text (a snippet of at most 100 characters), in the same statement.
+          threadText: 'first',
           error: { code: 'MEDIA_UNREACHABLE', message: 'Threads cannot fetch https://cdn.example/a.jpg: it answered HTTP 404.' },
         },
         {
@@ -88,6 +90,7 @@ describeEachDb(
           at: failedAt,
           providerId: provider.id,
           threadId: first,
+          threadText: 'first',
           error: { code: 'INVALID_MEDIA', message: 'The image is not accepted.' },
         },
       ]);
@@ -132,6 +135,7 @@ describeEachDb(
           providerId: provider.id,
           threadId: id,
           followUpId,
+          threadText: 'first',
           error: { code: 'REPLY_REFUSED', message: 'Replies to this post are limited.' },
         },
       ]);

@@ -13,14 +13,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { openPGlite } from '../../src/db/database.js';
 import {
+  apiRequests,
   collectPageErrors,
   firstApiKey,
   keyedApi,
   PHONE,
+  type SeededWebServer,
+  setPasswordAndSignIn,
   shoot,
   signInFirstTime,
   skipReason,
+  startSeededWebServer,
   startWebHarness,
   type WebHarness,
   waitFor,
@@ -34,6 +40,7 @@ const skip = skipReason('home page');
 let fake: FakeGraphApi | null = null;
 let media: MediaServer | null = null;
 let h: WebHarness | null = null;
+let agency: SeededWebServer | null = null;
 
 before(async () => {
   if (skip) return;
@@ -52,6 +59,7 @@ before(async () => {
 });
 
 after(async () => {
+  await agency?.close();
   await h?.close();
   await media?.close();
   await fake?.close();
@@ -187,5 +195,105 @@ test('home page: empty state; failed threads with the network error and a workin
   assert.ok(await item('THREAD_FAILED', refused).getByRole('button', { name: 'Retry' }).isVisible());
   await shoot(page, 'home-after-retry');
 
+  assert.deepEqual(pageErrors, []);
+});
+
+/**
+ * An agency's week (issue 43): four accounts, 1,200 threads published in the last 7 days (and
+ * older ones with more views), failures in and before the week, 1,200 threads ahead: the window
+ * the page once read (7 days back, 14 ahead) holds 2,400, more than a page of 1,000. Written to
+ * the embedded database before the server starts (its publisher off: nothing is sent).
+ */
+test('home page of an agency: the counts, the top post and the next threads from a few bounded requests, whatever the threads and accounts', {
+  skip,
+  timeout: 600_000,
+}, async (t) => {
+  const email = 'agency-home@localhost';
+  agency = await startSeededWebServer(
+    'home-agency',
+    email,
+    async (_cli, env) => {
+      const handle = await openPGlite(`${env.SKEIN_DATA_DIR}/pglite`);
+      try {
+        const db = handle.db;
+        await sql`
+          INSERT INTO providers (id, account_id, team_id, kind, provider_user_id, username, status)
+          SELECT 'home-p' || g, a.id, NULL, 'THREADS', 'home-user-' || g, 'home_' || chr(97 + g), 'ACTIVE'
+          FROM accounts AS a, generate_series(0, 3) AS g WHERE a.email = ${email}`.execute(db);
+        // kind: P published this week, O published 8 to 9 days ago, F failed this week, E failed 9 days ago, R ahead.
+        await sql`
+          CREATE TEMPORARY TABLE seed AS
+          SELECT kind || g AS id, kind, g, 'home-p' || (g % 4) AS provider,
+                 CASE kind WHEN 'P' THEN now() - interval '6 days 20 hours' + g * interval '8 minutes'
+                           WHEN 'O' THEN now() - interval '9 days' + g * interval '1 hour'
+                           WHEN 'F' THEN now() - interval '6 days' + g * interval '12 hours'
+                           WHEN 'E' THEN now() - interval '9 days' + g * interval '1 hour'
+                           ELSE now() + interval '1 hour' + g * interval '15 minutes' + CASE WHEN g >= 5 THEN interval '30 minutes' ELSE interval '0' END END AS at
+          FROM (VALUES ('P', 1200), ('O', 20), ('F', 7), ('E', 2), ('R', 1200)) AS k (kind, n), generate_series(0, n - 1) AS g`.execute(db);
+        await sql`
+          INSERT INTO threads (id, account_id, provider_id, status, scheduled_at, attempts, published_at, last_error, created_at, updated_at)
+          SELECT s.id, a.id, s.provider, CASE WHEN s.kind IN ('P', 'O') THEN 'PUBLISHED' WHEN s.kind IN ('F', 'E') THEN 'FAILED' ELSE 'READY' END,
+                 s.at, CASE WHEN s.kind = 'R' THEN 0 ELSE 1 END, CASE WHEN s.kind IN ('P', 'O') THEN s.at + interval '2 seconds' END,
+                 CASE WHEN s.kind IN ('F', 'E') THEN 'NETWORK_REFUSED: seeded' END, s.at - interval '1 day', s.at
+          FROM seed AS s, accounts AS a WHERE a.email = ${email}`.execute(db);
+        await sql`
+          INSERT INTO posts (id, thread_id, post_order, content, is_spoiler_media, status, network_post_id, permalink, published_at,
+                             error_code, error_message, analytics, created_at, updated_at)
+          SELECT s.id || '-post', s.id, 0,
+                 CASE WHEN s.kind = 'P' AND s.g = 777 THEN 'The top post of the week'
+                      WHEN s.kind = 'R' AND s.g < 5 THEN 'Next up ' || (s.g + 1)
+                      WHEN s.kind = 'F' THEN 'Failed this week ' || (s.g + 1)
+                      ELSE 'Seeded ' || s.kind || ' ' || s.g END,
+                 false, CASE WHEN s.kind IN ('P', 'O') THEN 'PUBLISHED' WHEN s.kind IN ('F', 'E') THEN 'FAILED' ELSE 'READY' END,
+                 CASE WHEN s.kind IN ('P', 'O') THEN 'net-' || s.id END,
+                 CASE WHEN s.kind IN ('P', 'O') THEN 'https://www.threads.net/@home/post/' || s.id END,
+                 CASE WHEN s.kind IN ('P', 'O') THEN s.at + interval '1 second' END,
+                 CASE WHEN s.kind IN ('F', 'E') THEN 'NETWORK_REFUSED' END, CASE WHEN s.kind IN ('F', 'E') THEN 'Refused (seeded).' END,
+                 CASE WHEN s.kind IN ('P', 'O') THEN jsonb_build_object(
+                   'views', CASE WHEN s.kind = 'O' THEN 900000 WHEN s.g = 777 THEN 123456 ELSE s.g % 500 END,
+                   'likes', CASE WHEN s.g = 777 AND s.kind = 'P' THEN 789 ELSE s.g % 50 END,
+                   'replies', 1, 'reposts', 0, 'quotes', 0, 'shares', 0, 'fetchedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+                 s.at - interval '1 day', s.at
+          FROM seed AS s`.execute(db);
+      } finally {
+        await handle.close();
+      }
+    },
+    { env: { SKEIN_PUBLISHER: '0' } },
+  );
+  const page = await agency.context.newPage();
+  const pageErrors = collectPageErrors(page);
+  await setPasswordAndSignIn(page, agency, 'an agency home-page password');
+
+  // Counted from a blank page: the sign-in's own requests are not the home page's.
+  await page.goto('about:blank');
+  const requests = apiRequests(page);
+  await page.goto(`${agency.base}/`);
+  const week = page.locator('section.last-week');
+  await week.locator('[data-count="published"]').filter({ hasText: '1200' }).waitFor();
+  assert.equal(await week.locator('[data-count="failed"]').textContent(), '7');
+  const top = week.locator('.top-post');
+  await top.getByRole('link', { name: 'The top post of the week' }).waitFor();
+  assert.match((await top.textContent()) ?? '', /@home_b on Threads: 123,456 views, 789 likes/);
+  const next = page.locator('section.coming-next ol.next-threads li');
+  await next.first().waitFor();
+  assert.deepEqual(await next.locator('a').allTextContents(), ['Next up 1', 'Next up 2', 'Next up 3', 'Next up 4', 'Next up 5']);
+  // The failures of the week and before it, each named by its thread's text (no thread read for it).
+  const attention = page.locator('section.attention');
+  await attention.locator('li.attention-item').nth(8).waitFor();
+  assert.equal(await attention.locator('li.attention-item').count(), 9);
+  assert.match((await attention.locator('li[data-kind="THREAD_FAILED"]').first().textContent()) ?? '', /“Failed this week 7”/);
+
+  await waitFor('the page’s requests to be answered', async () => requests.pending() === 0);
+  requests.stop();
+  const calls = requests.sent.filter((r) => r.includes(' /api/v1/'));
+  t.diagnostic(`${calls.length} API requests: ${calls.join(', ')}`);
+  // A handful, whatever the threads and accounts: no page after page of List Posts, no analytics per account.
+  assert.ok(calls.length <= 8, calls.join('\n'));
+  assert.equal(calls.filter((r) => r === 'GET /api/v1/posts').length, 1, calls.join('\n'));
+  assert.equal(calls.filter((r) => r === 'GET /api/v1/analytics').length, 0, calls.join('\n'));
+  assert.equal(calls.filter((r) => r === 'GET /api/v1/analytics/summary').length, 1, calls.join('\n'));
+  assert.equal(calls.filter((r) => r === 'GET /api/v1/attention').length, 1, calls.join('\n'));
+  await shoot(page, 'home-agency');
   assert.deepEqual(pageErrors, []);
 });

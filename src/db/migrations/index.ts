@@ -30,6 +30,7 @@ import * as m0031 from './0031-review-links.js';
 import * as m0032 from './0032-team-notices.js';
 import * as m0033 from './0033-pagination-indexes.js';
 import * as m0034 from './0034-calendar-day-indexes.js';
+import * as m0035 from './0035-unpublished-schedule-index.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0032-team-notices': m0032,
   '0033-pagination-indexes': m0033,
   '0034-calendar-day-indexes': m0034,
+  '0035-unpublished-schedule-index': m0035,
 };

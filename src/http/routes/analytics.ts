@@ -1,11 +1,19 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
-import { providerAnalytics } from '../../services/analytics/analytics.js';
+import { analyticsSummary, providerAnalytics } from '../../services/analytics/analytics.js';
 import { refreshThreadAnalytics } from '../../services/analytics/analytics-refresh.js';
 import { providerFollowers } from '../../services/providers/followers.js';
 import { ACCESS } from '../access.js';
 import { caller } from '../plugins/auth-and-limits.js';
-import { AnalyticsQuery, FollowersQuery, ProviderAnalytics, ProviderFollowers, RefreshBody } from '../schemas/analytics.js';
+import {
+  AnalyticsQuery,
+  AnalyticsSummary,
+  AnalyticsSummaryQuery,
+  FollowersQuery,
+  ProviderAnalytics,
+  ProviderFollowers,
+  RefreshBody,
+} from '../schemas/analytics.js';
 import { Id, ThreadIdParams, withProblems } from '../schemas/common.js';
 import { Thread } from '../schemas/threads.js';
 
@@ -19,6 +27,17 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       response: withProblems({ 200: ProviderAnalytics }),
     },
     handler: async (request) => providerAnalytics(ctx, caller(request), request.query),
+  });
+
+  app.get('/api/v1/analytics/summary', {
+    config: { access: ACCESS.analytics },
+    schema: {
+      tags: ['Analytics'],
+      summary: "The workspace's range at a glance: threads published and failed, its top posts across every account",
+      querystring: AnalyticsSummaryQuery,
+      response: withProblems({ 200: AnalyticsSummary }),
+    },
+    handler: async (request) => analyticsSummary(ctx, caller(request), request.query),
   });
 
   app.get('/api/v1/providers/:id/followers', {

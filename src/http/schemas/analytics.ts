@@ -48,6 +48,29 @@ export const ProviderAnalytics = Type.Object({
   nextCursor: Type.Optional(NextCursor),
 });
 
+export const AnalyticsSummaryQuery = Type.Object({
+  from: LocalDateTime,
+  to: LocalDateTime,
+  teamId: TeamIdQuery,
+});
+
+export const AnalyticsSummary = Type.Object({
+  from: IsoDateTime,
+  to: IsoDateTime,
+  published: Type.Integer({ minimum: 0, description: 'The workspace’s threads published in the range (the time its last post went out)' }),
+  failed: Type.Integer({ minimum: 0, description: 'The workspace’s FAILED threads scheduled in the range' }),
+  topPosts: Type.Array(
+    Type.Object({
+      ...AnalyticsTopPost.properties,
+      providerId: Id,
+      text: Type.Union([Type.String(), Type.Null()], {
+        description: 'The post’s text, trimmed, at most 100 characters (a longer one cut to 99 and …); null for one without text',
+      }),
+    }),
+    { maxItems: 5, description: 'Across every account of the workspace, as Analytics orders them: by views, then likes (nulls last), then post id' },
+  ),
+});
+
 export const FollowersQuery = Type.Object({
   from: LocalDateTime,
   to: LocalDateTime,

@@ -26,6 +26,12 @@ const AttentionItem = Type.Object({
   providerId: Id,
   threadId: Type.Optional(Id),
   followUpId: Type.Optional(Id),
+  threadText: Type.Optional(
+    Type.String({
+      description:
+        "Added beyond decisions.md: the thread's first post's text, trimmed, at most 100 characters (a longer one cut to 99 and …), to name the thread; absent without a thread or a text",
+    }),
+  ),
   error: Type.Optional(
     Type.Object(
       { code: Type.String(), message: Type.String() },

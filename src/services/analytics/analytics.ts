@@ -4,13 +4,15 @@ import { Faults, ValidationError } from '../../errors/index.js';
 import { encodeCursor, keyAfter, type PageQuery, pageScope, readPage } from '../../lib/pages.js';
 import { instantOfLocal, localDate, wallClockOf } from '../../lib/recurrence.js';
 import { iso } from '../../lib/time.js';
-import { type AnalyticsRange, analyticsBuckets, METRICS, type MetricSums, topPosts } from '../../repos/analytics.js';
+import { type AnalyticsRange, analyticsBuckets, METRICS, type MetricSums, topPosts, workspaceSummary } from '../../repos/analytics.js';
 import { resolveWorkspace } from '../accounts/accounts.js';
 import { requireProviderInWorkspace } from '../providers/providers.js';
 import { readDateTime } from '../threads/schedule-time.js';
 
 const MAX_RANGE_MS = 366 * 86_400_000;
 const TOP_POSTS = 10;
+/** The workspace summary's top posts. */
+const SUMMARY_TOP_POSTS = 5;
 
 type DayView = { date: string; posts: number } & MetricSums;
 type TopPostView = { threadId: string; postId: string; permaLink: string | null; publishedAt: string } & MetricSums;
@@ -33,11 +35,13 @@ function sums(row: MetricSums): MetricSums {
  * `from` not after `to`, at most 366 days. Analytics and follower history share it.
  */
 export function readRange(account: AccountRow, query: { from: string; to: string }): { from: Date; to: Date } {
-  const from = readDateTime(query.from, account.timezone, 'from');
-  const to = readDateTime(query.to, account.timezone, 'to');
-  if (from > to) throw new ValidationError({ path: 'from', message: 'must not be after to' });
-  if (to.getTime() - from.getTime() > MAX_RANGE_MS) throw new ValidationError({ path: 'to', message: 'the range may span at most 366 days' });
-  return { from, to };
+  const faults = new Faults();
+  const from = faults.check(() => readDateTime(query.from, account.timezone, 'from'));
+  const to = faults.check(() => readDateTime(query.to, account.timezone, 'to'));
+  if (from && to && from > to) faults.add({ path: 'from', message: 'must not be after to' });
+  else if (from && to && to.getTime() - from.getTime() > MAX_RANGE_MS) faults.add({ path: 'to', message: 'the range may span at most 366 days' });
+  faults.throwIfAny();
+  return { from: from!, to: to! };
 }
 
 /**
@@ -110,5 +114,45 @@ async function analyticsOf(ctx: AppContext, range: AnalyticsRange): Promise<Anal
     totals: { posts: total.posts, ...sums(total) },
     days: buckets.filter((b) => b.date !== null).map((b) => ({ date: b.date!, posts: b.posts, ...sums(b) })),
     topPosts: top.map((p) => ({ threadId: p.threadId, postId: p.postId, permaLink: p.permaLink, publishedAt: iso(p.publishedAt), ...sums(p) })),
+  };
+}
+
+export interface AnalyticsSummaryView {
+  from: string;
+  to: string;
+  published: number;
+  failed: number;
+  topPosts: Array<TopPostView & { providerId: string; text: string | null }>;
+}
+
+/**
+ * A workspace's range at a glance (the home page's "Last 7 days"), whatever its number of
+ * accounts and threads: its threads published in the range (threads.published_at), its FAILED
+ * threads scheduled in it, and its top posts across every account, as the per-account analytics
+ * order them, each with a snippet of its text. Two statements with a team (its membership), one
+ * without: docs/api.md, "Workspace summary".
+ */
+export async function analyticsSummary(
+  ctx: AppContext,
+  account: AccountRow,
+  query: { from: string; to: string; teamId?: string },
+): Promise<AnalyticsSummaryView> {
+  const { from, to } = readRange(account, query);
+  const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
+  const summary = await workspaceSummary(ctx.db, workspace, { from, to }, SUMMARY_TOP_POSTS);
+  return {
+    from: iso(from),
+    to: iso(to),
+    published: summary.published,
+    failed: summary.failed,
+    topPosts: summary.topPosts.map((p) => ({
+      threadId: p.threadId,
+      postId: p.postId,
+      providerId: p.providerId,
+      text: p.text,
+      permaLink: p.permaLink,
+      publishedAt: iso(p.publishedAt),
+      ...sums(p),
+    })),
   };
 }

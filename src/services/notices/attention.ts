@@ -47,6 +47,7 @@ interface AttentionItem {
   threadId?: string;
   followUpId?: string;
   error?: { code: string; message: string };
+  threadText?: string;
 }
 
 /** The most items an unpaged attention list answers; a workspace with more is a 400 pointing to `limit`. */
@@ -100,6 +101,7 @@ function itemOf(row: AttentionRow): AttentionItem {
     providerId: row.providerId,
     ...(row.threadId ? { threadId: row.threadId } : {}),
     ...(row.followUpId ? { followUpId: row.followUpId } : {}),
+    ...(row.threadText ? { threadText: row.threadText } : {}),
     ...(ATTENTION_KINDS[row.kind].hasError ? { error: { code: row.errorCode ?? 'UNKNOWN', message: row.errorMessage ?? '' } } : {}),
   };
 }

@@ -6562,6 +6562,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's range at a glance: threads published and failed, its top posts across every account */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    from: string;
+                    /** @description YYYY-MM-DDThh:mm:ss, read in the account time zone unless it ends in Z or ±hh:mm */
+                    to: string;
+                    /** @description A team id, or "personal"; omitted = the account's active workspace */
+                    teamId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds and Z
+                             */
+                            to: string;
+                            /** @description The workspace’s threads published in the range (the time its last post went out) */
+                            published: number;
+                            /** @description The workspace’s FAILED threads scheduled in the range */
+                            failed: number;
+                            /** @description Across every account of the workspace, as Analytics orders them: by views, then likes (nulls last), then post id */
+                            topPosts: {
+                                /** @description Opaque identifier */
+                                threadId: string;
+                                /** @description Opaque identifier */
+                                postId: string;
+                                permaLink: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds and Z
+                                 */
+                                publishedAt: string;
+                                views: number | null;
+                                likes: number | null;
+                                replies: number | null;
+                                reposts: number | null;
+                                quotes: number | null;
+                                shares: number | null;
+                                /** @description Opaque identifier */
+                                providerId: string;
+                                /** @description The post’s text, trimmed, at most 100 characters (a longer one cut to 99 and …); null for one without text */
+                                text: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/{id}/followers": {
         parameters: {
             query?: never;
@@ -8575,6 +8701,8 @@ export interface paths {
                                 threadId?: string;
                                 /** @description Opaque identifier */
                                 followUpId?: string;
+                                /** @description Added beyond decisions.md: the thread's first post's text, trimmed, at most 100 characters (a longer one cut to 99 and …), to name the thread; absent without a thread or a text */
+                                threadText?: string;
                                 /** @description The network's error as stored (THREAD_FAILED: its failed post's; FOLLOW_UP_FAILED: the follow-up's; PROVIDER_RATE_LIMITED: the cap's, saying until when) */
                                 error?: {
                                     code: string;

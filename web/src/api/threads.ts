@@ -7,7 +7,7 @@ export type Thread = components['schemas']['Thread'];
 type Post = Thread['posts'][number];
 export type PostAnalytics = NonNullable<Post['analytics']>;
 export type SpoilerRange = Post['spoilerRanges'][number];
-type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
+export type ListedThread = Answer<'/api/v1/posts', 'get'>['threads'][number];
 /** A thread of List Posts asked with `include=tags`: its tags come with it, in the same request. */
 export type TaggedThread = ListedThread & { tags: NonNullable<ListedThread['tags']> };
 export type Draft = Answer<'/api/v1/posts/drafts', 'get'>['drafts'][number];
@@ -38,7 +38,7 @@ const thread = (threadId: string) => ({ params: { path: { threadId } } });
 export const PAGE_LIMIT = '1000';
 
 /** Every item of a paged list: `fetchPage` with each `nextCursor` in turn, from the first page. */
-export async function everyPage<T>(fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
+async function everyPage<T>(fetchPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {

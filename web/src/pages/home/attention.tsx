@@ -2,7 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { AttentionItem } from '../../api/attention.js';
 import { ApiError } from '../../api/client.js';
 import type { Provider } from '../../api/providers.js';
-import { type TaggedThread, threadPath } from '../../api/threads.js';
+import { type ListedThread, threadPath } from '../../api/threads.js';
 import { useApp } from '../../app-state.js';
 import { providerLabel } from '../../providers.js';
 import { formatInZone } from '../../time.js';
@@ -26,16 +26,22 @@ const TITLES: Record<AttentionItem['kind'], string> = {
   THREAD_AWAITING_APPROVAL: 'A thread is past its time and waits for approval',
 };
 
+/** The first words of a text, for naming its thread. */
+function cut(text: string | undefined, length: number): string | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  return trimmed.length > length ? `${trimmed.slice(0, length - 1)}…` : trimmed;
+}
+
 /** The first words of a thread's first post, for naming it. */
-export function snippet(thread: TaggedThread | undefined, length = 80): string | null {
-  const text = thread?.posts[0]?.content.trim();
-  if (!text) return null;
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+export function snippet(thread: ListedThread | undefined, length = 80): string | null {
+  return cut(thread?.posts[0]?.content, length);
 }
 
 interface Props {
   items: AttentionItem[] | null;
-  threads: TaggedThread[];
+  /** Older items than those listed are left out (the list is one page). */
+  more: boolean;
   providers: Provider[];
   threadsOAuthReady: boolean;
   onChanged: () => Promise<void>;
@@ -48,7 +54,7 @@ export function AttentionSection(props: Props) {
   return (
     <section class="card attention" aria-labelledby="home-attention">
       <h2 id="home-attention" ref={heading} tabIndex={-1}>
-        Needs your attention{items && items.length > 0 ? ` (${items.length})` : ''}
+        Needs your attention{items && items.length > 0 ? ` (${items.length}${props.more ? '+' : ''})` : ''}
       </h2>
       <p class="announcement" role="status">
         {announcement}
@@ -73,6 +79,7 @@ export function AttentionSection(props: Props) {
           ))}
         </ul>
       )}
+      {items !== null && props.more && <p class="hint">Older items are not shown here: the newest {items.length} are.</p>}
     </section>
   );
 }
@@ -82,8 +89,8 @@ function Item(props: Props & { item: AttentionItem; announce: (text: string, mov
   const { item } = props;
   const [busy, setBusy] = useState(false);
   const provider = props.providers.find((p) => p.id === item.providerId);
-  const thread = item.threadId ? props.threads.find((t) => t.threadId === item.threadId) : undefined;
-  const name = snippet(thread);
+  // The item names its thread itself (its first post's text, up to 100 characters): no thread is read for it.
+  const name = cut(item.threadText, 80);
   const accountName = provider ? providerLabel(provider) : 'an account';
   const titleId = `attention-${item.kind}-${item.followUpId ?? item.threadId ?? item.providerId}`;
 

@@ -1,6 +1,6 @@
-import type { ProviderAnalytics } from '../../api/analytics.js';
+import type { AnalyticsSummary } from '../../api/analytics.js';
 import type { Provider } from '../../api/providers.js';
-import { type TaggedThread, threadPath } from '../../api/threads.js';
+import { type ListedThread, threadPath } from '../../api/threads.js';
 import { useApp } from '../../app-state.js';
 import { networkHref } from '../../network-links.js';
 import { providerLabel } from '../../providers.js';
@@ -12,18 +12,17 @@ export interface FreeSlot {
   at: string;
 }
 
-/** "Coming next" and "Last 7 days": the home page's summaries, from List Posts, the queue's free times and the stored analytics. */
+/** "Coming next" and "Last 7 days": the home page's summaries, from List Posts, the queue's free times and the workspace's analytics summary. */
 
-const SHOWN_NEXT = 5;
-const DAY_MS = 86_400_000;
+export const SHOWN_NEXT = 5;
 
 /** The account of a thread (a thread names its network account, not its provider id). */
-function accountOf(thread: TaggedThread, providers: Provider[]): string {
+function accountOf(thread: ListedThread, providers: Provider[]): string {
   const p = providers.find((x) => x.provider === thread.provider && x.providerUserId === thread.providerUserId);
   return p ? providerLabel(p) : `@${thread.providerUserId}`;
 }
 
-export function ComingNext(props: { threads: TaggedThread[] | null; slots: FreeSlot[] | null; providers: Provider[]; hasProviders: boolean }) {
+export function ComingNext(props: { threads: ListedThread[] | null; slots: FreeSlot[] | null; providers: Provider[]; hasProviders: boolean }) {
   const { account } = useApp();
   const zone = account.timezone;
   const now = Date.now();
@@ -92,55 +91,42 @@ export function ComingNext(props: { threads: TaggedThread[] | null; slots: FreeS
   );
 }
 
-type TopPost = ProviderAnalytics['topPosts'][number] & { providerId: string };
-
-export function LastWeek(props: { threads: TaggedThread[] | null; analytics: ProviderAnalytics[] | null; providers: Provider[] }) {
+/** The workspace's last 7 days (GET /api/v1/analytics/summary): its published and failed threads, and its top post. */
+export function LastWeek(props: { summary: AnalyticsSummary | 'unread' | null; providers: Provider[] }) {
   const { account } = useApp();
-  const since = Date.now() - 7 * DAY_MS;
-  const threads = props.threads ?? [];
-  const publishedAt = (t: TaggedThread) => t.posts[t.posts.length - 1]?.publishedAt ?? t.posts[0]?.publishedAt ?? null;
-  const published = threads.filter((t) => t.status === 'PUBLISHED' && Date.parse(publishedAt(t) ?? '') >= since).length;
-  const failed = threads.filter(
-    (t) => t.status === 'FAILED' && t.scheduledAt && Date.parse(t.scheduledAt) >= since && Date.parse(t.scheduledAt) <= Date.now(),
-  ).length;
-  // A post counts once the network has given a count for it (analytics are read after publishing).
-  const tops: TopPost[] = (props.analytics ?? []).flatMap((a) =>
-    a.topPosts
-      .filter((p) => p.views !== null || p.likes !== null)
-      .slice(0, 1)
-      .map((p) => ({ ...p, providerId: a.providerId })),
-  );
-  tops.sort((a, b) => (b.views ?? -1) - (a.views ?? -1) || (b.likes ?? -1) - (a.likes ?? -1));
-  const top = tops[0];
-  const topThread = top ? threads.find((t) => t.threadId === top.threadId) : undefined;
-  const topText = topThread?.posts.find((p) => p.id === top?.postId)?.content.trim();
+  const summary = props.summary === 'unread' ? null : props.summary;
+  // A post counts once the network has given a count for it (analytics are read after publishing):
+  // the summary's order puts such a post first whenever there is one.
+  const top = summary?.topPosts.find((p) => p.views !== null || p.likes !== null);
   const topProvider = top ? props.providers.find((p) => p.id === top.providerId) : undefined;
   const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : new Intl.NumberFormat().format(v));
   return (
     <section class="card last-week" aria-labelledby="home-week">
       <h2 id="home-week">Last 7 days</h2>
-      {props.threads === null ? (
+      {props.summary === 'unread' ? (
+        <p class="empty">The last 7 days could not be read.</p>
+      ) : summary === null ? (
         <p class="status">Loading…</p>
       ) : (
         <>
           <dl class="week-totals">
             <div>
               <dt>Published</dt>
-              <dd data-count="published">{published}</dd>
+              <dd data-count="published">{summary.published}</dd>
             </div>
             <div>
               <dt>Failed</dt>
-              <dd data-count="failed">{failed}</dd>
+              <dd data-count="failed">{summary.failed}</dd>
             </div>
           </dl>
-          {published === 0 && failed === 0 && <p class="empty">Nothing was published in the last 7 days.</p>}
+          {summary.published === 0 && summary.failed === 0 && <p class="empty">Nothing was published in the last 7 days.</p>}
           <h3 id="home-top" class="sub">
             Top post
           </h3>
           {top ? (
             <p class="top-post">
-              <a href={threadPath(top.threadId)}>{topText ? (topText.length > 100 ? `${topText.slice(0, 99)}…` : topText) : 'A post'}</a>{' '}
-              <span class="account">{topProvider ? providerLabel(topProvider) : ''}</span>: {n(top.views)} views, {n(top.likes)} likes, published{' '}
+              <a href={threadPath(top.threadId)}>{top.text ?? 'A post'}</a> <span class="account">{topProvider ? providerLabel(topProvider) : ''}</span>:{' '}
+              {n(top.views)} views, {n(top.likes)} likes, published{' '}
               <time dateTime={top.publishedAt}>{formatInZone(top.publishedAt, account.timezone, { dateStyle: 'medium' })}</time>
               {networkHref(top.permaLink) && (
                 <>
@@ -150,9 +136,7 @@ export function LastWeek(props: { threads: TaggedThread[] | null; analytics: Pro
               )}
             </p>
           ) : (
-            <p class="empty">
-              {props.analytics === null ? 'Loading…' : 'No analytics yet: they are read from the network in the hours after a post is published.'}
-            </p>
+            <p class="empty">No analytics yet: they are read from the network in the hours after a post is published.</p>
           )}
         </>
       )}
