@@ -30,6 +30,8 @@ export class ThreadViewCache<View, List> {
   readonly #lists = new Map<string, Listed<List>>();
   #listedThreads = 0;
   #generation = 0;
+  /** Loads running, by key (a thread's view for an account, or a list), with the generation each began in. */
+  readonly #loading = new Map<string, { generation: number; value: Promise<unknown> }>();
 
   constructor(
     private readonly signal: ThreadChangeSignal,
@@ -48,10 +50,9 @@ export class ThreadViewCache<View, List> {
       this.#touch(this.#threads, threadId, views!);
       return kept;
     }
-    const generation = this.#generation;
-    const view = await load();
-    if (view !== undefined && generation === this.#generation) this.#keepThread(threadId, accountId, view);
-    return view;
+    return this.#loadOnce(`${threadId}\u0000${accountId}`, load, (view, generation) => {
+      if (view !== undefined && generation === this.#generation) this.#keepThread(threadId, accountId, view);
+    });
   }
 
   /** A List Posts answer for `key` (the workspace, range and options); `sizeOf` counts its threads. */
@@ -63,10 +64,31 @@ export class ThreadViewCache<View, List> {
       this.#touch(this.#lists, key, kept);
       return kept.value;
     }
+    return this.#loadOnce(`list\u0000${key}`, load, (value, generation) => {
+      if (generation === this.#generation) this.#keepList(key, value, sizeOf(value));
+    });
+  }
+
+  /**
+   * `load`, unless a load of the same key began since the last change heard: then its answer.
+   * Many requests for an answer not kept (after a change, at a start) make one read, not one
+   * each: the embedded database runs one statement at a time, and 50 at once took a second. The
+   * shared read began after every change this one would have to see, as a kept answer did.
+   */
+  async #loadOnce<T>(key: string, load: () => Promise<T>, keep: (value: T, generation: number) => void): Promise<T> {
     const generation = this.#generation;
-    const value = await load();
-    if (generation === this.#generation) this.#keepList(key, value, sizeOf(value));
-    return value;
+    const running = this.#loading.get(key);
+    if (running && running.generation === generation) return running.value as Promise<T>;
+    const value = load();
+    const entry = { generation, value };
+    this.#loading.set(key, entry);
+    try {
+      const loaded = await value;
+      keep(loaded, generation);
+      return loaded;
+    } finally {
+      if (this.#loading.get(key) === entry) this.#loading.delete(key);
+    }
   }
 
   /** Forgets everything kept, as a change to any thread would (the tests' way to force a read). */

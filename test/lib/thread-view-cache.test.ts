@@ -100,6 +100,55 @@ test('a read that a change overtook is answered but not kept', async () => {
   assert.equal(freshList.calls, 1);
 });
 
+test('reads of an answer being read share that read, unless a change came after it began', async () => {
+  const signal = new DrivenSignal();
+  const cache = new ThreadViewCache<string, string[]>(signal);
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let calls = 0;
+  const slow = async () => {
+    calls++;
+    const n = calls;
+    await released;
+    return [`read ${n}`];
+  };
+  const first = Array.from({ length: 50 }, () => cache.list('range', slow, (l) => l.length));
+  const views = Array.from({ length: 5 }, () => cache.thread('t1', 'alice', async () => (await slow())[0]));
+  // Another reader of the thread makes its own read (its access check is part of it).
+  const bobs = cache.thread('t1', 'bob', async () => (await slow())[0]);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(calls, 3, 'one read for the list, one for alice, one for bob');
+  // A change heard now: a read beginning after it must see it, so it does not join the earlier one.
+  signal.change(['t1']);
+  const after = cache.list('range', slow, (l) => l.length);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(calls, 4);
+  release();
+  assert.deepEqual(new Set((await Promise.all(first)).map((l) => l[0])), new Set(['read 1']));
+  assert.deepEqual(new Set(await Promise.all(views)), new Set(['read 2']));
+  assert.equal(await bobs, 'read 3');
+  assert.deepEqual(await after, ['read 4']);
+  // The read that began after the change is kept; the ones it overtook are not.
+  const kept = counting(['unused']);
+  assert.deepEqual(await cache.list('range', kept, (l) => l.length), ['read 4']);
+  assert.equal(kept.calls, 0);
+  // A failed read is shared by those that joined it, and not kept.
+  let failing = 0;
+  const fail = async (): Promise<string[]> => {
+    failing++;
+    throw new Error('the database went away');
+  };
+  signal.change(null);
+  const failed = await Promise.allSettled([cache.list('range', fail, (l) => l.length), cache.list('range', fail, (l) => l.length)]);
+  assert.deepEqual(
+    failed.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
+  assert.equal(failing, 1);
+  await assert.rejects(cache.list('range', fail, (l) => l.length));
+  assert.equal(failing, 2);
+});
+
 test('every change drops every List Posts answer', async () => {
   const signal = new DrivenSignal();
   const cache = new ThreadViewCache<string, string[]>(signal);
