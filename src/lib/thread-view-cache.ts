@@ -55,14 +55,18 @@ export class ThreadViewCache<View, List> {
     });
   }
 
-  /** A List Posts answer for `key` (the workspace, range and options); `sizeOf` counts its threads. */
-  async list(key: string, load: () => Promise<List>, sizeOf: (list: List) => number): Promise<List> {
+  /**
+   * A list answer for `key` (List Posts': the workspace, range and options; List Drafts': the
+   * workspace); `sizeOf` counts its threads. A key names one kind of list, so what is kept under
+   * it is of the kind its caller loads.
+   */
+  async list<L extends List>(key: string, load: () => Promise<L>, sizeOf: (list: L) => number): Promise<L> {
     await this.signal.settle();
     if (!this.signal.listening()) return load();
     const kept = this.#lists.get(key);
     if (kept) {
       this.#touch(this.#lists, key, kept);
-      return kept.value;
+      return kept.value as L;
     }
     return this.#loadOnce(`list\u0000${key}`, load, (value, generation) => {
       if (generation === this.#generation) this.#keepList(key, value, sizeOf(value));

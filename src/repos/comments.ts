@@ -12,14 +12,9 @@ export interface CommentRow {
   created_at: Date;
 }
 
+/** A thread's comments, oldest first. */
 export function listComments(db: DbOrTrx, threadId: string): Promise<CommentRow[]> {
-  return db
-    .selectFrom('thread_comments')
-    .select(['id', 'thread_id', 'post_id', 'author_name', 'text', 'created_at'])
-    .where('thread_id', '=', threadId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return listCommentsOfThreads(db, [threadId]);
 }
 
 /**

@@ -109,6 +109,45 @@ describeEachDb(
       assert.equal((await ownerGet()).statusCode, 404);
     });
 
+    test('List Drafts is kept per reader and workspace, and a change to a draft, a new draft or a draft scheduled is seen by the next read', async () => {
+      const { app, ctx } = env();
+      const owner = await createUser(ctx);
+      const member = await createUser(ctx);
+      const team = await createTeamWith(ctx, owner.account, [member.account]);
+      const provider = await createProvider(ctx, owner.account, 'THREADS', team.id);
+      const personal = await createProvider(ctx, member.account, 'THREADS');
+      const draft = async (who: typeof owner, providerId: string, text: string, teamId?: string) => {
+        const res = await who.call(app, { method: 'POST', url: '/api/v1/posts', payload: { providerId, ...(teamId ? { teamId } : {}), posts: [{ text }] } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().threadId as string;
+      };
+      const first = await draft(member, provider.id, 'team draft', team.id);
+      await draft(member, personal.id, 'personal draft');
+      const drafts = (who: typeof owner, teamId: string) => who.call(app, { method: 'GET', url: `/api/v1/posts/drafts?teamId=${teamId}` });
+      const texts = async (who: typeof owner, teamId: string) => {
+        const res = await drafts(who, teamId);
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().drafts.map((d: { posts: Array<{ content: string }> }) => d.posts[0]!.content);
+      };
+      await untilKeyCached(ctx, member.key, () => drafts(member, team.id));
+      await untilThreadViewsListening(counter, () => drafts(member, team.id));
+      await untilThreadViewsListening(counter, () => drafts(member, 'personal'));
+      assert.deepEqual(await texts(member, team.id), ['team draft']);
+      assert.deepEqual(await texts(member, 'personal'), ['personal draft']);
+      assert.deepEqual(await texts(owner, team.id), ['team draft'], "the team's drafts for another member too");
+
+      await sql`UPDATE posts SET content = 'team draft, edited' WHERE thread_id = ${first}`.execute(ctx.db);
+      assert.deepEqual(await texts(member, team.id), ['team draft, edited']);
+      await draft(owner, provider.id, 'second team draft', team.id);
+      assert.deepEqual((await texts(member, team.id)).sort(), ['second team draft', 'team draft, edited']);
+      await sql`UPDATE threads SET scheduled_at = '2030-05-06T09:00:00Z' WHERE id = ${first}`.execute(ctx.db);
+      assert.deepEqual(await texts(member, team.id), ['second team draft']);
+      await untilThreadViewsListening(counter, () => drafts(member, team.id));
+      // A membership ended: the kept answer is not served to the former member.
+      await sql`DELETE FROM memberships WHERE account_id = ${member.account.id}`.execute(ctx.db);
+      assert.equal((await drafts(member, team.id)).statusCode, 404);
+    });
+
     test("a kept answer is the bytes the route schema serialises, with the same headers, and its List Posts range is read in the reader's zone", async () => {
       const { app, ctx } = env();
       const user = await createUser(ctx);

@@ -89,9 +89,9 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       querystring: TeamQuery,
       response: withProblems({ 200: Type.Object({ drafts: Type.Array(Draft), count: Type.Integer() }) }),
     },
-    handler: async (request) => {
-      const drafts = await listDrafts(ctx, caller(request), request.query.teamId);
-      return { drafts, count: drafts.length };
+    handler: async (request, reply) => {
+      const list = await listDrafts(ctx, caller(request), request.query.teamId);
+      return keptJson(reply, list, () => ({ drafts: list.drafts, count: list.drafts.length }));
     },
   });
 

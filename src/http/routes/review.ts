@@ -2,19 +2,18 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { AppContext } from '../../context.js';
 import { commentFaults } from '../../services/threads/comments.js';
 import { countReviewRequest, reviewComment, reviewDecision, reviewerFaults, reviewPage } from '../../services/threads/review.js';
-import { Id, IsoDateTime, NetworkKind, NullableIsoDateTime, withProblems } from '../schemas/common.js';
+import { Id, IsoDateTime, NetworkKind, NullableIsoDateTime, nullable, withProblems } from '../schemas/common.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: "The reviewer's name, recorded with what they do" });
-const Comment = Type.Object({ id: Id, author: Type.String(), text: Type.String(), postId: Type.Union([Id, Type.Null()]), createdAt: IsoDateTime });
-const Approval = Type.Union([
+const Comment = Type.Object({ id: Id, author: Type.String(), text: Type.String(), postId: nullable(Id), createdAt: IsoDateTime });
+const Approval = nullable(
   Type.Object({
     state: Type.Union([Type.Literal('PENDING'), Type.Literal('APPROVED'), Type.Literal('REJECTED')]),
-    by: Type.Union([Type.String(), Type.Null()]),
+    by: nullable(Type.String()),
     at: NullableIsoDateTime,
-    note: Type.Union([Type.String(), Type.Null()]),
+    note: nullable(Type.String()),
   }),
-  Type.Null(),
-]);
+);
 const ReviewThread = Type.Object({
   threadId: Id,
   scheduledAt: NullableIsoDateTime,
@@ -25,12 +24,12 @@ const ReviewThread = Type.Object({
     Type.Object({
       id: Id,
       text: Type.String(),
-      contentWarning: Type.Union([Type.String(), Type.Null()]),
+      contentWarning: nullable(Type.String()),
       spoilerRanges: Type.Array(Type.Object({ offset: Type.Integer(), length: Type.Integer() })),
       media: Type.Array(
         Type.Object({
           url: Type.String(),
-          altText: Type.Union([Type.String(), Type.Null()]),
+          altText: nullable(Type.String()),
           type: Type.Union([Type.Literal('IMAGE'), Type.Literal('VIDEO')]),
         }),
       ),

@@ -381,9 +381,27 @@ export async function claimIdempotency<T>(trx: DbOrTrx, accountId: string, key: 
   return existing.response_body as T;
 }
 
-export async function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftView[]> {
-  const workspace = await resolveWorkspace(ctx.db, account, teamId);
-  return (await threadsRepo.listDraftThreadAggregates(ctx.db, workspace)).map(draftView);
+/** List Drafts' answer (kept whole by the thread view cache). */
+export interface DraftList {
+  drafts: DraftView[];
+}
+
+/**
+ * A workspace's drafts, kept by the thread view cache as List Posts' answers are (any change to
+ * a thread drops them; per caller, as the membership check is part of the read): an agency's
+ * drafts are hundreds of threads, read and serialised at every visit of the calendar.
+ */
+export function listDrafts(ctx: AppContext, account: AccountRow, teamId?: string): Promise<DraftList> {
+  const addressed = addressedWorkspace(account, teamId);
+  const key = JSON.stringify(['drafts', account.id, addressed.teamId ?? 'personal']);
+  return ctx.threadViews.list(
+    key,
+    async () => {
+      const workspace = await resolveWorkspace(ctx.db, account, teamId);
+      return { drafts: (await threadsRepo.listDraftThreadAggregates(ctx.db, workspace)).map(draftView) };
+    },
+    (list) => list.drafts.length,
+  );
 }
 
 /**
