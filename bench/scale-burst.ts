@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import { openPostgres } from '../src/db/database.js';
 import { type PublisherOptions, type PublisherRun, runPublisher } from './publisher.js';
-import { seedAgency, seedWebhook } from './scale-seed.js';
+import { seedAgency, seedWebhook, settle } from './scale-seed.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -54,7 +54,7 @@ async function seedHistory(url: string, accountId: string, providerIds: string[]
     // The history's deliveries stay; the webhook no longer listens, so the rounds' own
     // publications queue no deliveries to an address never reached (the small run has none).
     await sql`UPDATE webhooks SET events = ARRAY['ping'] WHERE id = ${webhookId}`.execute(db);
-    await sql`VACUUM ANALYZE`.execute(db);
+    await settle(db);
     log(`scale burst: ${seeded.toLocaleString('en')} threads of history seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await handle.close();

@@ -6,7 +6,7 @@
  * 2. `skein serve` once (the owner's key), `skein provider add`, then, with the server stopped,
  *    the provider copied to `providers` accounts, a webhook and `measured` seeded in SQL: the
  *    threads the rows read (scale-seed.ts). The rows run: the small database's figures.
- * 3. The server stopped, `rest` seeded (the large database: `threads` in all), VACUUM ANALYZE;
+ * 3. The server stopped, `rest` seeded (the large database: `threads` in all), VACUUM ANALYZE and CHECKPOINT;
  *    the server started again (its restart timed), idle RSS read, the same rows run again.
  * Each row answers the same threads on both databases, so the ratio is what the rest costs.
  */
@@ -38,7 +38,7 @@ import {
   tempDir,
   waitReady,
 } from './procs.js';
-import { type AgencyPlan, copyProviders, DUE_FOR_CLAIM, measuredWindows, seedAgency, seedDueThreads, seedWebhook } from './scale-seed.js';
+import { type AgencyPlan, copyProviders, DUE_FOR_CLAIM, measuredWindows, seedAgency, seedDueThreads, seedWebhook, settle } from './scale-seed.js';
 
 const SCALE_ROUTES = ['getThread', 'listMonth', 'listWeek', 'drafts', 'create', 'edit', 'attention', 'analytics'] as const;
 type ScaleRoute = (typeof SCALE_ROUTES)[number];
@@ -156,7 +156,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     const measuredThreads = await withDatabase(backend, where, async (db) => {
       const n = await seedAgency(db, plan, 'measured');
       await seedDueThreads(db, plan);
-      await sql`VACUUM ANALYZE`.execute(db);
+      await settle(db);
       return n;
     });
     log(`small database: ${measuredThreads} threads (what the rows read), ${size.providers} accounts`);
@@ -184,7 +184,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     const seeded = await withDatabase(backend, where, async (db) => {
       const n = await seedAgency(db, plan, 'rest');
       if (calendarPlan) teamThreads = await seedTeamMonth(db, calendarPlan);
-      await sql`VACUUM ANALYZE`.execute(db);
+      await settle(db);
       return n + teamThreads;
     });
     const seedMs = performance.now() - seedStarted;
