@@ -65,26 +65,14 @@ export async function threadDays(ctx: AppContext, account: AccountRow, query: Th
   if (!found.providerFound) faults.add({ path: 'providerId', message: 'is not an account of this workspace' });
   if (!found.tagFound) faults.add({ path: 'tagId', message: 'is not a tag of this workspace' });
   faults.throwIfAny();
-  // Some 160 rows for a month (a date and status each), in date order: joined into days here.
+  // A row per local date of the range (some 42 for a month view); the days without a thread are left out.
   const days: ThreadDay[] = [];
   let total = 0;
   for (const row of found.counts) {
-    let day = days[days.length - 1];
-    if (day?.date !== row.date) {
-      day = {
-        date: row.date,
-        threads: 0,
-        byStatus: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<PublishStatus, number>,
-        pendingApproval: 0,
-        rejected: 0,
-      };
-      days.push(day);
-    }
-    day.threads += row.threads;
-    day.byStatus[row.status] += row.threads;
-    day.pendingApproval += row.pending;
-    day.rejected += row.rejected;
-    total += row.threads;
+    const threads = STATUSES.reduce((sum, s) => sum + row.byStatus[s], 0);
+    if (threads === 0) continue;
+    days.push({ date: row.date, threads, byStatus: row.byStatus, pendingApproval: row.pending, rejected: row.rejected });
+    total += threads;
   }
   return { timeZone: zone, days, count: days.length, threads: total };
 }
