@@ -59,9 +59,9 @@ export const LONG: Record<string, RunLong> = {
         const counts = await withMediaStorage(config, (media) =>
           transfer.exportDatabase(
             db,
-            async (line) => {
-              pending.push(`${line}\n`);
-              size += line.length;
+            async (lines) => {
+              pending.push(`${lines}\n`);
+              size += lines.length;
               if (size > 1 << 20) await flush();
             },
             new Date(),

@@ -13,10 +13,11 @@ const EXPORT_FORMAT = 'skein-export';
 const VERSION = 1;
 const BATCH_ROWS = 500;
 /**
- * Rows an export reads at a time through a cursor: a table is never held whole in memory (an
- * agency's posts table is millions of rows), and a fetch is one round trip for this many.
+ * Table pages (8 KB each) an export reads at a time: a table is never held whole in memory (an
+ * agency's posts table is gigabytes), and a read is one round trip and one string for all the
+ * rows those pages hold (some 10 MB of JSON lines).
  */
-const FETCH_ROWS = 2000;
+const CHUNK_PAGES = 512;
 
 interface ExportHeader {
   format: typeof EXPORT_FORMAT;
@@ -77,40 +78,58 @@ async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Writes the header line, then one line per row. Returns the row count per table. */
+/**
+ * Writes the header line, then one line per row, then the extras' lines; `writeLines` gets one
+ * or more whole lines at a time, joined by newlines, without the last one's (a JSON line holds
+ * no raw newline). Returns the row count per table.
+ */
 export async function exportDatabase(
   db: Kysely<any>,
-  writeLine: (line: string) => Promise<void> | void,
+  writeLines: (lines: string) => Promise<void> | void,
   now = new Date(),
   extras: TransferExtras = {},
-  fetchRows = FETCH_ROWS,
+  chunkPages = CHUNK_PAGES,
 ): Promise<Record<string, number>> {
   const tables = await tablesInDependencyOrder(db);
   // One snapshot for the whole export, so rows written meanwhile cannot half-appear.
   return db.transaction().execute(async (trx) => {
     await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(trx);
     const header: ExportHeader = { format: EXPORT_FORMAT, version: VERSION, migrations: await appliedMigrations(trx), tables, exportedAt: now.toISOString() };
-    await writeLine(JSON.stringify(header));
+    await writeLines(JSON.stringify(header));
     const counts: Record<string, number> = {};
-    for (const table of tables) {
-      const prefix = `{"table":${JSON.stringify(table)},"row":`;
-      counts[table] = 0;
-      await sql`DECLARE skein_export NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM ${sql.table(table)} t`.execute(trx);
-      const fetch = () => sql<{ row: string }>`FETCH ${sql.lit(fetchRows)} FROM skein_export`.execute(trx);
-      let next = fetch();
-      for (;;) {
-        const { rows } = await next;
-        const more = rows.length === fetchRows;
-        if (more) next = fetch();
-        for (const { row } of rows) await writeLine(`${prefix}${row}}`);
-        counts[table] += rows.length;
-        if (!more) break;
-      }
-      await sql`CLOSE skein_export`.execute(trx);
-    }
-    if (extras.exportLines) for await (const line of extras.exportLines(trx)) await writeLine(line);
+    for (const table of tables) counts[table] = await exportTable(trx, table, writeLines, chunkPages);
+    if (extras.exportLines) for await (const line of extras.exportLines(trx)) await writeLines(line);
     return counts;
   });
+}
+
+/**
+ * One table's rows as JSON lines, `chunkPages` of its pages at a time: PostgreSQL turns each
+ * row into its line (`row_to_json`, no jsonb built and printed) and joins a chunk's lines into
+ * one string, so Node handles a string per chunk rather than an object per row; the next chunk
+ * is asked for before this one is written, so both work at once. The pages are those the table
+ * had when the transaction's snapshot was taken: a row version visible to it stays where it was
+ * (nothing may remove it while the snapshot lives), and what was written since is invisible.
+ * Chunks are ranges of row addresses (`ctid`, a TID Range Scan), in the table's physical order.
+ */
+async function exportTable(trx: Kysely<any>, table: string, writeLines: (lines: string) => Promise<void> | void, chunkPages: number): Promise<number> {
+  const { rows: size } = await sql<{ blocks: number }>`
+    SELECT (pg_relation_size(${table}::regclass) / current_setting('block_size')::int)::int AS blocks`.execute(trx);
+  const blocks = size[0]!.blocks;
+  const prefix = `{"table":${JSON.stringify(table)},"row":`;
+  const chunk = (first: number) =>
+    sql<{ lines: string | null; n: number }>`
+      SELECT string_agg(${prefix} || row_to_json(t)::text || '}', E'\n') AS lines, count(*)::int AS n
+      FROM ${sql.table(table)} t WHERE t.ctid >= ${`(${first},0)`}::tid AND t.ctid < ${`(${first + chunkPages},0)`}::tid`.execute(trx);
+  let count = 0;
+  let next = blocks > 0 ? chunk(0) : null;
+  for (let first = 0; next; first += chunkPages) {
+    const { rows } = await next;
+    next = first + chunkPages < blocks ? chunk(first + chunkPages) : null;
+    if (rows[0]?.lines) await writeLines(rows[0].lines);
+    count += rows[0]?.n ?? 0;
+  }
+  return count;
 }
 
 /**

@@ -42,8 +42,8 @@ for (const kind of DIALECTS) {
       lines = [];
       await exportDatabase(
         source.ctx.db,
-        (line) => {
-          lines.push(line);
+        (text) => {
+          lines.push(...text.split('\n'));
         },
         new Date(),
         mediaTransfer(source.ctx.media),

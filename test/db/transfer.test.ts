@@ -54,8 +54,8 @@ describe('export from the embedded database, import into another database', () =
     const draft = await user.call(source.app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a draft' }] } });
     assert.equal(draft.statusCode, 201, draft.body);
     lines = [];
-    await exportDatabase(source.ctx.db, (line) => {
-      lines.push(line);
+    await exportDatabase(source.ctx.db, (text) => {
+      lines.push(...text.split('\n'));
     });
   });
   after(() => source.close());
@@ -70,10 +70,38 @@ describe('export from the embedded database, import into another database', () =
     assert.ok(snap.posts!.length >= 4 && snap.thread_tags!.length === 2 && snap.idempotency_records!.length === 1);
   });
 
-  test('read a row at a time (the cursor fetching again and again), the export is the same', async () => {
+  test('read a table page at a time (a chunk after another, the next asked for before one is written), the export is the same', async () => {
     const paged: string[] = [];
-    await exportDatabase(source.ctx.db, (line) => void paged.push(line), new Date(JSON.parse(lines[0]!).exportedAt), {}, 1);
+    await exportDatabase(source.ctx.db, (text) => void paged.push(...text.split('\n')), new Date(JSON.parse(lines[0]!).exportedAt), {}, 1);
     assert.deepEqual(paged, lines);
+
+    // A table of many pages: every row once, in order, whatever the chunk (removed after, for the tests below).
+    const db = source.ctx.db;
+    await sql`
+      INSERT INTO webhook_events (id, type, account_id, data, created_at)
+      SELECT 'many-' || lpad(g::text, 5, '0'), 'thread.published', ${user.account.id}, jsonb_build_object('n', g, 'text', repeat('x', 200)), now()
+      FROM generate_series(1, 3000) AS g`.execute(db);
+    try {
+      const { rows } = await sql<{ pages: number }>`SELECT (pg_relation_size('webhook_events') / 8192)::int AS pages`.execute(db);
+      assert.ok(rows[0]!.pages > 50, `webhook_events spans ${rows[0]!.pages} pages`);
+      const exportWith = async (chunkPages: number) => {
+        const out: string[] = [];
+        const counts = await exportDatabase(db, (text) => void out.push(...text.split('\n')), new Date(0), {}, chunkPages);
+        return { out, counts };
+      };
+      const whole = await exportWith(100_000);
+      for (const chunkPages of [1, 7]) {
+        const chunked = await exportWith(chunkPages);
+        assert.deepEqual(chunked.out, whole.out, `${chunkPages} page(s) a chunk`);
+        assert.deepEqual(chunked.counts, whole.counts);
+      }
+      const many = whole.out.filter((line) => line.includes('"id":"many-'));
+      assert.equal(many.length, 3000);
+      assert.equal(new Set(many).size, 3000);
+      assert.ok(whole.counts.webhook_events! >= 3000);
+    } finally {
+      await sql`DELETE FROM webhook_events WHERE id LIKE 'many-%'`.execute(db);
+    }
   });
 
   for (const kind of ['pglite', 'postgres'] as DbKind[]) {
