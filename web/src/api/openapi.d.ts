@@ -9886,6 +9886,7 @@ export interface paths {
                                     id: string;
                                     author: string;
                                     text: string;
+                                    /** @description Opaque identifier */
                                     postId: string | null;
                                     /**
                                      * Format: date-time
@@ -10016,6 +10017,7 @@ export interface paths {
                                     id: string;
                                     author: string;
                                     text: string;
+                                    /** @description Opaque identifier */
                                     postId: string | null;
                                     /**
                                      * Format: date-time
@@ -10180,6 +10182,7 @@ export interface paths {
                                     id: string;
                                     author: string;
                                     text: string;
+                                    /** @description Opaque identifier */
                                     postId: string | null;
                                     /**
                                      * Format: date-time
@@ -10306,6 +10309,7 @@ export interface paths {
                             id: string;
                             author: string;
                             text: string;
+                            /** @description Opaque identifier */
                             postId: string | null;
                             /**
                              * Format: date-time
