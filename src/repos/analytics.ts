@@ -39,18 +39,31 @@ function metric(name: Metric): RawBuilder<unknown> {
 /** Whose posts a read covers: one provider's, or those of every provider of a workspace. */
 type PostsOf = { providerId: string } | { workspace: Workspace };
 
+/** How long after a range's end its threads are read by their completion time (heldThreads). */
+const COMPLETION_MARGIN_MS = 2 * 86_400_000;
+
 /**
  * The threads that hold the published posts of a range of `of` (a provider's, or each provider's
- * of a workspace): a post is published before (or as) its thread is, and only once its thread was
- * due, so those threads are the ones published since the range's start and those not published
- * (failed part-way, put back, or publishing) scheduled up to its end. Each part is one index range
- * per provider: threads_provider_published_idx and threads_provider_unpublished_at_idx
- * (migration 0035), never a provider's whole history nor its schedule ahead.
+ * of a workspace). A post goes out only once its thread is due and before (or as) its thread
+ * completes, so a post of the range is in a thread published at or after the range's start, or
+ * in one not published yet that was scheduled up to its end (failed part-way, put back,
+ * publishing). Of the published ones, those completed up to two days after the range's end are
+ * read by their completion time; any later one that holds a post of the range completed more than
+ * a day after its first post went out, and is among the few late threads read apart (migration
+ * 0036), so a range a year back reads its own threads, not the year since. Each part is one index
+ * range per provider (threads_provider_published_idx, threads_provider_late_idx and
+ * threads_provider_unpublished_at_idx), never a provider's whole history nor its schedule ahead.
  */
 function heldThreads(of: PostsOf, range: Omit<AnalyticsRange, 'providerId'>): RawBuilder<unknown> {
+  const end = range.before ?? range.to;
+  const completedBy = new Date(end.getTime() + COMPLETION_MARGIN_MS);
   const branches = (provider: RawBuilder<unknown>) => sql`
     select id, provider_id from threads
-     where provider_id = ${provider} and status = 'PUBLISHED' and published_at >= ${range.from}
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at >= ${range.from} and published_at <= ${completedBy}
+    union all
+    select id, provider_id from threads
+     where provider_id = ${provider} and status = 'PUBLISHED' and published_at > ${completedBy}
+       and published_at - first_published_at > interval '1 day'
     union all
     select id, provider_id from threads
      where provider_id = ${provider} and status = 'PUBLISHED' and published_at is null

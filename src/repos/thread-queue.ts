@@ -269,6 +269,9 @@ function completion(db: DbOrTrx, param: Param<CompletionValues>, post?: Param<La
     .set((eb) => ({
       status: 'PUBLISHED',
       published_at: now,
+      // The thread's earliest post (this statement's last post is not PUBLISHED in its snapshot:
+      // a one-post thread's first post goes out now). Analytics finds late threads by it (migration 0036).
+      first_published_at: sql<Date>`coalesce((SELECT min(fp.published_at) FROM posts AS fp WHERE fp.thread_id = threads.id), ${now}::timestamptz)`,
       ...LEASE_ENDED,
       last_error: null,
       version: eb('version', '+', 1),

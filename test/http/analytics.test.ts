@@ -20,7 +20,13 @@ interface SeedPost {
 
 let seq = 0;
 /** One thread of `providerId` with these posts, written straight to the tables as the publisher leaves them. */
-async function seedThread(ctx: AppContext, accountId: string, providerId: string, posts: SeedPost[], options: { teamId?: string; draft?: boolean } = {}) {
+async function seedThread(
+  ctx: AppContext,
+  accountId: string,
+  providerId: string,
+  posts: SeedPost[],
+  options: { teamId?: string; draft?: boolean; completedAt?: string } = {},
+) {
   const threadId = `thread-${++seq}-${posts[0]!.id}`;
   const now = new Date('2026-11-22T12:00:00.000Z');
   const published = posts.every((p) => (p.status ?? 'PUBLISHED') === 'PUBLISHED');
@@ -40,7 +46,9 @@ async function seedThread(ctx: AppContext, accountId: string, providerId: string
       locked_by: null,
       locked_until: null,
       last_error: null,
-      published_at: published ? posts[0]!.publishedAt : null,
+      published_at: published ? (options.completedAt ?? posts[0]!.publishedAt) : null,
+      // As the publisher's completion sets it: the earliest post's time.
+      first_published_at: published ? posts.map((p) => p.publishedAt!).sort()[0] : null,
       created_at: now,
       updated_at: now,
     } as never)
@@ -165,6 +173,56 @@ describeEachDb('analytics over a range', (env) => {
       ['2026-11-10', '2026-11-11', '2026-11-12'].map((date) => ({ date, posts: 0, ...ZERO })),
     );
     assert.deepEqual(quiet.json().topPosts, []);
+  });
+
+  test('a thread completed days after the range (failed part-way, retried later) counts its posts of the range; so does one completed just after it', async () => {
+    const { app, ctx } = env();
+    const user = await createUser(ctx);
+    const provider = await createProvider(ctx, user.account);
+    const late = await seedThread(
+      ctx,
+      user.account.id,
+      provider.id,
+      [
+        { id: 'late-1', publishedAt: '2026-11-10T08:00:00.000Z', analytics: c(10, 1, 0, 0, 0, 0) },
+        { id: 'late-2', publishedAt: '2026-11-25T08:00:00.000Z', analytics: c(20, 2, 0, 0, 0, 0) },
+      ],
+      { completedAt: '2026-11-25T08:00:00.000Z' },
+    );
+    const soon = await seedThread(
+      ctx,
+      user.account.id,
+      provider.id,
+      [
+        { id: 'soon-1', publishedAt: '2026-11-11T23:59:50.000Z', analytics: c(5, 0, 0, 0, 0, 0) },
+        { id: 'soon-2', publishedAt: '2026-11-12T00:00:10.000Z', analytics: c(50, 0, 0, 0, 0, 0) },
+      ],
+      { completedAt: '2026-11-12T00:00:10.000Z' },
+    );
+    // Completed long after the range, but all its posts after it too: nothing of it counts.
+    await seedThread(ctx, user.account.id, provider.id, [{ id: 'x-after', publishedAt: '2026-11-20T08:00:00.000Z', analytics: c(99, 9, 0, 0, 0, 0) }]);
+
+    const res = await analytics(app, user, `providerId=${provider.id}&from=2026-11-09T00:00:00Z&to=2026-11-11T23:59:59Z`);
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(body.totals, { posts: 2, ...c(15, 1, 0, 0, 0, 0) });
+    assert.deepEqual(
+      body.topPosts.map((p: { threadId: string; postId: string }) => [p.threadId, p.postId]),
+      [
+        [late, 'late-1'],
+        [soon, 'soon-1'],
+      ],
+    );
+    // The same range a page at a time (an end excluded: `before`) finds them too.
+    const paged = await analytics(app, user, `providerId=${provider.id}&from=2026-11-09T00:00:00Z&to=2026-11-11T23:59:59Z&limit=2`);
+    assert.equal(paged.statusCode, 200, paged.body);
+    const rest = await analytics(
+      app,
+      user,
+      `providerId=${provider.id}&from=2026-11-09T00:00:00Z&to=2026-11-11T23:59:59Z&limit=2&cursor=${paged.json().nextCursor}`,
+    );
+    assert.equal(rest.statusCode, 200, rest.body);
+    assert.equal(paged.json().totals.posts + rest.json().totals.posts, 2);
   });
 
   test('at most ten top posts', async () => {

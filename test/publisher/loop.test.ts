@@ -59,7 +59,7 @@ describeEachDb('publisher loop', (env) => {
     t.after(() => clock.set('2026-11-22T12:00:00.000Z'));
     const fake = new FakePlatform();
     const loop = new PublisherLoop(ctx, { THREADS: fake }, 'w1');
-    const { get } = await scheduled(['one', 'two', 'three'], '2026-11-22T12:05:00Z');
+    const { get, threadId } = await scheduled(['one', 'two', 'three'], '2026-11-22T12:05:00Z');
     assert.equal(await loop.runOnce(), 0, 'not due yet');
     clock.advance(5 * 60_000);
     assert.equal(await loop.runOnce(), 1);
@@ -79,6 +79,8 @@ describeEachDb('publisher loop', (env) => {
       assert.equal(post.publishedAt, clock.now().toISOString());
       assert.match(post.permaLink, /^https:\/\/fake\.example\/p\//);
     }
+    const row = await ctx.db.selectFrom('threads').select(['published_at', 'first_published_at']).where('id', '=', threadId).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { published_at: clock.now(), first_published_at: clock.now() });
     assert.equal(await loop.runOnce(), 0, 'nothing left');
   });
 
@@ -131,6 +133,9 @@ describeEachDb('publisher loop', (env) => {
     const readyPost = await user.call(app, { method: 'PATCH', url: `/api/v1/posts/${threadId}/posts/${thread.posts[2].id}`, payload: { content: 'c' } });
     assert.equal(readyPost.statusCode, 200, 'a READY post of a FAILED thread can be fixed before the retry');
     fake.calls.push('retried');
+    // Retried three days later: the thread completes then, its first post stays on the first day.
+    const firstPostAt = thread.posts[0].publishedAt;
+    clock.advance(3 * 86_400_000);
     const retry = await user.call(app, { method: 'POST', url: `/api/v1/posts/${threadId}/retry` });
     assert.equal(retry.statusCode, 200, retry.body);
     await loop.runOnce();
@@ -138,6 +143,16 @@ describeEachDb('publisher loop', (env) => {
     assert.equal(thread.status, 'PUBLISHED');
     const ids = thread.posts.map((p: { id: string }) => p.id);
     assert.equal(fake.published.filter((p) => ids.includes(p.postId)).length, 3);
+    const row = await ctx.db.selectFrom('threads').select(['published_at', 'first_published_at']).where('id', '=', threadId).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { published_at: clock.now(), first_published_at: new Date(firstPostAt) });
+    // Analytics of the first day counts the post that went out then (a late thread: migration 0036).
+    const { provider } = await ctx.db.selectFrom('threads').select('provider_id as provider').where('id', '=', threadId).executeTakeFirstOrThrow();
+    const day = await user.call(app, { method: 'GET', url: `/api/v1/analytics?providerId=${provider}&from=2026-11-22T00:00:00Z&to=2026-11-22T23:59:59Z` });
+    assert.equal(day.statusCode, 200, day.body);
+    assert.deepEqual(
+      day.json().topPosts.map((p: { postId: string }) => p.postId),
+      [thread.posts[0].id],
+    );
   });
 
   test('auth errors expire the provider and fail the thread', async (t) => {

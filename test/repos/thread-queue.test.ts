@@ -135,6 +135,7 @@ describeEachDb('the thread queue', (env) => {
     const completed = await completeThread(ctx.db, threadId, 'w1', clock.now(), plan);
     assert.equal(completed?.status, 'PUBLISHED');
     assert.equal(completed?.locked_by, null);
+    assert.deepEqual(completed?.first_published_at, firstAt, 'the first post’s time, for analytics (migration 0036)');
     const jobs = await ctx.db.selectFrom('jobs').select(['id', 'kind', 'run_at']).where('thread_id', '=', threadId).orderBy('kind').execute();
     assert.deepEqual(jobs, [
       { id: plan.analytics.id, kind: 'ANALYTICS', run_at: plan.analytics.runAt },

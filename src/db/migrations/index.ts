@@ -31,6 +31,7 @@ import * as m0032 from './0032-team-notices.js';
 import * as m0033 from './0033-pagination-indexes.js';
 import * as m0034 from './0034-calendar-day-indexes.js';
 import * as m0035 from './0035-unpublished-schedule-index.js';
+import * as m0036 from './0036-late-published-threads.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0033-pagination-indexes': m0033,
   '0034-calendar-day-indexes': m0034,
   '0035-unpublished-schedule-index': m0035,
+  '0036-late-published-threads': m0036,
 };

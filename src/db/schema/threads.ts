@@ -35,6 +35,12 @@ export interface ThreadsTable {
   locked_until: Date | null;
   last_error: string | null;
   published_at: Date | null;
+  /**
+   * When the thread's first post went out, set as the thread completes (migration 0036). Threads
+   * completed before 0036 have it only where it was more than a day before `published_at`: the
+   * late ones, which analytics reads apart (repos/analytics.ts heldThreads).
+   */
+  first_published_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Recurring threads (migration 0017): the series and this occurrence's number in it (from 1), or null. */
   series_id: ColumnType<string | null, string | null | undefined, string | null>;
   series_occurrence: ColumnType<number | null, number | null | undefined, number | null>;
