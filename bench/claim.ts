@@ -14,7 +14,7 @@
  *
  * The claim is Skein's own (`threadQueue.claim`, spread with SKEIN_PUBLISHER_PER_ACCOUNT=1 and a
  * round-robin history of 256 providers, 16 threads: the refill a worker of 64 slots asks for), on
- * Skein's own pool (so named, with its plan cached as the worker's is), each run in
+ * the connections Skein's publisher claims on (DbHandle.claimDb: named, the cached generic plan), each run in
  * `BEGIN … ROLLBACK` on one connection so every claim takes the same 16 threads of the same
  * state. CPU is that backend's utime + stime from /proc/PID/stat (PostgreSQL must run on this
  * machine), over `claims` claims after a warm-up, three times; an empty `BEGIN; ROLLBACK` loop is
@@ -107,7 +107,7 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
     for (let k = 0; k < SERVED; k++) served.set(providerId((PUBLISHED + IN_FLIGHT - SERVED + k) % PROVIDERS), k + 1);
     const lease = { workerId: 'bench-claim', now, until: new Date(now.getTime() + LEASE_MS) };
     const spread = { perAccount: 1, lastServed: served };
-    const measured = await measureClaim(handle.db, lease, spread, options.claims);
+    const measured = await measureClaim(handle.claimDb!, lease, spread, options.claims);
     const bare = await runBareClaims(database.url, lease, options.claims, () => sql`VACUUM threads, posts`.execute(handle.db));
     const { claimed, perClaimMs, emptyMs, plans } = measured;
     options.log(

@@ -96,10 +96,15 @@ function local(date: Date): string {
 }
 
 /** The database of the run, opened in this process while no server runs on it. */
-async function withDatabase<T>(backend: Backend, where: { url?: string; pgliteDir: string }, fn: (db: Kysely<Database>) => Promise<T>) {
+/** `fn` gets the database and the connections the publisher claims on (DbHandle.claimDb). */
+async function withDatabase<T>(
+  backend: Backend,
+  where: { url?: string; pgliteDir: string },
+  fn: (db: Kysely<Database>, claimDb: Kysely<Database>) => Promise<T>,
+) {
   const handle = backend === 'postgres' ? openPostgres(where.url!, 2) : await openPGlite(where.pgliteDir);
   try {
-    return await fn(handle.db);
+    return await fn(handle.db, handle.claimDb ?? handle.db);
   } finally {
     await handle.close();
   }
@@ -166,7 +171,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     await probe(specs, server!);
     const small = await runRows(specs, options, (line) => log(`small: ${line}`));
     await stop();
-    const claimSmall = backend === 'postgres' ? await withDatabase(backend, where, (db) => claimCpu(db, plan)) : null;
+    const claimSmall = backend === 'postgres' ? await withDatabase(backend, where, (_db, claimDb) => claimCpu(claimDb, plan)) : null;
 
     const seedStarted = performance.now();
     const calendarPlan =
@@ -205,7 +210,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
       if (calendar.skipped) log(`calendar month not measured: ${calendar.skipped}`);
     }
     await stop();
-    const claimLarge = backend === 'postgres' ? await withDatabase(backend, where, (db) => claimCpu(db, plan)) : null;
+    const claimLarge = backend === 'postgres' ? await withDatabase(backend, where, (_db, claimDb) => claimCpu(claimDb, plan)) : null;
     const claim = claimSmall && claimLarge ? { small: claimSmall.perClaimMs, large: claimLarge.perClaimMs, claimed: claimLarge.claimed } : undefined;
     if (claim) log(`claim of ${claim.claimed} due threads, CPU ms: small ${claim.small.join(' / ')}, large ${claim.large.join(' / ')}`);
     const transfer = await measureTransfer(backend, env, dir.path, log);
@@ -227,7 +232,8 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
   } finally {
     await stop();
     await graph.close();
-    await database?.drop();
+    if (process.env.BENCH_SCALE_KEEP && database) log(`database kept (BENCH_SCALE_KEEP): ${database.url}`);
+    else await database?.drop();
     dir.remove();
   }
 }

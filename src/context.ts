@@ -36,6 +36,8 @@ import type { DraftList } from './services/threads/threads.js';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Where the publisher's queues claim due rows: on PostgreSQL connections of their own (DbHandle.claimDb), else `db`. */
+  claimDb: Db;
   dbKind: DbKind;
   clock: Clock;
   logger: Logger;
@@ -127,6 +129,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     const ctx: AppContext = {
       config,
       db: dbHandle.db,
+      claimDb: dbHandle.claimDb ?? dbHandle.db,
       dbKind: dbHandle.kind,
       clock,
       logger,

@@ -17,6 +17,11 @@ export async function pingDatabase(db: Db): Promise<void> {
 
 export interface DbHandle {
   db: Db;
+  /**
+   * PostgreSQL: where the publisher's queues claim their due rows (openPostgres). PGlite has one
+   * connection: its claims use `db`.
+   */
+  claimDb?: Db;
   kind: DbKind;
   /** PostgreSQL: the connection URL (for connections of their own, such as LISTEN). */
   url?: string;
@@ -57,6 +62,9 @@ function pgTypes(driver: typeof pg) {
   };
 }
 
+/** Connections for the publisher's claims (DbHandle.claimDb): a process's claims are a few a second at most. */
+const CLAIM_POOL_SIZE = 2;
+
 /**
  * `onIdleError`: an idle pooled connection that breaks (the server restarted, an admin ended it)
  * is dropped by the pool, which then emits 'error'; unheard, that would crash the process.
@@ -67,18 +75,36 @@ export function openPostgres(url: string, poolSize = 10, onIdleError: (err: Erro
   const changed: ThreadsChanged = (threadIds) => {
     for (const listener of changedListeners) listener(threadIds);
   };
-  const pool = new driver.Pool({
-    // jit=off: Skein's statements are short reads by index, but a range's analytics probes one
-    // index per thread and its estimate passes jit_above_cost; compiling then cost 650 ms for a
-    // 220 ms read (docs/api.md, "Workspace summary").
-    ...withStartupOptions(url, `${THREAD_CHANGES_BY_NOTICE} -c jit=off`),
-    max: poolSize,
-    types: pgTypes(driver) as pg.CustomTypesConfig,
-    Client: preparingClient(driver, new StatementNames(), changed),
-  });
-  pool.on('error', onIdleError);
-  const db = new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
-  return { db, kind: 'postgres', url, onThreadsChanged: (listener) => changedListeners.push(listener), close: () => db.destroy() };
+  const open = (max: number, options: string) => {
+    const pool = new driver.Pool({
+      ...withStartupOptions(url, `${THREAD_CHANGES_BY_NOTICE} ${options}`),
+      max,
+      types: pgTypes(driver) as pg.CustomTypesConfig,
+      Client: preparingClient(driver, new StatementNames(), changed),
+    });
+    pool.on('error', onIdleError);
+    return new Kysely<Database>({ dialect: wrapDialect(new PostgresDialect({ pool })) });
+  };
+  // jit=off: Skein's statements are short reads by index, but a range's analytics probes one
+  // index per thread and its estimate passes jit_above_cost; compiling then cost 650 ms for a
+  // 220 ms read (docs/api.md, "Workspace summary").
+  const db = open(poolSize, '-c jit=off');
+  // The queues' claims on connections of their own that always run a named statement's cached
+  // generic plan. PostgreSQL's own choice between it and planning anew for the values drifted
+  // with the tables' statistics: on the scale bench's million threads the threads' claim was
+  // planned anew every time, 1.75 → 2.7–4 ms of PostgreSQL's CPU a claim (docs/benchmarks.md,
+  // "Scale"). Only there: it would make every parameterised query generic, even unnamed ones.
+  const claimDb = open(CLAIM_POOL_SIZE, '-c jit=off -c plan_cache_mode=force_generic_plan');
+  return {
+    db,
+    claimDb,
+    kind: 'postgres',
+    url,
+    onThreadsChanged: (listener) => changedListeners.push(listener),
+    close: async () => {
+      await Promise.all([db.destroy(), claimDb.destroy()]);
+    },
+  };
 }
 
 /**

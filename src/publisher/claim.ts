@@ -80,7 +80,7 @@ export async function runDue<K extends string, Row extends QueueKey<K>>(
 /** The worker of `deps` claiming now, under the configured lease. */
 export function claimerOf(deps: { ctx: AppContext; workerId: string }): Claimer {
   const { ctx } = deps;
-  return { db: ctx.db, workerId: deps.workerId, now: ctx.clock.now(), leaseMs: ctx.config.publisher.leaseMs, metrics: ctx.metrics };
+  return { db: ctx.claimDb, workerId: deps.workerId, now: ctx.clock.now(), leaseMs: ctx.config.publisher.leaseMs, metrics: ctx.metrics };
 }
 
 /** When a lease taken or renewed now runs out. */

@@ -30,3 +30,20 @@ test('an idle pooled connection ended by the server (a restart, an admin) is rep
     await testDb.close();
   }
 });
+
+test('claims run on connections of their own that always use a named statement’s cached generic plan; the other queries plan for their values', {
+  skip: skip ?? false,
+}, async () => {
+  const testDb = await openTestDb('postgres');
+  const handle = openPostgres(testDb.url!, 2);
+  try {
+    const mode = async (db: typeof handle.db) => (await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(db)).rows[0]!.mode;
+    assert.equal(await mode(handle.claimDb!), 'force_generic_plan');
+    assert.equal(await mode(handle.db), 'auto', 'unnamed parameterised queries would be planned generically too');
+    const jit = (await sql<{ jit: string }>`SELECT current_setting('jit') AS jit`.execute(handle.claimDb!)).rows[0]!.jit;
+    assert.equal(jit, 'off');
+  } finally {
+    await handle.close();
+    await testDb.close();
+  }
+});
