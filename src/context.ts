@@ -28,6 +28,7 @@ import { createMetrics } from './metrics/create.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkClients } from './networks/clients.js';
 import { touchApiKeys } from './repos/api-keys.js';
+import type { ThreadDays } from './services/threads/thread-days.js';
 import type { ThreadList } from './services/threads/thread-list.js';
 import type { ThreadView } from './services/threads/thread-views.js';
 import type { DraftList } from './services/threads/threads.js';
@@ -53,7 +54,7 @@ export interface AppContext {
   /** Authentication without a round trip: cleared on every instance when keys or accounts change. */
   apiKeys: ApiKeyCache<AccountRow>;
   /** Get Thread's, List Posts' and List Drafts' answers, dropped on every instance when the database says a thread changed. */
-  threadViews: ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList | DraftList>;
+  threadViews: ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList | DraftList | ThreadDays>;
   /** This context's Prometheus registry and the publisher's liveness (served when SKEIN_METRICS_PORT is set). */
   metrics: Metrics;
   /** Name resolution for the URLs users give (webhooks): every address of a host. Tests replace it. */
@@ -112,7 +113,7 @@ export async function createContext(config: Config, secrets: Secrets, overrides:
     // This process's own writes on PostgreSQL: heard at commit, then announced to the others.
     if (pgThreadSignal) dbHandle.onThreadsChanged?.((ids) => pgThreadSignal.changedHere(ids));
     const threadSignal = pgThreadSignal ?? (await PgliteThreadChangeSignal.open(dbHandle.listen, logger));
-    const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList | DraftList>(threadSignal);
+    const threadViews = new ThreadViewCache<{ thread: ThreadView; version: number }, ThreadList | DraftList | ThreadDays>(threadSignal);
     closers.push(() => threadViews.close());
 
     const rateLimits = overrides.rateLimits ?? (config.redisUrl ? new RedisRateLimitStore(config.redisUrl, 'skein:ratelimit:') : new MemoryRateLimitStore());

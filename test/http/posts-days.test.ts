@@ -11,6 +11,7 @@ import { setTeamMember } from '../../src/services/accounts/members.js';
 import { describeEachDb } from '../helpers/context.js';
 import { RoundTripCounter } from '../helpers/round-trips.js';
 import { createProvider, createTeamWith, createUser, rowCounts, type TestUser } from '../helpers/seeds.js';
+import { until } from '../helpers/wait.js';
 
 const counter = new RoundTripCounter();
 
@@ -336,6 +337,13 @@ describeEachDb(
       });
       assert.equal(answer!.threads, 50);
       assert.equal(inTeam.count, 2, inTeam.statements.join('\n'));
+      // The same answer again is kept by the thread view cache (as List Posts'): no statement.
+      const url = `${range}&teamId=${team.id}&providerId=${provider.id}`;
+      const again = await counter.measure(async () => assert.equal((await days(app, user, url)).json().threads, 50));
+      assert.equal(again.count, 0, again.statements.join('\n'));
+      // Any change of a thread drops it: the next answer counts the new thread.
+      await importRows(app, user, [{ providerId: provider.id, scheduleAt: '2026-11-20T10:00:00Z', posts: [{ text: 'one more' }] }], team.id);
+      await until('the change to be heard', async () => (await days(app, user, url)).json().threads === 51);
     });
   },
   { countRoundTrips: counter },

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AccountRow, PublishStatus } from '../../db/schema/index.js';
 import { Faults } from '../../errors/index.js';
 import { countThreadsByLocalDay } from '../../repos/thread-days.js';
-import { resolveWorkspace } from '../accounts/accounts.js';
+import { addressedWorkspace, resolveWorkspace } from '../accounts/accounts.js';
 import { readDateTime } from './schedule-time.js';
 
 /**
@@ -54,10 +54,25 @@ export async function threadDays(ctx: AppContext, account: AccountRow, query: Th
       faults.add({ path: 'to', message: `the range may span at most ${MAX_DAYS_RANGE_DAYS} days` });
   }
   faults.throwIfAny();
+  // Kept by the thread view cache as List Posts' answers are (services/threads/thread-list.ts
+  // keptList): a team's calendar month is read again at every visit and counts some 100,000
+  // threads (about 28 ms), and any change of a thread drops it.
+  const addressed = addressedWorkspace(account, query.teamId);
+  const key = JSON.stringify(['days', account.id, addressed.teamId ?? 'personal', zone, query.from, query.to, query.providerId ?? '', query.tagId ?? '']);
+  return ctx.threadViews.list(
+    key,
+    () => readThreadDays(ctx, account, query, from!, to!),
+    (answer) => answer.count,
+  );
+}
+
+async function readThreadDays(ctx: AppContext, account: AccountRow, query: ThreadDaysQuery, from: Date, to: Date): Promise<ThreadDays> {
+  const zone = account.timezone;
+  const faults = new Faults();
   const workspace = await resolveWorkspace(ctx.db, account, query.teamId);
   const found = await countThreadsByLocalDay(ctx.db, workspace, {
-    from: from!,
-    to: to!,
+    from,
+    to,
     zone,
     ...(query.providerId !== undefined ? { providerId: query.providerId } : {}),
     ...(query.tagId !== undefined ? { tagId: query.tagId } : {}),
