@@ -95,8 +95,10 @@ function local(date: Date): string {
   return date.toISOString().slice(0, 19);
 }
 
-/** The database of the run, opened in this process while no server runs on it. */
-/** `fn` gets the database and the connections the publisher claims on (DbHandle.claimDb). */
+/**
+ * The database of the run, opened in this process while no server runs on it: `fn` gets it and
+ * the connections the publisher claims on (DbHandle.claimDb).
+ */
 async function withDatabase<T>(
   backend: Backend,
   where: { url?: string; pgliteDir: string },

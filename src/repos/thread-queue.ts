@@ -269,9 +269,10 @@ function completion(db: DbOrTrx, param: Param<CompletionValues>, post?: Param<La
     .set((eb) => ({
       status: 'PUBLISHED',
       published_at: now,
-      // The thread's earliest post (this statement's last post is not PUBLISHED in its snapshot:
-      // a one-post thread's first post goes out now). Analytics finds late threads by it (migration 0036).
-      first_published_at: sql<Date>`coalesce((SELECT min(fp.published_at) FROM posts AS fp WHERE fp.thread_id = threads.id), ${now}::timestamptz)`,
+      // The first post's time (in this statement's snapshot the last post is not yet published: a
+      // one-post thread's first post goes out now). Analytics finds late threads by it (migration
+      // 0036); the follow-up jobs count from it (jobs.ts followUpJobs, through the RETURNING).
+      first_published_at: sql<Date>`coalesce((SELECT fp.published_at FROM posts AS fp WHERE fp.thread_id = threads.id ORDER BY fp.post_order LIMIT 1), ${now}::timestamptz)`,
       ...LEASE_ENDED,
       last_error: null,
       version: eb('version', '+', 1),
@@ -280,15 +281,7 @@ function completion(db: DbOrTrx, param: Param<CompletionValues>, post?: Param<La
     .where('id', '=', param('id'))
     .where(leaseHeld(THREADS, param('workerId')))
     .returningAll()
-    .returning((eb) =>
-      eb
-        .selectFrom('posts')
-        .select('posts.published_at')
-        .whereRef('posts.thread_id', '=', 'threads.id')
-        .orderBy('posts.post_order')
-        .limit(1)
-        .as('first_post_published_at'),
-    )
+    .returning('first_published_at as first_post_published_at')
     .returning(threadEventData());
   const plan: FollowUpJobsPlan = {
     analytics: { id: param('analyticsId'), runAt: param('analyticsAt') },
