@@ -165,6 +165,11 @@ function autocannonTool(): LoadTool {
 export async function medianRun(tool: LoadTool, spec: LoadSpec, connections: number, seconds: number, runs: number): Promise<LoadResult & { all: number[] }> {
   const results: LoadResult[] = [];
   for (let i = 0; i < runs; i++) results.push(await tool.run(spec, connections, seconds));
+  return medianOf(results);
+}
+
+/** Runs of the same load as one figure: each the median of the runs' (errors are summed). */
+export function medianOf(results: LoadResult[]): LoadResult & { all: number[] } {
   return {
     rps: median(results.map((r) => r.rps)),
     p50Ms: median(results.map((r) => r.p50Ms)),

@@ -204,15 +204,24 @@ export function sampleRss(pid: number): () => number {
 }
 
 /** A fresh PostgreSQL database for one part of the bench, dropped afterwards. */
-export async function createDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** A fresh database on the bench's PostgreSQL (or a copy of `copyOf`, made while no one is connected to it). */
+export async function createDatabase(label: string, copyOf?: BenchDatabase): Promise<BenchDatabase> {
   const name = `skein_bench_${label}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy is made file by file (CREATE DATABASE … TEMPLATE): nobody may be connected to the original.
+  await admin.query(`CREATE DATABASE ${name}${copyOf ? ` TEMPLATE ${copyOf.name}` : ''}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const dropper = new pg.Client({ connectionString: PG_ADMIN_URL });

@@ -5,12 +5,14 @@
  * 1. A fresh database; the migrations' run time measured on it (in this process).
  * 2. `skein serve` once (the owner's key), `skein provider add`, then, with the server stopped,
  *    the provider copied to `providers` accounts, a webhook and `measured` seeded in SQL: the
- *    threads the rows read (scale-seed.ts). The rows run: the small database's figures.
- * 3. The server stopped, `rest` seeded (the large database: `threads` in all), VACUUM ANALYZE and CHECKPOINT;
- *    the server started again (its restart timed), idle RSS read, the same rows run again.
+ *    threads the rows read (scale-seed.ts). That is the small database.
+ * 3. A copy of it (PostgreSQL: CREATE DATABASE … TEMPLATE; PGlite: its data folder) gets `rest`
+ *    (the large database: `threads` in all), VACUUM ANALYZE and CHECKPOINT; a server started on
+ *    it (its restart timed, then its idle RSS), and one on the small database beside it.
+ * 4. The rows run on both servers in turn, run by run, so both see the same minutes of the machine.
  * Each row answers the same threads on both databases, so the ratio is what the rest costs.
  */
-import { rmSync, statSync } from 'node:fs';
+import { cpSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { openPGlite, openPostgres } from '../src/db/database.js';
@@ -20,16 +22,18 @@ import { FakeGraphApi } from '../test/helpers/fakes/threads-graph-api.js';
 import { type Backend, type LoadOptions, RateWindow } from './api.js';
 import { type CalendarResult, measureCalendarMonth, seedTeamMonth } from './calendar.js';
 import { measureClaim } from './claim.js';
-import { type LoadResult, type LoadSpec, median, medianRun, UNIQUE } from './load.js';
+import { type LoadResult, type LoadSpec, median, medianOf, UNIQUE } from './load.js';
 import {
   apiClient,
   apiServerEnv,
+  type BenchDatabase,
   bannerKey,
   createDatabase,
   type Env,
   freePort,
   OWNER_EMAIL,
   Proc,
+  REDIS_URL,
   rssMiB,
   SKEIN_BIN,
   sampleRss,
@@ -112,69 +116,96 @@ async function withDatabase<T>(
   }
 }
 
+/**
+ * One database's side of the run: its own server (port, data folder, database) and its own
+ * rate-limit window (each server limits apart: PGlite in its process, PostgreSQL's in its own
+ * Redis database).
+ */
+interface Side {
+  label: 'small' | 'large';
+  env: Env;
+  baseUrl: string;
+  where: { url?: string; pgliteDir: string };
+  server: Proc | null;
+  window: RateWindow;
+}
+
 export async function runScale(backend: Backend, size: ScaleSize, options: LoadOptions): Promise<ScaleResult> {
   const log = (line: string) => options.log(`scale ${backend}: ${line}`);
-  const database = backend === 'postgres' ? await createDatabase('scale') : null;
   const graph = await FakeGraphApi.start({});
-  const dir = tempDir(`scale-${backend}`);
-  const where = { url: database?.url, pgliteDir: join(dir.path, 'pglite') };
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const env: Env = apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url, ...(database ? { databaseUrl: database.url } : {}) });
-  let server: Proc | null = null;
-  const start = async () => {
+  const databases: BenchDatabase[] = [];
+  const dirs: { remove: () => void }[] = [];
+  const side = async (label: Side['label'], copyOf?: Side): Promise<Side> => {
+    const database = backend === 'postgres' ? await createDatabase(`scale_${label}`, databases[0]) : null;
+    if (database) databases.push(database);
+    const dir = tempDir(`scale-${backend}-${label}`);
+    dirs.push(dir);
+    // PGlite's copy is its data folder's (the database and the media), taken with its server stopped.
+    if (copyOf && backend === 'pglite') cpSync(dataDirOf(copyOf), dir.path, { recursive: true });
+    const port = await freePort();
+    const env: Env = {
+      ...apiServerEnv({ dataDir: dir.path, port, graphUrl: graph.url, ...(database ? { databaseUrl: database.url } : {}) }),
+      // Both sides are one install (the same secret: the copied keys' hashes hold), each limited apart.
+      ...(copyOf ? { SKEIN_SECRET: copyOf.env.SKEIN_SECRET!, ...(database ? { REDIS_URL: redisDatabase(1) } : {}) } : {}),
+    };
+    const where = { url: database?.url, pgliteDir: join(dir.path, 'pglite') };
+    return { label, env, baseUrl: `http://127.0.0.1:${port}`, where, server: null, window: new RateWindow(options.tool) };
+  };
+  const start = async (s: Side) => {
     const started = performance.now();
-    server = startSkein(`skein serve (scale, ${backend})`, 'serve', env);
-    return waitReady(server, baseUrl, started, 300_000);
+    s.server = startSkein(`skein serve (scale, ${backend}, ${s.label})`, 'serve', s.env);
+    return waitReady(s.server, s.baseUrl, started, 300_000);
   };
-  const stop = async () => {
-    await server?.stop();
-    server = null;
+  const stop = async (s: Side) => {
+    await s.server?.stop();
+    s.server = null;
   };
+  const sides: Side[] = [];
   try {
-    const migrateMs = await withDatabase(backend, where, async (db) => {
+    const small = await side('small');
+    sides.push(small);
+    const migrateMs = await withDatabase(backend, small.where, async (db) => {
       const t0 = performance.now();
       await migrateToLatest(db);
       return performance.now() - t0;
     });
     log(`migrations on an empty database: ${migrateMs.toFixed(0)} ms`);
-    await start();
-    const key = await bannerKey(server!);
-    const signInLink = /Sign in: (\S+)/.exec(server!.output)?.[1];
+    await start(small);
+    const key = await bannerKey(small.server!);
+    const signInLink = /Sign in: (\S+)/.exec(small.server!.output)?.[1];
+    const env = small.env;
     const team = size.calendarAccounts ? ((await skeinCli(['team', 'create', '--email', OWNER_EMAIL, '--name', 'Agency'], env)) as { id: string }) : null;
     const template = await skeinCli(
       ['provider', 'add', '--email', OWNER_EMAIL, '--kind', 'THREADS', '--access-token', graph.createAccount('scale').accessToken],
       env,
     );
-    const api = apiClient(baseUrl, key);
+    const api = apiClient(small.baseUrl, key);
     // Tags through the API (their scope and keys as Skein makes them), on a thread of its own.
     const tagged = await api<{ threadId: string }>('POST', '/api/v1/posts', { providerId: template.id, posts: [{ text: 'tag holder' }] });
     const tagNames = Array.from({ length: 12 }, (_, i) => `topic ${i + 1}`);
     await api('PUT', `/api/v1/posts/${tagged.threadId}/tags`, { tagNames });
-    await stop();
+    await stop(small);
 
     const now = new Date();
-    const plan = await withDatabase(backend, where, async (db): Promise<AgencyPlan> => {
+    const plan = await withDatabase(backend, small.where, async (db): Promise<AgencyPlan> => {
       const providerIds = await copyProviders(db, template.id as string, size.providers);
       const accountId = (await sql<{ id: string }>`SELECT account_id AS id FROM providers WHERE id = ${template.id}`.execute(db)).rows[0]!.id;
       const tagIds = (await sql<{ id: string }>`SELECT id FROM tags ORDER BY name`.execute(db)).rows.map((r) => r.id);
       return { threads: size.threads, accountId, providerIds, tagIds, webhookId: await seedWebhook(db, accountId, now), now };
     });
-    const measuredThreads = await withDatabase(backend, where, async (db) => {
+    const measuredThreads = await withDatabase(backend, small.where, async (db) => {
       const n = await seedAgency(db, plan, 'measured');
       await seedDueThreads(db, plan);
       await settle(db);
       return n;
     });
     log(`small database: ${measuredThreads} threads (what the rows read), ${size.providers} accounts`);
-    const targets = await withDatabase(backend, where, (db) => rowTargets(db, plan));
-    await start();
-    const specs = scaleSpecs(baseUrl, key, plan, targets);
-    await probe(specs, server!);
-    const small = await runRows(specs, options, (line) => log(`small: ${line}`));
-    await stop();
-    const claimSmall = backend === 'postgres' ? await withDatabase(backend, where, (_db, claimDb) => claimCpu(claimDb, plan)) : null;
+    const targets = await withDatabase(backend, small.where, (db) => rowTargets(db, plan));
 
+    // The large database begins as a copy of the small one; both are served side by side, so each
+    // row's runs on the two alternate within minutes (the machine's drift falls on both alike).
+    const large = await side('large', small);
+    sides.push(large);
     const seedStarted = performance.now();
     const calendarPlan =
       team && size.calendarAccounts
@@ -188,7 +219,7 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
           }
         : null;
     let teamThreads = 0;
-    const seeded = await withDatabase(backend, where, async (db) => {
+    const seeded = await withDatabase(backend, large.where, async (db) => {
       const n = await seedAgency(db, plan, 'rest');
       if (calendarPlan) teamThreads = await seedTeamMonth(db, calendarPlan);
       await settle(db);
@@ -196,26 +227,36 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     });
     const seedMs = performance.now() - seedStarted;
     log(`large database: ${seeded + measuredThreads} threads, seeded in ${(seedMs / 1000).toFixed(1)} s`);
-    const restartMs = await start();
+    const restartMs = await start(large);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssIdleMiB = rssMiB(server!.pid) ?? 0;
+    const rssIdleMiB = rssMiB(large.server!.pid) ?? 0;
     log(`restart on the large database: ${restartMs.toFixed(0)} ms, idle RSS ${rssIdleMiB.toFixed(0)} MiB`);
-    await probe(specs, server!);
-    const large = await runRows(specs, options, (line) => log(`large: ${line}`));
+    await start(small);
+    const specs = { small: scaleSpecs(small.baseUrl, key, plan, targets), large: scaleSpecs(large.baseUrl, key, plan, targets) };
+    await probe(specs.small, small.server!);
+    await probe(specs.large, large.server!);
+    const rows = await runRows([small, large], specs, options, log);
+    await stop(small);
     let calendar: CalendarResult | undefined;
     if (calendarPlan && signInLink) {
       // The team is the owner's workspace from here on (the rows above read the personal one).
-      await api('PATCH', '/api/v1/account', { activeTeamId: calendarPlan.teamId });
+      await apiClient(large.baseUrl, key)('PATCH', '/api/v1/account', { activeTeamId: calendarPlan.teamId });
       const days = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
       const seededCal = { accounts: calendarPlan.accounts, threadsInMonth: calendarPlan.accounts * CALENDAR_PER_DAY * days };
-      calendar = await measureCalendarMonth(baseUrl, signInLink, dir.path, seededCal, size.calendarLoads ?? 10, log);
+      calendar = await measureCalendarMonth(
+        large.baseUrl,
+        signInLink.replace(small.baseUrl, large.baseUrl),
+        dataDirOf(large),
+        seededCal,
+        size.calendarLoads ?? 10,
+        log,
+      );
       if (calendar.skipped) log(`calendar month not measured: ${calendar.skipped}`);
     }
-    await stop();
-    const claimLarge = backend === 'postgres' ? await withDatabase(backend, where, (_db, claimDb) => claimCpu(claimDb, plan)) : null;
-    const claim = claimSmall && claimLarge ? { small: claimSmall.perClaimMs, large: claimLarge.perClaimMs, claimed: claimLarge.claimed } : undefined;
+    await stop(large);
+    const claim = backend === 'postgres' ? await claims(small, large, backend, plan) : undefined;
     if (claim) log(`claim of ${claim.claimed} due threads, CPU ms: small ${claim.small.join(' / ')}, large ${claim.large.join(' / ')}`);
-    const transfer = await measureTransfer(backend, env, dir.path, log);
+    const transfer = await measureTransfer(backend, large.env, dataDirOf(large), log);
     return {
       backend,
       threads: seeded + measuredThreads,
@@ -223,8 +264,8 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
       measuredThreads,
       migrateMs,
       seedMs,
-      small,
-      large,
+      small: rows.small,
+      large: rows.large,
       restartMs,
       rssIdleMiB,
       claim,
@@ -232,12 +273,34 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
       transfer,
     };
   } finally {
-    await stop();
+    for (const s of sides) await stop(s);
     await graph.close();
-    if (process.env.BENCH_SCALE_KEEP && database) log(`database kept (BENCH_SCALE_KEEP): ${database.url}`);
-    else await database?.drop();
-    dir.remove();
+    if (process.env.BENCH_SCALE_KEEP) {
+      const kept = [...databases.map((d) => d.url), ...sides.map((s) => `${s.label}: ${dataDirOf(s)}`)];
+      log(`kept (BENCH_SCALE_KEEP): ${kept.join(', ')}`);
+    } else {
+      for (const database of databases) await database.drop();
+      for (const dir of dirs) dir.remove();
+    }
   }
+}
+
+function dataDirOf(s: Side): string {
+  return s.env.SKEIN_DATA_DIR!;
+}
+
+/** The bench's Redis with database `n` selected (the second server's rate limits apart from the first's). */
+function redisDatabase(n: number): string {
+  const url = new URL(REDIS_URL);
+  url.pathname = `/${n}`;
+  return url.toString();
+}
+
+/** The claim's CPU on each database (servers stopped), small and large in turn. */
+async function claims(small: Side, large: Side, backend: Backend, plan: AgencyPlan): Promise<ScaleResult['claim']> {
+  const claimSmall = await withDatabase(backend, small.where, (_db, claimDb) => claimCpu(claimDb, plan));
+  const claimLarge = await withDatabase(backend, large.where, (_db, claimDb) => claimCpu(claimDb, plan));
+  return { small: claimSmall.perClaimMs, large: claimLarge.perClaimMs, claimed: claimLarge.claimed };
 }
 
 /** The publisher's spread claim of 16 of the due threads at the plan's time (bench/claim.ts). */
@@ -339,15 +402,31 @@ async function probe(specs: Record<ScaleRoute, LoadSpec>, server: Proc): Promise
   }
 }
 
-async function runRows(specs: Record<ScaleRoute, LoadSpec>, options: LoadOptions, log: (line: string) => void): Promise<Record<ScaleRoute, Row>> {
-  const rows = {} as Record<ScaleRoute, Row>;
-  const window = new RateWindow(options.tool);
+/**
+ * Each row on both sides, its runs alternating (small, large; then large, small; …) so that a
+ * slower minute of the machine falls on both; each side's figure is the median of its runs.
+ */
+async function runRows(
+  sides: [Side, Side],
+  specs: Record<Side['label'], Record<ScaleRoute, LoadSpec>>,
+  options: LoadOptions,
+  log: (line: string) => void,
+): Promise<Record<Side['label'], Record<ScaleRoute, Row>>> {
+  const rows = { small: {}, large: {} } as Record<Side['label'], Record<ScaleRoute, Row>>;
   for (const route of SCALE_ROUTES) {
-    await window.clear(log);
-    if (options.warmupSeconds > 0) await window.tool.run(specs[route], options.connections, options.warmupSeconds);
-    rows[route] = await medianRun(window.tool, specs[route], options.connections, options.seconds, options.runs);
-    const errors = rows[route].errors ? `, ${rows[route].errors} errors` : '';
-    log(`${SCALE_LABELS[route]}: ${rows[route].all.map((r) => r.toFixed(0)).join(', ')} req/s, p99 ${rows[route].p99Ms.toFixed(0)} ms${errors}`);
+    for (const s of sides) await s.window.clear((line) => log(`${s.label}: ${line}`));
+    if (options.warmupSeconds > 0) for (const s of sides) await s.window.tool.run(specs[s.label][route], options.connections, options.warmupSeconds);
+    const results: Record<Side['label'], LoadResult[]> = { small: [], large: [] };
+    for (let i = 0; i < options.runs; i++) {
+      for (const s of i % 2 ? [...sides].reverse() : sides)
+        results[s.label].push(await s.window.tool.run(specs[s.label][route], options.connections, options.seconds));
+    }
+    for (const s of sides) {
+      const row = medianOf(results[s.label]);
+      rows[s.label][route] = row;
+      const errors = row.errors ? `, ${row.errors} errors` : '';
+      log(`${s.label}: ${SCALE_LABELS[route]}: ${row.all.map((r) => r.toFixed(0)).join(', ')} req/s, p99 ${row.p99Ms.toFixed(0)} ms${errors}`);
+    }
   }
   return rows;
 }
