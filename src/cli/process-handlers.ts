@@ -44,14 +44,15 @@ export const LONG: Record<string, RunLong> = {
     }
   },
   export: (config, _secrets, values) =>
-    withDatabase(config, async (db, transfer) => {
+    withDatabase(config, async (db, transfer, handle) => {
       const { open } = await import('node:fs/promises');
       // 'wx': an existing file is never overwritten (an error names it instead).
       const out = await open(s(values, 'out'), 'wx', 0o600);
-      let pending: string[] = [];
+      // Lines as bytes, written together (PGlite's chunks arrive as bytes, PostgreSQL's as text).
+      let pending: Uint8Array[] = [];
       let size = 0;
       const flush = async () => {
-        await out.write(pending.join(''));
+        await out.writev(pending);
         pending = [];
         size = 0;
       };
@@ -60,12 +61,14 @@ export const LONG: Record<string, RunLong> = {
           transfer.exportDatabase(
             db,
             async (lines) => {
-              pending.push(`${lines}\n`);
+              pending.push(typeof lines === 'string' ? Buffer.from(lines) : lines, NEWLINE);
               size += lines.length;
               if (size > 1 << 20) await flush();
             },
             new Date(),
             media,
+            undefined,
+            handle.queryBytes,
           ),
         );
         await flush();
@@ -107,8 +110,13 @@ async function withMediaStorage<T>(config: Config, work: (media: MediaTransfer) 
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /** Opens the configured database (migrated), runs `work`, closes it. */
-async function withDatabase<T>(config: Config, work: (db: import('../db/database.js').Db, transfer: Transfer) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  config: Config,
+  work: (db: import('../db/database.js').Db, transfer: Transfer, handle: import('../db/database.js').DbHandle) => Promise<T>,
+): Promise<T> {
   const [{ acquireDataDirLock }, { openPGlite, openPostgres }, { migrateToLatest }, transfer] = await Promise.all([
     import('../db/pglite/data-dir-lock.js'),
     import('../db/database.js'),
@@ -119,7 +127,7 @@ async function withDatabase<T>(config: Config, work: (db: import('../db/database
   const handle = config.db.url ? openPostgres(config.db.url, 1) : await openPGlite(`${config.db.dataDir}/pglite`);
   try {
     await migrateToLatest(handle.db);
-    return await work(handle.db, transfer);
+    return await work(handle.db, transfer, handle);
   } finally {
     await handle.close();
     await lock?.release();

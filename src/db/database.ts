@@ -39,8 +39,16 @@ export interface DbHandle {
    * query resolves.
    */
   onThreadsChanged?(listener: ThreadsChanged): void;
+  /**
+   * PGlite: a statement's rows' fields as the database's text bytes, undecoded, in whatever
+   * transaction holds the connection (the export's chunks: PGliteThreadSession.queryBytes).
+   */
+  queryBytes?: QueryBytes;
   close(): Promise<void>;
 }
+
+/** A statement's rows, each field PostgreSQL's text-format bytes (UTF-8) or null. */
+export type QueryBytes = (sql: string, params: unknown[]) => Promise<(Uint8Array | null)[][]>;
 
 /** A hook around the dialect (the tests count round trips to the database with it). */
 export type WrapDialect = (dialect: Dialect) => Dialect;
@@ -127,5 +135,5 @@ export function pgliteHandle(session: PGliteThreadSession, wrapDialect: WrapDial
     await sql.raw(`LISTEN ${channel}`).execute(db);
     return async () => off();
   };
-  return { db, kind: 'pglite', listen, close: () => db.destroy() };
+  return { db, kind: 'pglite', listen, queryBytes: (text, params) => session.queryBytes(text, params), close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { QueryBytes } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -78,17 +79,22 @@ async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** One or more whole lines, joined by newlines, without the last one's: text, or its UTF-8 bytes. */
+type WriteLines = (lines: string | Uint8Array) => Promise<void> | void;
+
 /**
  * Writes the header line, then one line per row, then the extras' lines; `writeLines` gets one
  * or more whole lines at a time, joined by newlines, without the last one's (a JSON line holds
- * no raw newline). Returns the row count per table.
+ * no raw newline). Returns the row count per table. With `queryBytes` (PGlite's DbHandle) the
+ * rows' lines come as the database's UTF-8 bytes, never decoded into strings; the same text.
  */
 export async function exportDatabase(
   db: Kysely<any>,
-  writeLines: (lines: string) => Promise<void> | void,
+  writeLines: WriteLines,
   now = new Date(),
   extras: TransferExtras = {},
   chunkPages = CHUNK_PAGES,
+  queryBytes?: QueryBytes,
 ): Promise<Record<string, number>> {
   const tables = await tablesInDependencyOrder(db);
   // One snapshot for the whole export, so rows written meanwhile cannot half-appear.
@@ -97,7 +103,7 @@ export async function exportDatabase(
     const header: ExportHeader = { format: EXPORT_FORMAT, version: VERSION, migrations: await appliedMigrations(trx), tables, exportedAt: now.toISOString() };
     await writeLines(JSON.stringify(header));
     const counts: Record<string, number> = {};
-    for (const table of tables) counts[table] = await exportTable(trx, table, writeLines, chunkPages);
+    for (const table of tables) counts[table] = await exportTable(trx, table, writeLines, chunkPages, queryBytes);
     if (extras.exportLines) for await (const line of extras.exportLines(trx)) await writeLines(line);
     return counts;
   });
@@ -106,28 +112,39 @@ export async function exportDatabase(
 /**
  * One table's rows as JSON lines, `chunkPages` of its pages at a time: PostgreSQL turns each
  * row into its line (`row_to_json`, no jsonb built and printed) and joins a chunk's lines into
- * one string, so Node handles a string per chunk rather than an object per row; the next chunk
- * is asked for before this one is written, so both work at once. The pages are those the table
- * had when the transaction's snapshot was taken: a row version visible to it stays where it was
- * (nothing may remove it while the snapshot lives), and what was written since is invisible.
- * Chunks are ranges of row addresses (`ctid`, a TID Range Scan), in the table's physical order.
+ * one string, so Node handles a string per chunk rather than an object per row (on PGlite,
+ * with `queryBytes`, that string's UTF-8 bytes); the next chunk is asked for before this one is
+ * written, so both work at once. The pages are those the table had when the transaction's
+ * snapshot was taken: a row version visible to it stays where it was (nothing may remove it
+ * while the snapshot lives), and what was written since is invisible. Chunks are ranges of row
+ * addresses (`ctid`, a TID Range Scan), in the table's physical order.
  */
-async function exportTable(trx: Kysely<any>, table: string, writeLines: (lines: string) => Promise<void> | void, chunkPages: number): Promise<number> {
+async function exportTable(trx: Kysely<any>, table: string, writeLines: WriteLines, chunkPages: number, queryBytes?: QueryBytes): Promise<number> {
   const { rows: size } = await sql<{ blocks: number }>`
     SELECT (pg_relation_size(${table}::regclass) / current_setting('block_size')::int)::int AS blocks`.execute(trx);
   const blocks = size[0]!.blocks;
   const prefix = `{"table":${JSON.stringify(table)},"row":`;
-  const chunk = (first: number) =>
-    sql<{ lines: string | null; n: number }>`
+  const chunk = async (first: number): Promise<{ lines: string | Uint8Array | null; n: number }> => {
+    const query = sql<{ lines: string | null; n: number }>`
       SELECT string_agg(${prefix} || row_to_json(t)::text || '}', E'\n') AS lines, count(*)::int AS n
-      FROM ${sql.table(table)} t WHERE t.ctid >= ${`(${first},0)`}::tid AND t.ctid < ${`(${first + chunkPages},0)`}::tid`.execute(trx);
+      FROM ${sql.table(table)} t WHERE t.ctid >= ${`(${first},0)`}::tid AND t.ctid < ${`(${first + chunkPages},0)`}::tid`;
+    if (!queryBytes) {
+      const { rows } = await query.execute(trx);
+      return { lines: rows[0]?.lines ?? null, n: rows[0]?.n ?? 0 };
+    }
+    const compiled = query.compile(trx);
+    const [row] = await queryBytes(compiled.sql, [...compiled.parameters]);
+    return { lines: row?.[0] ?? null, n: row?.[1] ? Number(new TextDecoder().decode(row[1])) : 0 };
+  };
   let count = 0;
   let next = blocks > 0 ? chunk(0) : null;
   for (let first = 0; next; first += chunkPages) {
-    const { rows } = await next;
+    const { lines, n } = await next;
     next = first + chunkPages < blocks ? chunk(first + chunkPages) : null;
-    if (rows[0]?.lines) await writeLines(rows[0].lines);
-    count += rows[0]?.n ?? 0;
+    // Seen now, thrown at its turn: a chunk that fails while this one is written is no unhandled rejection.
+    next?.catch(() => {});
+    if (lines && lines.length > 0) await writeLines(lines);
+    count += n;
   }
   return count;
 }

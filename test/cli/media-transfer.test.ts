@@ -43,7 +43,7 @@ for (const kind of DIALECTS) {
       await exportDatabase(
         source.ctx.db,
         (text) => {
-          lines.push(...text.split('\n'));
+          lines.push(...(typeof text === 'string' ? text : new TextDecoder().decode(text)).split('\n'));
         },
         new Date(),
         mediaTransfer(source.ctx.media),

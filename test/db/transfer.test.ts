@@ -12,6 +12,9 @@ import { createTestEnv, TEST_SECRET, type TestEnv } from '../helpers/context.js'
 import { openTestDb, postgresSkipReason } from '../helpers/db.js';
 import { createProvider, createUser, type TestUser } from '../helpers/seeds.js';
 
+/** What `exportDatabase` gave `writeLines`, as text (the lines of PGlite's bytes decoded). */
+const text = (lines: string | Uint8Array) => (typeof lines === 'string' ? lines : new TextDecoder().decode(lines));
+
 /** Every row of every table, as PostgreSQL's own JSON text, sorted: equal means the same data. */
 async function snapshot(db: Kysely<any>): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
@@ -54,8 +57,8 @@ describe('export from the embedded database, import into another database', () =
     const draft = await user.call(source.app, { method: 'POST', url: '/api/v1/posts', payload: { providerId: provider.id, posts: [{ text: 'a draft' }] } });
     assert.equal(draft.statusCode, 201, draft.body);
     lines = [];
-    await exportDatabase(source.ctx.db, (text) => {
-      lines.push(...text.split('\n'));
+    await exportDatabase(source.ctx.db, (written) => {
+      lines.push(...text(written).split('\n'));
     });
   });
   after(() => source.close());
@@ -72,7 +75,7 @@ describe('export from the embedded database, import into another database', () =
 
   test('read a table page at a time (a chunk after another, the next asked for before one is written), the export is the same', async () => {
     const paged: string[] = [];
-    await exportDatabase(source.ctx.db, (text) => void paged.push(...text.split('\n')), new Date(JSON.parse(lines[0]!).exportedAt), {}, 1);
+    await exportDatabase(source.ctx.db, (written) => void paged.push(...text(written).split('\n')), new Date(JSON.parse(lines[0]!).exportedAt), {}, 1);
     assert.deepEqual(paged, lines);
 
     // A table of many pages: every row once, in order, whatever the chunk (removed after, for the tests below).
@@ -86,7 +89,7 @@ describe('export from the embedded database, import into another database', () =
       assert.ok(rows[0]!.pages > 50, `webhook_events spans ${rows[0]!.pages} pages`);
       const exportWith = async (chunkPages: number) => {
         const out: string[] = [];
-        const counts = await exportDatabase(db, (text) => void out.push(...text.split('\n')), new Date(0), {}, chunkPages);
+        const counts = await exportDatabase(db, (written) => void out.push(...text(written).split('\n')), new Date(0), {}, chunkPages);
         return { out, counts };
       };
       const whole = await exportWith(100_000);
@@ -138,6 +141,43 @@ describe('export from the embedded database, import into another database', () =
       assert.deepEqual(await snapshot(target.db), snap);
     });
   }
+
+  test('read as bytes (PGlite, DbHandle.queryBytes): the same lines, whatever the chunk', async (t) => {
+    const db = await openTestDb('pglite');
+    t.after(() => db.close());
+    await sql`INSERT INTO accounts (id, email, timezone, created_at) VALUES ('bytes-owner', 'b@example.com', 'UTC', now())`.execute(db.db);
+    // Text JSON escapes (quotes, backslashes, control characters, newlines), characters of 2 to 4 bytes, a row of several writes.
+    await sql`
+      INSERT INTO webhook_events (id, type, account_id, data, created_at)
+      SELECT 'bytes-' || lpad(g::text, 5, '0'), 'thread.published', 'bytes-owner',
+             jsonb_build_object('n', g, 'text', '"quoted" ' || chr(92) || ' back' || chr(9) || 'slash' || chr(10) || chr(1) || 'é ✨ 𝄞 ' || repeat('x', CASE WHEN g = 7 THEN 100000 ELSE g END)),
+             now()
+      FROM generate_series(1, 2000) AS g`.execute(db.db);
+    const exportWith = async (chunkPages: number, queryBytes?: typeof db.queryBytes) => {
+      const out: string[] = [];
+      let bytes = 0;
+      const counts = await exportDatabase(
+        db.db,
+        (written) => {
+          if (typeof written !== 'string') bytes++;
+          out.push(...text(written).split('\n'));
+        },
+        new Date(0),
+        {},
+        chunkPages,
+        queryBytes,
+      );
+      return { out, counts, bytes };
+    };
+    const strings = await exportWith(100_000);
+    assert.equal(strings.out.filter((line) => line.includes('"id":"bytes-0')).length, 2000);
+    for (const chunkPages of [1, 7, 100_000]) {
+      const read = await exportWith(chunkPages, db.queryBytes);
+      assert.ok(read.bytes > 0, 'the rows came as bytes');
+      assert.deepEqual(read.out, strings.out, `${chunkPages} page(s) a chunk`);
+      assert.deepEqual(read.counts, strings.counts);
+    }
+  });
 
   test('an export of another schema version, or not an export at all, is refused before anything is written', async (t) => {
     const target = await openTestDb('pglite');

@@ -16,8 +16,14 @@ export interface ThreadOptions {
   wasmTieringBudget: number;
 }
 
-/** `begin`: run BEGIN first (the dialect's deferred BEGIN); an error of either is the reply. */
-export type Request = { id: number; op: 'query'; sql: string; params: unknown[]; begin?: boolean } | { id: number; op: 'close' };
+/**
+ * `begin`: run BEGIN first (the dialect's deferred BEGIN); an error of either is the reply.
+ * `bytes`: the rows' fields as undecoded bytes (PGliteStatements.queryBytes), their buffer handed over.
+ */
+export type Request =
+  | { id: number; op: 'query'; sql: string; params: unknown[]; begin?: boolean }
+  | { id: number; op: 'bytes'; sql: string; params: unknown[] }
+  | { id: number; op: 'close' };
 
 /** Id 0 is the worker's answer to being started (PGlite open, or why not). */
 export type Reply = { id: number; ok: true; rows: unknown[]; affectedRows?: number } | { id: number; ok: false; error: SerializedError };
@@ -63,6 +69,12 @@ type NotificationListener = (channel: string, payload: string) => void;
 export interface PGliteThreadSession extends PGliteSession {
   /** Calls `listener` with every notification of a channel listened to; returns how to stop. */
   onNotification(listener: NotificationListener): () => void;
+  /**
+   * The rows' fields as PostgreSQL's text bytes (UTF-8), not decoded (null for NULL): for what
+   * is written out as it is (the export's JSON lines). Runs in whatever transaction the session
+   * is in; parameters are strings or numbers.
+   */
+  queryBytes(sql: string, params: unknown[]): Promise<(Uint8Array | null)[][]>;
 }
 
 class PGliteThread implements PGliteThreadSession {
@@ -89,6 +101,12 @@ class PGliteThread implements PGliteThreadSession {
     if (this.closed) throw this.#stopped ?? new Error('the embedded database is closed');
     const reply = await this.#send({ id: this.#nextId++, op: 'query', sql, params, ...(options.begin ? { begin: true } : {}) });
     return { rows: reply.rows as R[], ...(reply.affectedRows !== undefined ? { affectedRows: reply.affectedRows } : {}) };
+  }
+
+  async queryBytes(sql: string, params: unknown[]): Promise<(Uint8Array | null)[][]> {
+    if (this.closed) throw this.#stopped ?? new Error('the embedded database is closed');
+    const reply = await this.#send({ id: this.#nextId++, op: 'bytes', sql, params });
+    return reply.rows as (Uint8Array | null)[][];
   }
 
   /** PGlite closes (it writes out what it holds), then the thread ends. */

@@ -107,6 +107,10 @@ async function answer(pglite: PGlite, statements: PGliteStatements, request: Req
       if (!pglite.closed) await pglite.close();
       return { id: request.id, ok: true, rows: [] };
     }
+    if (request.op === 'bytes') {
+      const rows = await statements.queryBytes(request.sql, request.params);
+      return { id: request.id, ok: true, rows };
+    }
     if (request.begin) await statements.query('begin', []);
     const result = await statements.query(request.sql, request.params);
     return { id: request.id, ok: true, rows: result.rows, ...(result.affectedRows !== undefined ? { affectedRows: result.affectedRows } : {}) };
@@ -120,7 +124,12 @@ try {
   const statements = new PGliteStatements(pglite, await import('@electric-sql/pglite'));
   pglite.onNotification((channel, payload) => port.postMessage({ notification: true, channel, payload } satisfies Notification));
   port.on('message', async (request: Request) => {
-    port.postMessage(await answer(pglite, statements, request));
+    const reply = await answer(pglite, statements, request);
+    // A reply of bytes hands their buffers over (a row's fields are views of one buffer).
+    const buffers = new Set<ArrayBuffer>();
+    if (request.op === 'bytes' && reply.ok)
+      for (const row of reply.rows as (Uint8Array | null)[][]) for (const field of row) if (field) buffers.add(field.buffer as ArrayBuffer);
+    port.postMessage(reply, [...buffers]);
     // After close nothing more comes: let the thread end.
     if (request.op === 'close') port.close();
   });

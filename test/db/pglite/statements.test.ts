@@ -101,3 +101,24 @@ test('a NOTIFY sent by a named statement reaches PGlite’s listeners', async ()
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(heard, ['one', 'two', 'three']);
 });
+
+test('queryBytes: the rows as PostgreSQL text bytes, the same text PGlite decodes; a field larger than a write, NULLs, no rows; errors as PGlite reports them', async () => {
+  const text = `SELECT g AS n, CASE WHEN g = 2 THEN NULL ELSE repeat($1::text, g * $2::int) END AS s, to_json(repeat(E'\\u0001"é✨\\n', g)) AS j
+    FROM generate_series(1, 3) AS g ORDER BY g`;
+  const params = ['aé✨', 20_000];
+  const expected = await pglite.query<Record<string, unknown>>(text, params);
+  const rows = await statements.queryBytes(text, params);
+  const decode = (field: Uint8Array | null) => (field === null ? null : new TextDecoder().decode(field));
+  assert.deepEqual(
+    rows.map((row) => row.map(decode)),
+    expected.rows.map((row) => [String(row.n), row.s as string | null, JSON.stringify(row.j)]),
+  );
+  assert.ok(rows[2]![1]!.length > 100_000, 'a field of several writes');
+  assert.deepEqual(await statements.queryBytes(`SELECT 1 FROM t_named WHERE false`, []), []);
+  await assert.rejects(
+    () => statements.queryBytes(`SELECT $1::int AS n`, ['x']),
+    (err: Error & { code?: string }) => err.code === '22P02' && /invalid input syntax/.test(err.message),
+  );
+  // The session answers as before after the error.
+  assert.deepEqual((await statements.queryBytes(`SELECT 'ok'`, []))[0]!.map(decode), ['ok']);
+});

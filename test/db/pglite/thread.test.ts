@@ -101,6 +101,7 @@ test('a transaction sends its BEGIN with its first statement: a message a statem
       return session.closed;
     },
     onNotification: (listener) => session.onNotification(listener),
+    queryBytes: (text, params) => session.queryBytes(text, params),
   };
   const own = pgliteHandle(counted);
   try {
