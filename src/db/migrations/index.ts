@@ -32,6 +32,7 @@ import * as m0033 from './0033-pagination-indexes.js';
 import * as m0034 from './0034-calendar-day-indexes.js';
 import * as m0035 from './0035-unpublished-schedule-index.js';
 import * as m0036 from './0036-late-published-threads.js';
+import * as m0037 from './0037-publishing-index-by-id.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0034-calendar-day-indexes': m0034,
   '0035-unpublished-schedule-index': m0035,
   '0036-late-published-threads': m0036,
+  '0037-publishing-index-by-id': m0037,
 };
