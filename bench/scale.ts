@@ -371,7 +371,8 @@ async function rowTargets(db: Kysely<Database>, plan: AgencyPlan): Promise<RowTa
 function scaleSpecs(baseUrl: string, key: string, plan: AgencyPlan, targets: RowTargets): Record<ScaleRoute, LoadSpec> {
   const windows = measuredWindows(plan.now);
   const first = plan.providerIds[0]!;
-  const auth = { authorization: `Bearer ${key}` };
+  // As the web app's browser asks: large lists come gzip-compressed (docs/decisions.md, "Compressed lists").
+  const auth = { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip, deflate, br' };
   const json = { ...auth, 'content-type': 'application/json' };
   const get = (path: string): LoadSpec => ({ url: `${baseUrl}${path}`, method: 'GET', headers: auth });
   const range = (w: { from: Date; to: Date }) => `from=${local(w.from)}&to=${local(w.to)}`;

@@ -47,8 +47,8 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const list = await listThreads(ctx, caller(request), request.query);
       const { threads, nextCursor } = list;
       // A kept page is the kept object itself; an unpaged answer's kept part is its threads (the approval filter makes a new list).
-      if (nextCursor !== undefined) return keptJson(reply, list, () => ({ threads, count: threads.length, nextCursor }));
-      return keptJson(reply, threads, () => ({ threads, count: threads.length }));
+      if (nextCursor !== undefined) return keptJson(reply, list, () => ({ threads, count: threads.length, nextCursor }), { compress: true });
+      return keptJson(reply, threads, () => ({ threads, count: threads.length }), { compress: true });
     },
   });
 
@@ -91,7 +91,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     handler: async (request, reply) => {
       const list = await listDrafts(ctx, caller(request), request.query.teamId);
-      return keptJson(reply, list, () => ({ drafts: list.drafts, count: list.drafts.length }));
+      return keptJson(reply, list, () => ({ drafts: list.drafts, count: list.drafts.length }), { compress: true });
     },
   });
 
