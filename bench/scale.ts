@@ -76,7 +76,6 @@ export interface ScaleResult {
   claim?: { small: number[]; large: number[]; claimed: number };
   /** PostgreSQL only: the web calendar's month of a team of many accounts (bench/calendar.ts), on the large database. */
   calendar?: CalendarResult;
-  /** `skein export` of the large database and `skein import` of its file into an empty one. */
   /**
    * `skein export` of the large database and `skein import` of its file into an empty one;
    * `threads`: those the file holds (the seeded ones and those the Create row made).
