@@ -134,17 +134,17 @@ export async function runClaimCpu(options: { claims: number; log: (line: string)
 }
 
 /**
- * Skein's claim of `limit` threads at `lease.now`, `claims` times in BEGIN … ROLLBACK on one
- * connection after a warm-up, three runs (each after a VACUUM: the rolled-back claims leave dead
+ * Skein's claim of CLAIM_LIMIT threads at `lease.now`, `claims` times in BEGIN … ROLLBACK on one
+ * connection after a warm-up, `runs` runs (each after a VACUUM: the rolled-back claims leave dead
  * row versions): that backend's CPU per claim, and per empty BEGIN; ROLLBACK.
  */
-export async function measureClaim(db: Kysely<Database>, lease: Lease, spread: ClaimSpread, claims: number, limit = CLAIM_LIMIT) {
+export async function measureClaim(db: Kysely<Database>, lease: Lease, spread: ClaimSpread, claims: number, runs = 3) {
   return db.connection().execute(async (conn) => {
     const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(conn)).rows[0]!.pid;
     let claimed = 0;
     const claim = async () => {
       await sql`BEGIN`.execute(conn);
-      claimed = (await threadQueue.claim(conn, lease, limit, spread)).rows.length;
+      claimed = (await threadQueue.claim(conn, lease, CLAIM_LIMIT, spread)).rows.length;
       await sql`ROLLBACK`.execute(conn);
     };
     const loop = async (step: () => Promise<void>, n: number) => {
@@ -154,7 +154,7 @@ export async function measureClaim(db: Kysely<Database>, lease: Lease, spread: C
     };
     await loop(claim, WARMUP);
     const perClaimMs: number[] = [];
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < runs; run++) {
       await sql`VACUUM threads, posts`.execute(conn);
       perClaimMs.push(await loop(claim, claims));
     }

@@ -72,7 +72,7 @@ export interface ScaleResult {
   /** The server on the large database: spawn → /readyz 200, and its RSS at rest. */
   restartMs: number;
   rssIdleMiB: number;
-  /** PostgreSQL only: the claim's backend CPU per claim (ms, three runs) on each database, of the same due threads. */
+  /** PostgreSQL only: the claim's backend CPU per claim (ms, CLAIM_RUNS runs, alternated) on each database, of the same due threads. */
   claim?: { small: number[]; large: number[]; claimed: number };
   /** PostgreSQL only: the web calendar's month of a team of many accounts (bench/calendar.ts), on the large database. */
   calendar?: CalendarResult;
@@ -83,8 +83,9 @@ export interface ScaleResult {
   transfer: { threads: number; exportMs: number; exportPeakMiB: number; importMs: number; importPeakMiB: number; bytes: number };
 }
 
-/** Claims of the scale's claim row per run (each rolled back). */
-const SCALE_CLAIMS = 200;
+/** Claims of the scale's claim row per run (each rolled back), and runs per database. */
+const SCALE_CLAIMS = 300;
+const CLAIM_RUNS = 6;
 
 export interface ScaleSize {
   threads: number;
@@ -258,7 +259,10 @@ export async function runScale(backend: Backend, size: ScaleSize, options: LoadO
     }
     await stop(large);
     const claim = backend === 'postgres' ? await claims(small, large, backend, plan) : undefined;
-    if (claim) log(`claim of ${claim.claimed} due threads, CPU ms: small ${claim.small.join(' / ')}, large ${claim.large.join(' / ')}`);
+    if (claim)
+      log(
+        `claim of ${claim.claimed} due threads, CPU ms: small ${claim.small.map((ms) => ms.toFixed(2)).join(' / ')}, large ${claim.large.map((ms) => ms.toFixed(2)).join(' / ')}`,
+      );
     // The export holds the threads the rows created too (Create's runs add thousands): counted, not assumed.
     const exported = await withDatabase(
       backend,
@@ -305,17 +309,37 @@ function redisDatabase(n: number): string {
   return url.toString();
 }
 
-/** The claim's CPU on each database (servers stopped), small and large in turn. */
+/**
+ * The claim's CPU on each database (servers stopped), both open at once and their runs alternated
+ * (S L, L S, …) as the API rows' are: measured one side after the other, the claim's figure swung
+ * 1.0–1.4× between runs of the same state (a side's first run reads pages the other evicted;
+ * 200 claims are 30 ticks of /proc's CPU time), so each side gets CLAIM_RUNS runs and its median.
+ */
 async function claims(small: Side, large: Side, backend: Backend, plan: AgencyPlan): Promise<ScaleResult['claim']> {
-  const claimSmall = await withDatabase(backend, small.where, (_db, claimDb) => claimCpu(claimDb, plan));
-  const claimLarge = await withDatabase(backend, large.where, (_db, claimDb) => claimCpu(claimDb, plan));
-  return { small: claimSmall.perClaimMs, large: claimLarge.perClaimMs, claimed: claimLarge.claimed };
+  return withDatabase(backend, small.where, (_smallDb, smallClaimDb) =>
+    withDatabase(backend, large.where, async (_largeDb, largeClaimDb) => {
+      const figures = { small: [] as number[], large: [] as number[] };
+      let claimed = 0;
+      for (let run = 0; run < CLAIM_RUNS; run++) {
+        const sides = [
+          ['small', smallClaimDb],
+          ['large', largeClaimDb],
+        ] as const;
+        for (const [label, db] of run % 2 === 0 ? sides : [...sides].reverse()) {
+          const measured = await claimCpu(db, plan);
+          figures[label].push(...measured.perClaimMs);
+          claimed = measured.claimed;
+        }
+      }
+      return { ...figures, claimed };
+    }),
+  );
 }
 
-/** The publisher's spread claim of 16 of the due threads at the plan's time (bench/claim.ts). */
+/** The publisher's spread claim of 16 of the due threads at the plan's time, one run (bench/claim.ts). */
 function claimCpu(db: Kysely<Database>, plan: AgencyPlan) {
   const lease = { workerId: 'bench-scale', now: plan.now, until: new Date(plan.now.getTime() + 5 * 60_000) };
-  return measureClaim(db, lease, { perAccount: 1, lastServed: new Map() }, SCALE_CLAIMS);
+  return measureClaim(db, lease, { perAccount: 1, lastServed: new Map() }, SCALE_CLAIMS, 1);
 }
 
 /** A skein command run to its end: its time and peak RSS. */
