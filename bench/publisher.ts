@@ -390,7 +390,12 @@ class FakeApiProcess {
 
   static async start(file: string, options: { latencyMs: number; postQuota: number }): Promise<FakeApiProcess> {
     const script = fileURLToPath(new URL(`./${file}`, import.meta.url));
-    const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // BENCH_FAKE_CPU_PROF=DIR: each fake writes a CPU profile into DIR when it exits (what a fake's CPU went to).
+    const profile = process.env.BENCH_FAKE_CPU_PROF;
+    const child = fork(script, [JSON.stringify(options)], {
+      execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       child.once('message', (message: { url: string }) => resolve(message.url));
       child.once('exit', (code) => reject(new Error(`the fake network process ${file} exited (${code}) before it listened`)));

@@ -196,6 +196,9 @@ interface Route {
 
 export class FakeXApi {
   readonly tweets: FakeTweet[] = [];
+  /** The tweets by id, and by author and duplicate key (`duplicateKeyOf`): the bench's publisher row posts thousands, each checked against the rest. */
+  readonly #tweetsById = new Map<string, FakeTweet>();
+  readonly #tweetsByDuplicateKey = new Map<string, FakeTweet[]>();
   readonly media = new Map<string, FakeMedia>();
   readonly requests: RecordedRequest[] = [];
   readonly retweets = new Set<string>();
@@ -680,7 +683,8 @@ export class FakeXApi {
     if (this.#selfServe && cashtagCount(text) > 1) throw forbidden('Posts are limited to a maximum of one cashtag ($SYMBOL)');
     const key = duplicateKey(text);
     const since = this.#now() - this.#duplicateWindowMs;
-    if (key && this.tweets.some((t) => t.authorId === user.id && !t.deleted && t.createdAt > since && duplicateKey(t.text) === key)) throw forbidden(DUPLICATE);
+    const twins = key ? (this.#tweetsByDuplicateKey.get(duplicateKeyOf(user.id, key)) ?? []) : [];
+    if (twins.some((t) => !t.deleted && t.createdAt > since)) throw forbidden(DUPLICATE);
     return { text, inReplyToId, quoteId: (quote as string | undefined) ?? null, mediaIds, poll: pollInput, replySettings: replySettings as string | null };
   }
 
@@ -724,7 +728,7 @@ export class FakeXApi {
 
   #addTweet(user: User, input: Omit<FakeTweet, 'id' | 'authorId' | 'createdAt' | 'conversationId' | 'deleted' | 'metrics'>): FakeTweet {
     const id = this.#nextId();
-    const parent = input.inReplyToId ? this.tweets.find((t) => t.id === input.inReplyToId) : undefined;
+    const parent = input.inReplyToId ? this.#tweetsById.get(input.inReplyToId) : undefined;
     if (parent) parent.metrics.reply_count++;
     const tweet: FakeTweet = {
       ...input,
@@ -736,6 +740,11 @@ export class FakeXApi {
       metrics: { like_count: 0, retweet_count: 0, reply_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 },
     };
     this.tweets.push(tweet);
+    this.#tweetsById.set(id, tweet);
+    const twinsKey = duplicateKeyOf(user.id, duplicateKey(tweet.text));
+    const twins = this.#tweetsByDuplicateKey.get(twinsKey);
+    if (twins) twins.push(tweet);
+    else this.#tweetsByDuplicateKey.set(twinsKey, [tweet]);
     return tweet;
   }
 
@@ -761,8 +770,8 @@ export class FakeXApi {
     const data: unknown[] = [];
     const errors: unknown[] = [];
     for (const id of ids) {
-      const tweet = this.tweets.find((t) => t.id === id && !t.deleted);
-      if (tweet) data.push(this.#tweetJson(tweet, query, viewer));
+      const tweet = this.#tweetsById.get(id);
+      if (tweet && !tweet.deleted) data.push(this.#tweetJson(tweet, query, viewer));
       else
         errors.push({
           value: id,
@@ -809,7 +818,7 @@ export class FakeXApi {
     if (fields.includes('created_at')) json.created_at = new Date(tweet.createdAt).toISOString();
     if (fields.includes('author_id')) json.author_id = tweet.authorId;
     if (fields.includes('conversation_id')) json.conversation_id = tweet.conversationId;
-    const parent = tweet.inReplyToId ? this.tweets.find((t) => t.id === tweet.inReplyToId) : undefined;
+    const parent = tweet.inReplyToId ? this.#tweetsById.get(tweet.inReplyToId) : undefined;
     if (fields.includes('in_reply_to_user_id') && parent) json.in_reply_to_user_id = parent.authorId;
     const references = [
       ...(tweet.inReplyToId ? [{ type: 'replied_to', id: tweet.inReplyToId }] : []),
@@ -968,13 +977,13 @@ export class FakeXApi {
   }
 
   #visibleTweetOr(id: string, fault: () => XFault): FakeTweet {
-    const tweet = this.tweets.find((t) => t.id === id && !t.deleted);
-    if (!tweet) throw fault();
+    const tweet = this.#tweetsById.get(id);
+    if (!tweet || tweet.deleted) throw fault();
     return tweet;
   }
 
   #tweet(id: string): FakeTweet {
-    const tweet = this.tweets.find((t) => t.id === id);
+    const tweet = this.#tweetsById.get(id);
     if (!tweet) throw new Error(`fake X: no post ${id}`);
     return tweet;
   }
@@ -1079,4 +1088,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 function send(res: ServerResponse, answer: Answer): void {
   res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers });
   res.end(answer.body === null ? '' : JSON.stringify(answer.body));
+}
+
+/** An author's posts that X would call duplicates of each other share this key. */
+function duplicateKeyOf(authorId: string, key: string): string {
+  return `${authorId}\u0000${key}`;
 }
