@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { BLUESKY } from '../networks/bluesky/rules.js';
 
 /**
@@ -41,6 +41,16 @@ const MIN_SIDE = 16;
  */
 const KERNEL = 'lanczos2';
 
+type SharpFactory = typeof import('sharp').default;
+
+/**
+ * sharp, loaded at the first image (as media/kinds.ts does): libvips costs a server that never
+ * handles one about 13 MiB of idle RSS (docs/benchmarks.md, "Idle RSS on PostgreSQL").
+ */
+async function loadSharp(): Promise<SharpFactory> {
+  return (await import('sharp')).default;
+}
+
 export interface PreparedImage {
   bytes: Uint8Array;
   mimeType: ImageMime;
@@ -61,6 +71,7 @@ const FORMAT_MIMES: Record<string, ImageMime> = { jpeg: 'image/jpeg', png: 'imag
 
 /** The image type read from the bytes' header (never from a name or a declared type), or null. */
 export async function imageMimeOf(bytes: Uint8Array): Promise<ImageMime | null> {
+  const sharp = await loadSharp();
   try {
     const { format } = await sharp(bytes, { limitInputPixels: false }).metadata();
     return FORMAT_MIMES[format ?? ''] ?? null;
@@ -76,9 +87,10 @@ export async function imageMimeOf(bytes: Uint8Array): Promise<ImageMime | null> 
 export async function prepareImage(bytes: Uint8Array, target?: ImageLimits): Promise<PreparedImage> {
   const mime = await imageMimeOf(bytes);
   if (!mime) throw new InvalidImageError('media is not a JPEG, PNG, GIF or WebP image');
+  const sharp = await loadSharp();
   try {
-    if (!target) return await reencode(bytes, mime);
-    return await fit(bytes, mime, target);
+    if (!target) return await reencode(sharp, bytes, mime);
+    return await fit(sharp, bytes, mime, target);
   } catch (err) {
     if (err instanceof InvalidImageError) throw err;
     throw new InvalidImageError(`the image does not decode: ${(err as Error).message}`, { cause: err });
@@ -94,11 +106,12 @@ export async function prepareImageAs(bytes: Uint8Array, types: readonly ImageMim
   const mime = await imageMimeOf(bytes);
   if (!mime) throw new InvalidImageError('media is not a JPEG, PNG, GIF or WebP image');
   if (types.includes(mime)) return prepareImage(bytes);
+  const sharp = await loadSharp();
   try {
-    const pixels = await decode(open(bytes));
-    const alpha = pixels.channels === 4 && !(await isOpaque(pixels));
+    const pixels = await decode(open(sharp, bytes));
+    const alpha = pixels.channels === 4 && !(await isOpaque(sharp, pixels));
     const png = alpha && types.includes('image/png');
-    const image = rawImage(pixels);
+    const image = rawImage(sharp, pixels);
     const data = await (png ? image.png({ compressionLevel: 8 }) : image.removeAlpha().jpeg({ quality: 90 })).toBuffer();
     return { bytes: new Uint8Array(data), mimeType: png ? 'image/png' : 'image/jpeg', width: pixels.width, height: pixels.height };
   } catch (err) {
@@ -106,14 +119,14 @@ export async function prepareImageAs(bytes: Uint8Array, types: readonly ImageMim
   }
 }
 
-function open(bytes: Uint8Array, animated = false): Sharp {
+function open(sharp: SharpFactory, bytes: Uint8Array, animated = false): Sharp {
   // failOn 'error': a truncated photo that libvips can still show is accepted, as browsers do.
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated }).rotate();
 }
 
 /** The same format, upright, without metadata. */
-async function reencode(bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
-  const image = open(bytes, mime === 'image/gif');
+async function reencode(sharp: SharpFactory, bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
+  const image = open(sharp, bytes, mime === 'image/gif');
   const encoded =
     mime === 'image/jpeg'
       ? image.jpeg({ quality: 90, mozjpeg: false })
@@ -137,14 +150,16 @@ interface Pixels {
  * Decodes once (shrunk on load to at most maxSide, upright), then tries encodings from the best
  * to the smallest; when none fits, the pixels shrink and it starts over.
  */
-async function fit(bytes: Uint8Array, mime: ImageMime, target: ImageLimits): Promise<PreparedImage> {
-  let pixels = await decode(open(bytes).resize({ width: target.maxSide, height: target.maxSide, fit: 'inside', withoutEnlargement: true, kernel: KERNEL }));
-  const alpha = pixels.channels === 4 && !(await isOpaque(pixels));
+async function fit(sharp: SharpFactory, bytes: Uint8Array, mime: ImageMime, target: ImageLimits): Promise<PreparedImage> {
+  let pixels = await decode(
+    open(sharp, bytes).resize({ width: target.maxSide, height: target.maxSide, fit: 'inside', withoutEnlargement: true, kernel: KERNEL }),
+  );
+  const alpha = pixels.channels === 4 && !(await isOpaque(sharp, pixels));
   let attempts = encodings(mime, alpha);
   for (;;) {
     let smallest = Number.POSITIVE_INFINITY;
     for (const attempt of attempts) {
-      const data = await attempt(rawImage(pixels));
+      const data = await attempt(rawImage(sharp, pixels));
       if (data.length <= target.maxBytes) return { bytes: new Uint8Array(data), mimeType: attempt.mime, width: pixels.width, height: pixels.height };
       smallest = Math.min(smallest, data.length);
     }
@@ -153,7 +168,7 @@ async function fit(bytes: Uint8Array, mime: ImageMime, target: ImageLimits): Pro
     const factor = Math.min(SHRINK, Math.sqrt(target.maxBytes / smallest) * 0.95);
     const side = Math.floor(Math.max(pixels.width, pixels.height) * factor);
     if (side < MIN_SIDE) throw new InvalidImageError(`the image does not fit in ${target.maxBytes} bytes at any size`);
-    pixels = await decode(rawImage(pixels).resize({ width: side, height: side, fit: 'inside', kernel: KERNEL }));
+    pixels = await decode(rawImage(sharp, pixels).resize({ width: side, height: side, fit: 'inside', kernel: KERNEL }));
     attempts = attempts.slice(-2);
   }
 }
@@ -163,12 +178,12 @@ async function decode(image: Sharp): Promise<Pixels> {
   return { data, width: info.width, height: info.height, channels: info.channels === 4 ? 4 : 3 };
 }
 
-function rawImage(pixels: Pixels): Sharp {
+function rawImage(sharp: SharpFactory, pixels: Pixels): Sharp {
   return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
 }
 
-async function isOpaque(pixels: Pixels): Promise<boolean> {
-  return (await rawImage(pixels).stats()).isOpaque;
+async function isOpaque(sharp: SharpFactory, pixels: Pixels): Promise<boolean> {
+  return (await rawImage(sharp, pixels).stats()).isOpaque;
 }
 
 type Encoding = ((image: Sharp) => Promise<Buffer>) & { mime: ImageMime };
