@@ -22,6 +22,25 @@ export interface LazyCompilers {
   warmUp(): Promise<number>;
 }
 
+/** Marks a schema the warm-up leaves alone (compiledAtFirstUse). */
+const FIRST_USE_ONLY = Symbol('skein.compiledAtFirstUse');
+
+/**
+ * `schema`, marked so that its validator or serializer is compiled at the route's first use
+ * only, never by the warm-up: for a large schema of a route that most servers never serve,
+ * whose compiled function would sit in every server's memory from its start (POST /mcp's
+ * message, a union of every tool's arguments: about 7 MiB). It validates and serialises the
+ * same; the route's first request pays for compiling it.
+ */
+export function compiledAtFirstUse<T extends object>(schema: T): T {
+  Object.defineProperty(schema, FIRST_USE_ONLY, { value: true });
+  return schema;
+}
+
+function atFirstUseOnly(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && FIRST_USE_ONLY in schema;
+}
+
 type Compiled = ((data: unknown) => unknown) & { errors?: unknown };
 /** What Fastify hands a compiler for each route part (their typings describe Ajv's own compile instead). */
 type RouteDefinition = { schema: unknown; method: string; url: string; httpPart?: string; httpStatus?: string };
@@ -30,15 +49,15 @@ type Factory = LazyCompilers['compilersFactory'];
 
 export function lazyCompilers(): LazyCompilers {
   const pending = new Set<() => void>();
-  /** A function that compiles `build` at its first call (or at warm-up) and then is that function. */
-  const lazily = (build: () => Compiled): Compiled => {
+  /** A function that compiles `build` at its first call (or at warm-up, if `warm`) and then is that function. */
+  const lazily = (build: () => Compiled, warm = true): Compiled => {
     let compiled: Compiled | null = null;
     const compile = () => {
       pending.delete(compile);
       compiled ??= build();
       return compiled;
     };
-    pending.add(compile);
+    if (warm) pending.add(compile);
     const lazy: Compiled = (data) => {
       const fn = compiled ?? compile();
       const result = fn(data);
@@ -55,12 +74,12 @@ export function lazyCompilers(): LazyCompilers {
     const compile = buildValidator(externalSchemas, options);
     return (route) => {
       if (route.httpPart === 'headers') assertLowerCaseHeaders(route.schema, `${route.method} ${route.url}`);
-      return lazily(() => compile(route));
+      return lazily(() => compile(route), !atFirstUseOnly(route.schema));
     };
   };
   const serializers: Builder = (externalSchemas, options) => {
     const compile = buildSerializer(externalSchemas, options);
-    return (route) => lazily(() => compile(route));
+    return (route) => lazily(() => compile(route), !atFirstUseOnly(route.schema));
   };
   return {
     compilersFactory: {

@@ -88,6 +88,15 @@ describe('the CLI loads what a command needs, when it needs it', () => {
     assert.ok(res.packages.has('@atproto/api'));
   });
 
+  test('the server loads the MCP SDK and sharp only when a request needs them (an idle server holds neither)', () => {
+    const load = (path: string) => `await import(${JSON.stringify(join(ROOT, 'dist', path))});`;
+    const paths = ['app.js', 'http/routes/index.js', 'networks/clients.js', 'services/providers/connect/index.js', 'publisher/runner.js'];
+    const res = recordLoads(['--input-type=module', '-e', paths.map(load).join('\n')]);
+    assert.equal(res.code, 0, res.stderr);
+    assert.ok(res.packages.has('fastify'), 'the recorder saw the modules load');
+    for (const heavy of ['@modelcontextprotocol/sdk', 'zod', 'sharp']) assert.ok(!res.packages.has(heavy), `does not load ${heavy}`);
+  });
+
   test('skein mcp opens no database and loads no server: it is a client of the running Skein', () => {
     const res = recordLoads([BIN, 'mcp'], { SKEIN_URL: 'http://127.0.0.1:9', SKEIN_API_KEY: '' });
     assert.equal(res.code, 1);

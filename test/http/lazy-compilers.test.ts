@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { lazyCompilers } from '../../src/http/lazy-compilers.js';
+import { compiledAtFirstUse, lazyCompilers } from '../../src/http/lazy-compilers.js';
 import { describeEachDb } from '../helpers/context.js';
 
 /** A server with one route: a body to validate, an answer to serialise (which drops `extra`). */
@@ -50,6 +50,27 @@ test('the warm-up compiles what no request has used yet, once; the route then an
   assert.equal(await compilers.warmUp(), 0);
   const answered = await app.inject({ method: 'POST', url: '/sum', payload: { a: 2, b: 3 } });
   assert.equal(answered.body, '{"sum":5}');
+  await app.close();
+});
+
+test('a schema marked compiledAtFirstUse is left to its first request: the warm-up skips it, the route validates as before', async () => {
+  const compilers = lazyCompilers();
+  const app = Fastify({
+    schemaController: { compilersFactory: compilers.compilersFactory },
+    ajv: { customOptions: { coerceTypes: false, allErrors: true } },
+  });
+  const body = compiledAtFirstUse({ type: 'object', required: ['a'], properties: { a: { type: 'integer' } } });
+  const answer = { type: 'object', properties: { ok: { type: 'boolean' } } };
+  app.post('/cold', { schema: { body, response: { 200: answer } } }, async () => ({ ok: true, extra: 'dropped' }));
+  await app.ready();
+  // The answer's serializer is warmed up; the body's validator is not.
+  assert.equal(await compilers.warmUp(), 1);
+  const refused = await app.inject({ method: 'POST', url: '/cold', payload: { a: 'one' } });
+  assert.equal(refused.statusCode, 400);
+  assert.match(refused.json().message, /body\/a must be integer/);
+  const answered = await app.inject({ method: 'POST', url: '/cold', payload: { a: 1 } });
+  assert.equal(answered.body, '{"ok":true}');
+  assert.equal(await compilers.warmUp(), 0);
   await app.close();
 });
 

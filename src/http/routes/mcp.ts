@@ -1,11 +1,14 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MethodNotAllowedError } from '../../errors/index.js';
-import { answerMcpRequest, compileTools } from '../mcp/server.js';
 import { withProblems } from '../schemas/common.js';
 import { McpAnswer, McpMessage } from '../schemas/mcp.js';
 
 /** A JSON-RPC message; the SDK's transport checks its shape (a JSON-RPC error otherwise). */
 const MCP_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** answerMcpRequest with the app's compiled tools (../mcp/server.ts). */
+type McpAnswerer = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
 /**
  * The Model Context Protocol's Streamable HTTP endpoint (docs/agents.md), stateless: POST only.
@@ -13,7 +16,23 @@ const MCP_BODY_LIMIT = 16 * 1024 * 1024;
  * sessions: 405, as the protocol says (and so GET /mcp is never the web app's page).
  */
 export const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const tools = compileTools();
+  // The MCP SDK (with zod) and the tools' compiled argument checks load at the first POST /mcp:
+  // about 13 MiB of a server's idle RSS that only an agent's requests need (docs/benchmarks.md,
+  // "Idle RSS on PostgreSQL"). One load per app, kept; a failed one is tried again next time.
+  let loading: Promise<McpAnswerer> | null = null;
+  const answerer = (): Promise<McpAnswerer> => {
+    loading ??= import('../mcp/server.js').then(
+      ({ answerMcpRequest, compileTools }) => {
+        const tools = compileTools();
+        return (request, reply) => answerMcpRequest(app, tools, request, reply);
+      },
+      (err: unknown) => {
+        loading = null;
+        throw err;
+      },
+    );
+    return loading;
+  };
   app.post('/mcp', {
     // import_threads carries up to 1,000 threads, as the import route takes.
     bodyLimit: MCP_BODY_LIMIT,
@@ -27,7 +46,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: McpMessage,
       response: withProblems({ 200: McpAnswer, 202: Type.Null({ description: 'A notification, taken' }) }, [406]),
     },
-    handler: async (request, reply) => answerMcpRequest(app, tools, request, reply),
+    handler: async (request, reply) => (await answerer())(request, reply),
   });
   app.route({
     method: ['GET', 'DELETE'],
