@@ -21,17 +21,25 @@ import { type LoadSpec, pickLoadTool, UNIQUE } from './load.js';
 import { apiServerEnv, bannerKey, createDatabase, freePort, OWNER_EMAIL, Proc, skeinCli, startSkein, tempDir, waitReady } from './procs.js';
 
 const TICK_MS = 10;
+/** The processes that do a Create's work (the kernel's workers and wrk aside: other work shares them). */
+const OWN = ['server', 'postgres', 'postgres (shared)', 'redis-server'];
 const backend = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite' | 'bare';
 const seconds = Number(process.argv[3] ?? 8);
 
-/** CPU ticks (user + system) of every task in `dir` (/proc, or /proc/PID/task), keyed `name:id`. */
-function ticks(dir: string): Map<string, number> {
+/**
+ * CPU ticks (user + system) of every task in `dir` (/proc, or /proc/PID/task), keyed `name:id`.
+ * PostgreSQL's backends are told apart by their database (other work may share the server): one
+ * of `database`'s is named `postgres`, another database's `postgres (other)`, and the server's own
+ * processes (WAL writer, checkpointer...) `postgres (shared)`.
+ */
+function ticks(dir: string, database?: string): Map<string, number> {
   const byTask = new Map<string, number>();
   for (const id of readdirSync(dir)) {
     if (!/^\d+$/.test(id)) continue;
     try {
       const stat = readFileSync(`${dir}/${id}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      let name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (database && name.startsWith('postgres')) name = postgresRole(id, database);
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       byTask.set(`${name}:${id}`, Number(fields[11]) + Number(fields[12]));
     } catch {
@@ -39,6 +47,19 @@ function ticks(dir: string): Map<string, number> {
     }
   }
   return byTask;
+}
+
+function postgresRole(pid: string, database: string): string {
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // gone meanwhile
+  }
+  // A backend's title: "postgres: 15/main: USER DATABASE HOST(PORT) STATE".
+  const backend = /^postgres: (?:[^:]+: )?\S+ (\S+) \S+\(\d+\)/.exec(cmdline);
+  if (!backend) return 'postgres (shared)';
+  return backend[1] === database ? 'postgres' : 'postgres (other)';
 }
 
 /** ms per request between two readings, grouped by `groupOf`; groups under 0.02 ms left out. */
@@ -54,7 +75,8 @@ function perRequest(before: Map<string, number>, after: Map<string, number>, req
     .filter(([, each]) => each >= 0.02)
     .sort((a, b) => b[1] - a[1])
     .map(([group, each]) => `${group} ${each.toFixed(3)}`);
-  return { total, shown };
+  const of = (group: string) => (ms[group] ?? 0) / requests;
+  return { total, shown, of };
 }
 
 const tool = pickLoadTool();
@@ -96,16 +118,16 @@ if (process.env.SQL && db) {
 try {
   await tool.run(spec, 50, 2);
   for (let run = 0; run < 3; run++) {
-    const [before, threadsBefore] = [ticks('/proc'), ticks(`/proc/${server.pid}/task`)];
+    const [before, threadsBefore] = [ticks('/proc', db?.name), ticks(`/proc/${server.pid}/task`)];
     const result = await tool.run(spec, 50, seconds);
-    const [after, threadsAfter] = [ticks('/proc'), ticks(`/proc/${server.pid}/task`)];
+    const [after, threadsAfter] = [ticks('/proc', db?.name), ticks(`/proc/${server.pid}/task`)];
     const processes = perRequest(before, after, result.requests, (key) => {
       const [name, id] = key.split(':') as [string, string];
-      return Number(id) === server.pid ? 'server' : name.startsWith('postgres') ? 'postgres' : name;
+      return Number(id) === server.pid ? 'server' : name;
     });
     const threads = perRequest(threadsBefore, threadsAfter, result.requests, (key) => `thread ${key.split(':')[1]}`);
     console.log(
-      `${backend} Create: ${result.rps.toFixed(0)} req/s, ${result.errors} errors, p99 ${result.p99Ms.toFixed(0)} ms; CPU ms per request: ${processes.shown.join(', ')} (all ${processes.total.toFixed(3)}); server threads: ${threads.shown.join(', ')}`,
+      `${backend} Create: ${result.rps.toFixed(0)} req/s, ${result.errors} errors, p99 ${result.p99Ms.toFixed(0)} ms; CPU ms per request: ${processes.shown.join(', ')} (all ${processes.total.toFixed(3)}; server + its database's backends + PostgreSQL's shared processes + Redis ${OWN.reduce((sum, group) => sum + processes.of(group), 0).toFixed(3)}); server threads: ${threads.shown.join(', ')}`,
     );
   }
 } finally {
