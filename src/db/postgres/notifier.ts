@@ -2,6 +2,9 @@ import type pg from 'pg';
 import type { Logger } from '../../lib/logger.js';
 import { withStartupOptions } from './connection.js';
 
+/** Every waiting payload in one statement. */
+const NOTIFY_ALL = 'SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)';
+
 /** After a failed send, the next attempt waits this long (what was pending is kept). */
 const RETRY_MS = 1_000;
 /** Past this many distinct payloads waiting on one channel, they are replaced by its `collapsed` payload. */
@@ -97,7 +100,9 @@ export class PgNotifier {
     this.#pending.clear();
     try {
       const client = this.#client ?? (await this.#connect());
-      await client.query('SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)', [channels, payloads]);
+      // Named: parsed and planned once per connection (unnamed, the planning was about 40% of the
+      // statement's CPU; docs/benchmarks.md, "Create's CPU, 2026-11-30").
+      await client.query({ name: 'skein_notify', text: NOTIFY_ALL, values: [channels, payloads] });
       if (this.#failing) this.logger.info('notifications reach the database again');
       this.#failing = false;
     } catch (err) {
