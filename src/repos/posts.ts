@@ -84,14 +84,9 @@ function postRows(posts: Array<{ threadId: string; order: number; post: PostWrit
     link_preview: post.linkPreview,
     ...optionColumns(post),
     status,
-    network_container_id: null,
-    network_post_id: null,
-    network_cid: null,
-    permalink: null,
-    published_at: null,
-    error_code: null,
-    error_message: null,
-    analytics: null,
+    // The network's columns (network_container_id, network_post_id, network_cid, permalink,
+    // published_at, error_code, error_message, analytics) are left to their default, NULL: fewer
+    // parameters for the server to send and PostgreSQL to read (3 × 8 per Create of 3 posts).
     created_at: now,
     updated_at: now,
   }));

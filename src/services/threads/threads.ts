@@ -207,11 +207,8 @@ export async function writeThreads(
     auto_plug_min_likes: plug.enabled ? plug.minLikes : null,
     reply_control: input.replyControl ?? 'everyone',
     quotes_disabled: input.quotesDisabled ?? false,
-    next_attempt_at: null,
-    locked_by: null,
-    locked_until: null,
-    last_error: null,
-    published_at: null,
+    // The publisher's columns (next_attempt_at, locked_by, locked_until, last_error, published_at)
+    // are left to their default, NULL: fewer parameters for the server to send and PostgreSQL to read.
     // A thread that waits is its first approval request, asked by the caller.
     ...(approvalAsked(role, scheduled[i] ?? null)
       ? { approval_state: 'PENDING' as const, approval_round: 1, approval_asked_by: account.id }
