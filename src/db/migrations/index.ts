@@ -33,6 +33,7 @@ import * as m0034 from './0034-calendar-day-indexes.js';
 import * as m0035 from './0035-unpublished-schedule-index.js';
 import * as m0036 from './0036-late-published-threads.js';
 import * as m0037 from './0037-publishing-index-by-id.js';
+import * as m0038 from './0038-thread-changes-noticed-once.js';
 
 /** Explicit, ordered map: no directory scanning, so bundling and typos cannot reorder them. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0035-unpublished-schedule-index': m0035,
   '0036-late-published-threads': m0036,
   '0037-publishing-index-by-id': m0037,
+  '0038-thread-changes-noticed-once': m0038,
 };
