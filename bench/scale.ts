@@ -448,7 +448,9 @@ async function runRows(
 ): Promise<Record<Side['label'], Record<ScaleRoute, Row>>> {
   const rows = { small: {}, large: {} } as Record<Side['label'], Record<ScaleRoute, Row>>;
   for (const route of SCALE_ROUTES) {
-    for (const s of sides) await s.window.clear((line) => log(`${s.label}: ${line}`));
+    // Each side's window sees its own side's load only: its warm-up and its runs of this route.
+    const nextSeconds = options.warmupSeconds + options.runs * options.seconds;
+    for (const s of sides) await s.window.clear(nextSeconds, (line) => log(`${s.label}: ${line}`));
     if (options.warmupSeconds > 0) for (const s of sides) await s.window.tool.run(specs[s.label][route], options.connections, options.warmupSeconds);
     const results: Record<Side['label'], LoadResult[]> = { small: [], large: [] };
     for (let i = 0; i < options.runs; i++) {
