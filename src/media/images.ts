@@ -1,5 +1,6 @@
 import type { Sharp } from 'sharp';
 import { BLUESKY } from '../networks/bluesky/rules.js';
+import { loadSharp, type SharpFactory } from './sharp.js';
 
 /**
  * Every image Skein sends to a network goes through `prepareImage`: decoded by sharp (libvips),
@@ -40,16 +41,6 @@ const MIN_SIDE = 16;
  * on a noisy photo, which no one can see (docs/benchmarks.md, "memjpeg").
  */
 const KERNEL = 'lanczos2';
-
-type SharpFactory = typeof import('sharp').default;
-
-/**
- * sharp, loaded at the first image (as media/kinds.ts does): libvips costs a server that never
- * handles one about 13 MiB of idle RSS (docs/benchmarks.md, "Idle RSS on PostgreSQL").
- */
-async function loadSharp(): Promise<SharpFactory> {
-  return (await import('sharp')).default;
-}
 
 export interface PreparedImage {
   bytes: Uint8Array;

@@ -1,5 +1,6 @@
 import type { Metadata } from 'sharp';
 import { RefusedUploadError } from '../errors/index.js';
+import { loadSharp, type SharpFactory } from './sharp.js';
 
 /** decisions.md "Media": what an upload may be, and how large. */
 export const LIMITS = {
@@ -74,8 +75,7 @@ export interface CheckedImage {
  * `GET /media/…` serves, and what any network gets, has none.
  */
 export async function checkImage(bytes: Buffer, kind: MediaKindInfo): Promise<CheckedImage> {
-  // Loaded at the first image (libvips costs a server that never sees one about 25 MiB).
-  const { default: sharp } = await import('sharp');
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -101,7 +101,7 @@ export async function checkImage(bytes: Buffer, kind: MediaKindInfo): Promise<Ch
   return { bytes: clean, width: after.width ?? oriented.width, height: (animated ? after.pageHeight : after.height) ?? oriented.height };
 }
 
-function reencode(sharp: typeof import('sharp').default, bytes: Buffer, kind: MediaKindInfo, animated: boolean): Promise<Buffer> {
+function reencode(sharp: SharpFactory, bytes: Buffer, kind: MediaKindInfo, animated: boolean): Promise<Buffer> {
   const image = sharp(bytes, { limitInputPixels: LIMITS.imagePixels, animated }).rotate().keepIccProfile();
   switch (kind.ext) {
     case 'jpg':
